@@ -1,0 +1,182 @@
+"""One typed configuration, recorded with every run.
+
+Precedence (lowest to highest): defaults < TOML file < environment < CLI flags.
+
+- TOML file: `--config PATH`, else `$LEMMAFORGE_CONFIG`, else `./lemmaforge.toml` when present.
+- Environment: `LEMMAFORGE_<SECTION>__<FIELD>`, e.g. `LEMMAFORGE_VERIFIER__BACKEND=kimina`,
+  `LEMMAFORGE_DB_URL=postgresql://…`. `LEMMAFORGE_LEAN_PROJECT` is accepted as a short form of
+  `LEMMAFORGE_VERIFIER__PROJECT`.
+- CLI flags: passed to `load_config(overrides=…)` as a nested dict of the values the user set.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+DEFAULT_HOME = Path(os.environ.get("LEMMAFORGE_HOME", Path.home() / ".lemmaforge"))
+DEFAULT_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
+
+
+class ConfigError(ValueError):
+    """The configuration is invalid; the message says which key and why."""
+
+
+class VerifierConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    backend: Literal["repl", "kimina", "lake"] = "repl"
+    # A Lean project with Mathlib built (REPL and lake backends). None: lean-interact's temporary
+    # Mathlib project for `lean_version` (made by `lemmaforge setup`).
+    project: Path | None = None
+    lean_version: str = "v4.19.0"
+    repl_path: Path | None = None  # a prebuilt REPL checkout (skips lean-interact's build)
+    lake_path: str = "lake"
+    workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=1)
+    memory_limit_mb: int | None = Field(default=16384, ge=1024)  # per REPL process (RLIMIT_AS)
+    timeout: float = Field(default=120.0, gt=0)  # seconds per check
+    header_timeout: float = Field(default=600.0, gt=0)  # first `import Mathlib` can be slow
+    max_checks_per_worker: int = Field(default=2000, ge=1)  # REPL states are never freed: recycle
+    kimina_url: str = "http://127.0.0.1:8000"
+    kimina_api_key_env: str = "KIMINA_API_KEY"
+    kimina_batch_size: int = Field(default=8, ge=1)
+    kimina_concurrency: int = Field(default=8, ge=1)
+
+
+class AuditConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    axioms: list[str] = Field(default_factory=lambda: list(DEFAULT_AXIOMS))
+    allow_native_decide: bool = False  # admits Lean.ofReduceBool / Lean.trustCompiler
+
+
+class LLMEndpoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = None  # OpenAI-compatible base URL, e.g. http://localhost:8000/v1
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 1.0
+    top_p: float = 0.95
+    max_tokens: int = 8192
+    concurrency: int = Field(default=16, ge=1)
+    timeout: float = Field(default=600.0, gt=0)
+
+
+class BudgetConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    llm_calls: int = Field(default=256, ge=1)
+    prover_samples_per_goal: int = Field(default=8, ge=1)
+    root_whole_proof_attempts: int = Field(default=8, ge=0)
+    sketch_alternatives: int = Field(default=3, ge=1)
+    sketch_corrections: int = Field(default=2, ge=0)
+    self_corrections: int = Field(default=1, ge=0)
+    max_depth: int = Field(default=3, ge=0)
+    lean_checks: int = Field(default=2000, ge=1)
+    wall_seconds: float = Field(default=3600.0, gt=0)
+
+
+class Settings(BaseModel):
+    verifier: VerifierConfig = Field(default_factory=VerifierConfig)
+    audit: AuditConfig = Field(default_factory=AuditConfig)
+    planner: LLMEndpoint = Field(default_factory=LLMEndpoint)
+    prover: LLMEndpoint = Field(default_factory=LLMEndpoint)
+    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    db_url: str = Field(default_factory=lambda: f"sqlite:///{DEFAULT_HOME / 'lemmaforge.db'}")
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("db_url")
+    @classmethod
+    def _db_url_has_scheme(cls, v: str) -> str:
+        if "://" not in v:
+            raise ValueError("must be an SQLAlchemy URL such as sqlite:///path.db")
+        return v
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-safe dump for the run record (secrets are never stored: only env var names)."""
+        return self.model_dump(mode="json")
+
+
+def _deep_merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _env_layer(environ: dict[str, str]) -> dict[str, Any]:
+    """The environment as a nested dict, so it can be merged between TOML and CLI."""
+    layer: dict[str, Any] = {}
+    for key, value in environ.items():
+        if not key.startswith("LEMMAFORGE_"):
+            continue
+        rest = key[len("LEMMAFORGE_") :].lower()
+        if rest in ("config", "home"):
+            continue
+        if rest == "lean_project":
+            rest = "verifier__project"
+        parts = rest.split("__")
+        if parts[0] not in Settings.model_fields:
+            continue  # other LEMMAFORGE_* variables (test switches…) are not config
+        node = layer
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return layer
+
+
+def find_config_file(explicit: Path | None = None, environ: dict[str, str] | None = None) -> Path | None:
+    environ = dict(os.environ) if environ is None else environ
+    if explicit is not None:
+        return explicit
+    if environ.get("LEMMAFORGE_CONFIG"):
+        return Path(environ["LEMMAFORGE_CONFIG"])
+    local = Path("lemmaforge.toml")
+    return local if local.is_file() else None
+
+
+def load_config(
+    path: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Defaults < TOML < environment < overrides (CLI flags). Raises ConfigError with one line."""
+    environ = dict(os.environ) if environ is None else environ
+    file = find_config_file(path, environ)
+    data: dict[str, Any] = {}
+    if file is not None:
+        try:
+            data = tomllib.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"config file not found: {file}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
+    data = _deep_merge(data, _env_layer(environ))
+    data = _deep_merge(data, _drop_none(overrides or {}))
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"invalid config value for '{where}': {first['msg']}") from None
+
+
+def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            sub = _drop_none(v)
+            if sub:
+                out[k] = sub
+        elif v is not None:
+            out[k] = v
+    return out
