@@ -1,0 +1,203 @@
+"""The `lemmaforge` command line.
+
+Exit codes, for every command: 0 success (proved / healthy), 1 a clean negative answer (not proved,
+something missing), 2 bad input or an unusable backend, always with a one-line error on stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from lemmaforge import __version__
+from lemmaforge.config import ConfigError, Settings, load_config
+
+app = typer.Typer(
+    name="lemmaforge",
+    help="Prove Lean 4 theorems by recursive decomposition; verify, benchmark and train provers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+
+
+class BadInput(Exception):
+    """Input the user must fix; reported as one line with exit code 2."""
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def settings_or_fail(config: Path | None, overrides: dict[str, Any]) -> Settings:
+    try:
+        return load_config(config, overrides)
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+def read_lean_file(path: Path, what: str = "file") -> str:
+    """The text of a Lean file, or BadInput naming what is wrong with it."""
+    if not path.exists():
+        raise BadInput(f"{what} not found: {path}")
+    if not path.is_file():
+        raise BadInput(f"{what} is not a regular file: {path}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{what} is not valid UTF-8: {path} (byte {exc.start})") from None
+    if not text.strip():
+        raise BadInput(f"{what} is empty: {path}")
+    return text
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        out.print(f"lemmaforge {__version__}")
+        raise typer.Exit(0)
+
+
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="Lean file to check: header + theorem with its proof.")],
+    against: Annotated[
+        Path | None, typer.Option("--against", help="Original statement file; the theorem must state the same.")
+    ] = None,
+    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
+    kimina_url: Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")] = None,
+    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds for the Lean check.")] = None,
+    allow_native_decide: Annotated[
+        bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
+    ] = None,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check one Lean file and audit it: whole-file check, no sorry, whitelisted axioms,
+    statement unchanged (with --against), no banned commands. Exit 0 proved, 1 not, 2 bad input."""
+    from lemmaforge.lean import code as lean_code
+    from lemmaforge.lean.audit import audit
+    from lemmaforge.lean.backends import make_verifier
+    from lemmaforge.lean.verifier import VerifierError
+
+    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
+        fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    try:
+        candidate = read_lean_file(file)
+        original = read_lean_file(against, "original") if against is not None else None
+    except BadInput as exc:
+        fail(str(exc))
+    if lean_code.last_theorem(candidate) is None:
+        fail(f"no theorem or lemma found in {file}")
+    if original is not None and lean_code.last_theorem(original) is None:
+        fail(f"no theorem or lemma found in {against}")
+
+    settings = settings_or_fail(
+        config,
+        {
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+            "audit": {"allow_native_decide": allow_native_decide},
+        },
+    )
+
+    async def run() -> Any:
+        backend = make_verifier(settings.verifier)
+        try:
+            return await audit(
+                candidate, backend, original=original, config=settings.audit, timeout=settings.verifier.timeout
+            )
+        finally:
+            await backend.close()
+
+    try:
+        report = asyncio.run(run())
+    except VerifierError as exc:
+        fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+
+    if as_json:
+        print_json({"file": str(file), **report.to_json()})
+    else:
+        _print_report(file, report)
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_NO)
+
+
+def _print_report(file: Path, report: Any) -> None:
+    colour = {"proved": "green", "incomplete": "yellow", "timeout": "yellow"}.get(report.status.value, "red")
+    out.print(f"[bold {colour}]{report.status.value}[/] {file}" + (f" ({report.theorem})" if report.theorem else ""))
+    if report.axioms is not None:
+        out.print(f"  axioms: {', '.join(report.axioms) if report.axioms else '(none)'}", highlight=False)
+    for r in report.reasons:
+        out.print(f"  - {r}", highlight=False, markup=False)
+
+
+@app.command()
+def doctor(
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Say what is present and reachable (Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database)
+    and what to do about what is missing. Exit 0 when the configured verifier is usable, else 1."""
+    from lemmaforge.doctor import diagnose, render
+
+    settings = settings_or_fail(config, {})
+    report = diagnose(settings)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        render(report, out)
+    raise typer.Exit(EXIT_OK if report.verifier_ready else EXIT_NO)
+
+
+@app.command()
+def setup(
+    lean_version: Annotated[
+        str | None, typer.Option("--lean-version", help="Lean / Mathlib version tag, e.g. v4.19.0.")
+    ] = None,
+    project: Annotated[
+        Path | None, typer.Option("--project", help="Use this existing Lean project instead of a temporary Mathlib one.")
+    ] = None,
+    install_lean: Annotated[
+        bool, typer.Option("--install-lean/--no-install-lean", help="Install elan + Lean when missing.")
+    ] = True,
+    config: ConfigOpt = None,
+) -> None:
+    """Prepare Lean, Mathlib and the REPL through lean-interact (needs the internet; first run takes
+    a while: Mathlib's cache is several GB)."""
+    from lemmaforge.lean.install import SetupError, prepare
+
+    settings = settings_or_fail(config, {"verifier": {"lean_version": lean_version, "project": project}})
+    try:
+        result = prepare(settings.verifier, install_lean=install_lean, log=lambda m: err.print(m, highlight=False))
+    except SetupError as exc:
+        fail(str(exc))
+    out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
+    out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
