@@ -1,0 +1,73 @@
+"""The automation portfolio: cheap tactics tried on a goal before any model is asked.
+
+Two ways to run it, so every backend can:
+- on the hole's proof state (REPL): each tactic is a `ProofStep` on the state, in order of cost,
+  stopping at the first that closes the goal (kernel-checked: `proofStatus == "Completed"`);
+- on the standalone lemma (Kimina, lake: no proof states): ONE Lean check of the lemma proved by
+  `first | t1 | t2 | …`, which costs one check instead of one per tactic. The combinator itself is
+  then the proof (it is deterministic, so it re-checks in the assembled file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult, Verifier
+
+DEFAULT_PORTFOLIO: tuple[str, ...] = (
+    "omega",
+    "norm_num",
+    "linarith",
+    "positivity",
+    "simp",
+    "nlinarith",
+    "aesop",
+    # ProofAug's `my_hint` chain: normalise everything, clear denominators, then nonlinear
+    # arithmetic; the `try`s let a step that finds nothing to do pass (ProofAug's HINT_DICT).
+    "try norm_num [*]; try field_simp [*] at *; try ring_nf at *; nlinarith",
+)
+
+
+@dataclass(slots=True)
+class AutomationOutcome:
+    proof: str | None  # tactic text that closed the goal
+    checks: int  # Lean requests spent
+    tried: list[str]
+    last_error: str | None = None
+    result: CheckResult | TacticResult | None = None
+
+
+def first_combinator(tactics: Sequence[str]) -> str:
+    """`first | (t1; done) | (t2; done) …`: parenthesised so `;` chains stay whole, and each
+    alternative must CLOSE the goal (`done`): `simp` that makes progress without finishing would
+    otherwise be chosen by `first` and leave the goal open."""
+    return "first\n" + "\n".join(f"  | ({t}; done)" for t in tactics)
+
+
+async def on_proof_state(
+    verifier: Verifier, hole: Goal, tactics: Sequence[str], *, timeout: float | None
+) -> AutomationOutcome:
+    tried: list[str] = []
+    last: TacticResult | None = None
+    for tactic in tactics:
+        tried.append(tactic)
+        last = await verifier.run_tactic(hole, tactic, timeout=timeout)
+        if last.closed:
+            return AutomationOutcome(tactic, len(tried), tried, None, last)
+        if last.error and "proof state lost" in last.error:
+            break  # the worker restarted: the state is gone, fall back to the lemma path
+    return AutomationOutcome(None, len(tried), tried, last.error if last else None, last)
+
+
+async def on_lemma(
+    verifier: Verifier, header: str, lemma: str, tactics: Sequence[str], *, timeout: float | None
+) -> AutomationOutcome:
+    proof = first_combinator(tactics)
+    code = header + lean_code.fill(lemma, [proof])
+    result = await verifier.check(code, timeout=timeout)
+    if result.ok:
+        return AutomationOutcome(proof, 1, list(tactics), None, result)
+    error = result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value
+    return AutomationOutcome(None, 1, list(tactics), error, result)

@@ -1,0 +1,61 @@
+"""Subgoal cache keyed by (header, normalized statement).
+
+A lemma proved once is reused: within a run (two sketches that share a step, the same fact at two
+depths) and across runs (the recorder looks the key up in the store). Normalization ignores
+whitespace, comments and the lemma's own name, so `lemma sub_3 (x : ℝ) : …` and `theorem
+other (x : ℝ) : …` share an entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from lemmaforge.lean import code as lean_code
+from lemmaforge.records import Recorder
+
+_DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
+
+
+def normalize_statement(lemma: str) -> str:
+    """Whitespace- and comment-free statement text without the declaration name or its proof."""
+    text = lean_code.strip_comments(lemma)
+    decl = lean_code.last_theorem(text)
+    if decl is not None:
+        text = f"{decl.binders} : {decl.type}"
+    else:
+        text = _DECL_HEAD.sub("", text).split(":=")[0]
+    return " ".join(text.split())
+
+
+def header_key(header: str) -> str:
+    """Headers are long and repeated: key on a hash of their normalized text."""
+    norm = " ".join(lean_code.strip_comments(header).split())
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
+
+
+class SubgoalCache:
+    def __init__(self, recorder: Recorder | None = None) -> None:
+        self._local: dict[tuple[str, str], str] = {}
+        self._recorder = recorder
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, header: str, lemma: str) -> str | None:
+        key = (header_key(header), normalize_statement(lemma))
+        proof = self._local.get(key)
+        if proof is None and self._recorder is not None:
+            # the store keys on the raw header text (it hashes it itself)
+            proof = self._recorder.cached_proof(header, key[1])
+            if proof is not None:
+                self._local[key] = proof
+        if proof is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return proof
+
+    def put(self, header: str, lemma: str, proof: str) -> tuple[str, str]:
+        key = (header_key(header), normalize_statement(lemma))
+        self._local.setdefault(key, proof)
+        return key

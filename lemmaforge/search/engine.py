@@ -1,0 +1,719 @@
+"""The recursive search: budgets, depth, concurrency, cancellation.
+
+For each goal, in order of cost:
+  (0) the subgoal cache;
+  (1) the automation portfolio (on the hole's proof state where the backend has one, else on the
+      standalone lemma) — skipped at the root, which starts at (2) like Hilbert;
+  (2) the prover: pass@k on the lemma, candidates verified as they arrive (generation overlaps
+      verification), then optional self-correction rounds from Lean's errors;
+  (3) the planner: a sketch for this goal (corrected from Lean's errors up to N rounds), whose
+      holes become child goals solved concurrently (AND); a hole that cannot be solved abandons
+      the sketch, cancels its siblings, and the next alternative sketch is tried.
+
+A solved sketch is assembled inline (each hole filled with its proof) and re-checked; if that
+fails, lemma style (proved lemmas placed before, holes closed by applying them) is tried. At the
+root the assembled file is audited (no sorry, whitelisted axioms, statement unchanged) before it
+counts. The engine knows nothing about SQL or HTTP: it emits records and talks to Protocols.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from lemmaforge.config import AuditConfig, BudgetConfig
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import lemmas as lean_lemmas
+from lemmaforge.lean.audit import AuditReport, audit
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Verifier
+from lemmaforge.records import (
+    AttemptRecord,
+    NodeCreated,
+    NodeStatusChanged,
+    ProblemRecord,
+    ProofRecord,
+    Recorder,
+    RunFinished,
+    RunStarted,
+    Strategy,
+    Verdict,
+    new_id,
+)
+from lemmaforge.search import automation
+from lemmaforge.search.cache import SubgoalCache, normalize_statement
+from lemmaforge.search.tree import Node, ProofTree
+
+# --- what the engine needs from the agent layer ----------------------------------------------------
+
+
+class SketchLike(Protocol):
+    code: str  # the theorem with its sketch proof (no header)
+    informal: str | None
+    raw: str
+    call_id: str | None
+
+
+class CandidateLike(Protocol):
+    code: str  # the lemma with the model's proof (no header)
+    body: str | None  # the tactic proof, dedented
+    raw: str
+    call_id: str | None
+
+
+class PlannerLike(Protocol):
+    async def draft(
+        self, header: str, statement: str, informal: str | None = None, n: int = 1
+    ) -> Sequence[SketchLike]: ...
+
+    async def correct(
+        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1
+    ) -> Sequence[SketchLike]: ...
+
+
+class ProverLike(Protocol):
+    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
+
+    async def correct(
+        self, header: str, candidate: CandidateLike, errors: list[str], n: int = 1
+    ) -> Sequence[CandidateLike]: ...
+
+
+# --- results and budgets ---------------------------------------------------------------------------
+
+
+class BudgetExhausted(Exception):
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what} budget exhausted")
+        self.what = what
+
+
+class _HoleFailed(Exception):
+    """A hole of a sketch could not be solved: abandon the sketch, cancel its siblings."""
+
+
+@dataclass(slots=True)
+class Solution:
+    """A goal's proof: tactic text for its hole, plus lemmas it relies on (lemma-style assembly),
+    which must be placed before the root theorem."""
+
+    body: str
+    lemmas: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class SearchStats:
+    llm_calls: int = 0
+    checks: int = 0
+    generation_seconds: float = 0.0
+    check_seconds: float = 0.0
+    cache_hits: int = 0
+    engine_seconds: float = 0.0  # time in the engine's own code (not awaiting LLM / Lean)
+
+
+@dataclass(slots=True)
+class SearchResult:
+    run_id: str
+    proved: bool
+    proof: str | None  # the whole assembled file, audited
+    depth: int | None
+    seconds: float
+    stats: SearchStats
+    stop_reason: str
+    tree: ProofTree
+    audit: AuditReport | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "proved": self.proved,
+            "proof": self.proof,
+            "calls": self.stats.llm_calls,
+            "checks": self.stats.checks,
+            "depth": self.depth,
+            "seconds": round(self.seconds, 3),
+            "run_id": self.run_id,
+            "stop_reason": self.stop_reason,
+            "nodes": len(self.tree),
+            "cache_hits": self.stats.cache_hits,
+            "audit": self.audit.to_json() if self.audit else None,
+        }
+
+
+@dataclass(slots=True)
+class SearchOptions:
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    audit: AuditConfig = field(default_factory=AuditConfig)
+    portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
+    check_timeout: float = 120.0
+    tactic_timeout: float = 30.0
+    prover_samples_per_call: int = 1  # 1: each sample verified the moment it arrives
+    correction_samples: int = 2
+
+
+class _Budget:
+    def __init__(self, cfg: BudgetConfig) -> None:
+        self.cfg = cfg
+        self.stats = SearchStats()
+
+    def spend_call(self) -> None:
+        if self.stats.llm_calls >= self.cfg.llm_calls:
+            raise BudgetExhausted("llm_calls")
+        self.stats.llm_calls += 1
+
+    def spend_check(self) -> None:
+        if self.stats.checks >= self.cfg.lean_checks:
+            raise BudgetExhausted("lean_checks")
+        self.stats.checks += 1
+
+
+# --- the engine ------------------------------------------------------------------------------------
+
+
+class SearchEngine:
+    def __init__(
+        self,
+        verifier: Verifier,
+        planner: PlannerLike | None,
+        prover: ProverLike | None,
+        *,
+        recorder: Recorder,
+        options: SearchOptions | None = None,
+        on_update: Callable[[ProofTree], None] | None = None,
+    ) -> None:
+        self.verifier = verifier
+        self.planner = planner
+        self.prover = prover
+        self.recorder = recorder
+        self.options = options or SearchOptions()
+        self.on_update = on_update
+
+    async def prove(
+        self,
+        problem: ProblemRecord,
+        *,
+        run_id: str | None = None,
+        run_config: dict[str, Any] | None = None,
+        versions: dict[str, str | None] | None = None,
+        parent_run_id: str | None = None,
+    ) -> SearchResult:
+        run = _Run(self, problem, run_id or new_id())
+        self.recorder.emit(problem)
+        self.recorder.emit(
+            RunStarted(run.run_id, "prove", run_config or {}, versions or {}, problem.problem_id, parent_run_id)
+        )
+        result = await run.execute()
+        self.recorder.emit(
+            RunFinished(
+                run.run_id,
+                "proved" if result.proved else "not_proved",
+                {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")},
+            )
+        )
+        return result
+
+
+_NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+class _Run:
+    """One search for one problem: the state that the engine's methods share."""
+
+    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str) -> None:
+        self.engine = engine
+        self.opts = engine.options
+        self.verifier = engine.verifier
+        self.recorder = engine.recorder
+        self.problem = problem
+        self.run_id = run_id
+        self.header = problem.header
+        self.original = problem.header + problem.statement
+        self.tree = ProofTree()
+        self.budget = _Budget(self.opts.budget)
+        self.cache = SubgoalCache(self.recorder)
+        self._checked: dict[str, CheckResult] = {}
+        self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
+        self._lemma_counter = 0
+        theorem = lean_code.last_theorem(problem.statement)
+        base = theorem.name if theorem else "goal"
+        self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
+
+    # -- top level ---------------------------------------------------------------------------------
+
+    async def execute(self) -> SearchResult:
+        started = time.monotonic()
+        root = self._new_goal(self.problem.statement, depth=0)
+        stop_reason = "exhausted"
+        solution: Solution | None = None
+        report: AuditReport | None = None
+        proof: str | None = None
+        try:
+            async with asyncio.timeout(self.opts.budget.wall_seconds):
+                solution = await self._solve_goal(root, hole=None)
+                if solution is not None:
+                    proof, report = await self._finish(root, solution)
+                    stop_reason = "proved" if report.ok else f"audit {report.status.value}"
+        except* BudgetExhausted as group:
+            stop_reason = str(group.exceptions[0])
+        except* TimeoutError:
+            stop_reason = "wall time budget exhausted"
+        proved = report is not None and report.ok
+        if not proved:
+            self._cancel_open(root)
+        seconds = time.monotonic() - started
+        return SearchResult(
+            run_id=self.run_id,
+            proved=proved,
+            proof=proof if proved else None,
+            depth=self.tree.solved_depth() if proved else None,
+            seconds=seconds,
+            stats=self.budget.stats,
+            stop_reason=stop_reason,
+            tree=self.tree,
+            audit=report,
+        )
+
+    async def _finish(self, root: Node, solution: Solution) -> tuple[str, AuditReport]:
+        """Assemble the whole file, check it whole and audit it against the original."""
+        body_file = lean_code.fill(self.problem.statement, [solution.body])
+        lemmas = "\n\n".join(solution.lemmas)
+        assembled = self.header + (lemmas + "\n\n" if lemmas else "") + body_file
+        self.budget.spend_check()
+        report = await audit(
+            assembled, self.verifier, original=self.original, config=self.opts.audit, timeout=self.opts.check_timeout
+        )
+        if report.check is not None:
+            self.budget.stats.check_seconds += report.check.time
+        verdict: Verdict = "valid" if report.ok else ("rejected" if report.status.value == "rejected" else "error")
+        self._attempt(root, "assembly", verdict, assembled, errors=[str(r) for r in report.reasons])
+        if report.ok:
+            self.recorder.emit(
+                ProofRecord(
+                    self.run_id, new_id(), "whole", self.header, self.problem.statement,
+                    normalize_statement(self.problem.statement), assembled, problem_id=self.problem.problem_id,
+                    node_id=root.node_id, strategy=root.strategy, depth=self.tree.solved_depth(),
+                    audit=report.to_json(),
+                )
+            )
+        return assembled, report
+
+    # -- one goal (OR node) ------------------------------------------------------------------------
+
+    async def _solve_goal(self, node: Node, hole: Goal | None) -> Solution | None:
+        budget = self.opts.budget
+        is_root = node.parent_id is None
+
+        cached = self.cache.get(self.header, node.text)
+        if cached is not None:
+            self.budget.stats.cache_hits += 1
+            return self._solved(node, "cache", Solution(cached))
+
+        if not is_root and self.opts.portfolio:
+            solution = await self._try_automation(node, hole)
+            if solution is not None:
+                return solution
+
+        if self.engine.prover is not None:
+            samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
+            if samples > 0:
+                solution = await self._try_prover(node, samples)
+                if solution is not None:
+                    return solution
+
+        if self.engine.planner is not None and node.depth < budget.max_depth:
+            solution = await self._try_sketches(node)
+            if solution is not None:
+                return solution
+
+        self._set_status(node, "failed", reason="no strategy closed the goal")
+        return None
+
+    def _solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution:
+        node.strategy = strategy
+        node.proof = solution.body
+        self._set_status(node, "solved", strategy=strategy, proof=solution.body)
+        if node.parent_id is not None and not solution.lemmas:
+            key = self.cache.put(self.header, node.text, solution.body)
+            self.recorder.emit(
+                ProofRecord(
+                    self.run_id, new_id(), "subgoal", self.header, node.text, key[1], solution.body,
+                    problem_id=self.problem.problem_id, node_id=node.node_id, strategy=strategy, depth=node.depth,
+                )
+            )
+        return solution
+
+    # -- (1) automation ----------------------------------------------------------------------------
+
+    async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
+        tactics = self.opts.portfolio
+        started = time.monotonic()
+        if hole is not None and hole.proof_state is not None and self.verifier.supports_proof_states:
+            for _ in tactics:
+                self.budget.spend_check()
+            outcome = await automation.on_proof_state(self.verifier, hole, tactics, timeout=self.opts.tactic_timeout)
+            self.budget.stats.checks -= len(tactics) - outcome.checks  # refund tactics not run
+            code = outcome.proof or "\n".join(outcome.tried)
+        else:
+            self.budget.spend_check()
+            outcome = await automation.on_lemma(
+                self.verifier, self.header, node.text, tactics, timeout=self.opts.check_timeout
+            )
+            code = lean_code.fill(node.text, [outcome.proof or automation.first_combinator(tactics)])
+        elapsed = time.monotonic() - started
+        self.budget.stats.check_seconds += elapsed
+        verdict: Verdict = "valid" if outcome.proof else "error"
+        self._attempt(node, "automation", verdict, code, errors=[outcome.last_error] if outcome.last_error else [],
+                      check_seconds=elapsed)
+        if outcome.proof is None:
+            return None
+        return self._solved(node, "automation", Solution(outcome.proof))
+
+    # -- (2) prover --------------------------------------------------------------------------------
+
+    async def _try_prover(self, node: Node, samples: int) -> Solution | None:
+        prover = self.engine.prover
+        assert prover is not None
+        per_call = max(1, self.opts.prover_samples_per_call)
+        calls = [min(per_call, samples - i) for i in range(0, samples, per_call)]
+        failures: list[tuple[CandidateLike, CheckResult]] = []
+        solution = await self._race_candidates(
+            node, [self._generate(prover.prove(self.header, node.text, n=k)) for k in calls], "prover", failures
+        )
+        if solution is not None:
+            return solution
+        for _round in range(self.opts.budget.self_corrections):
+            fixable = [(c, r) for c, r in failures if r.errors]
+            if not fixable:
+                break
+            candidate, result = fixable[0]
+            failures = []
+            errors = [m.format() for m in result.errors[:8]]
+            solution = await self._race_candidates(
+                node,
+                [self._generate(prover.correct(self.header, candidate, errors, n=self.opts.correction_samples))],
+                "prover_correction",
+                failures,
+            )
+            if solution is not None:
+                return solution
+        return None
+
+    async def _generate(self, call: Any) -> Sequence[Any]:
+        try:
+            self.budget.spend_call()
+        except BudgetExhausted:
+            call.close()  # the coroutine was never awaited: close it so asyncio does not warn
+            raise
+        started = time.monotonic()
+        try:
+            return await call
+        finally:
+            self.budget.stats.generation_seconds += time.monotonic() - started
+
+    async def _race_candidates(
+        self,
+        node: Node,
+        generations: list[Any],
+        strategy: Strategy,
+        failures: list[tuple[CandidateLike, CheckResult]],
+    ) -> Solution | None:
+        """Verify candidates as their generation finishes; the first that checks wins and every
+        other generation / check still in flight is cancelled."""
+        pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
+        try:
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    value = task.result()  # BudgetExhausted / LLM errors propagate
+                    if isinstance(value, Solution):
+                        return value
+                    if isinstance(value, tuple):  # (candidate, failed check)
+                        failures.append(value)
+                        continue
+                    for candidate in value:  # a finished generation: verify each candidate
+                        pending.add(asyncio.ensure_future(self._verify_candidate(node, candidate, strategy)))
+            return None
+        finally:
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _verify_candidate(
+        self, node: Node, candidate: CandidateLike, strategy: Strategy
+    ) -> Solution | tuple[CandidateLike, CheckResult]:
+        body = candidate.body
+        if not body:
+            self._attempt(node, strategy, "skipped", "", output=candidate.raw, llm_call_id=candidate.call_id,
+                          errors=["no Lean proof found in the output"])
+            return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
+        # The statement is OURS, not the model's: fill the body into our lemma so a model that
+        # rewrote the statement cannot pass.
+        code = self.header + lean_code.fill(node.text, [body])
+        result = await self._check(code)
+        verdict: Verdict = "valid" if result.ok else _verdict(result)
+        self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
+                      errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
+                      check_seconds=result.time)
+        if result.ok:
+            return self._solved(node, strategy, Solution(body))
+        return candidate, result
+
+    # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
+
+    async def _try_sketches(self, node: Node) -> Solution | None:
+        planner = self.engine.planner
+        assert planner is not None
+        informal = self.problem.informal if node.parent_id is None else None
+        for _alternative in range(self.opts.budget.sketch_alternatives):
+            sketches = await self._generate(planner.draft(self.header, node.text, informal, n=1))
+            if not sketches:
+                continue
+            elaborated = await self._elaborate_sketch(node, sketches[0])
+            if elaborated is None:
+                continue
+            sketch, result = elaborated
+            if result.ok:  # the "sketch" is already a complete proof
+                body = _proof_body(sketch.code)
+                if body is not None:
+                    return self._solved(node, "planner", Solution(body))
+                continue
+            solution = await self._solve_sketch(node, sketch, result)
+            if solution is not None:
+                return self._solved(node, "planner", solution)
+        return None
+
+    async def _elaborate_sketch(self, node: Node, sketch: SketchLike) -> tuple[SketchLike, CheckResult] | None:
+        """Check the sketch; correct it from Lean's errors up to N rounds."""
+        planner = self.engine.planner
+        assert planner is not None
+        for round_ in range(self.opts.budget.sketch_corrections + 1):
+            if not lean_code.same_statement(node.text, sketch.code):
+                self._attempt(node, "planner", "rejected", sketch.code, output=sketch.raw,
+                              llm_call_id=sketch.call_id, errors=["the sketch changed the statement"])
+                return None
+            result = await self._check(self.header + sketch.code)
+            strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
+            self._attempt(node, strategy, _verdict(result), self.header + sketch.code, output=sketch.raw,
+                          llm_call_id=sketch.call_id, errors=[m.format() for m in result.errors[:8]],
+                          check_seconds=result.time)
+            if not result.errors and result.status in (CheckStatus.INCOMPLETE, CheckStatus.VALID):
+                return sketch, result
+            if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or round_ == self.opts.budget.sketch_corrections:
+                return None
+            errors = [m.format() for m in result.errors[:8]]
+            fixed = await self._generate(planner.correct(self.header, node.text, sketch, errors, n=1))
+            if not fixed:
+                return None
+            sketch = fixed[0]
+        return None
+
+    async def _solve_sketch(self, node: Node, sketch: SketchLike, result: CheckResult) -> Solution | None:
+        sketch_node = self.tree.add_sketch(sketch.code, parent_id=node.node_id, depth=node.depth)
+        self._emit_node(sketch_node)
+        text_holes = lean_code.holes(sketch.code)
+        lean_holes = _align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
+        children: list[tuple[Node, Goal | None]] = []
+        for index, lean_hole in enumerate(lean_holes):
+            lemma = await self._lemma_for_hole(sketch.code, index, lean_hole)
+            child = self._new_goal(
+                lemma, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
+                goal_state=lean_hole.goal if lean_hole else None,
+            )
+            children.append((child, lean_hole))
+
+        async def solve_or_fail(child: Node, hole: Goal | None) -> Solution:
+            solution = await self._solve_goal(child, hole)
+            if solution is None:
+                raise _HoleFailed(child.node_id)
+            return solution
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(solve_or_fail(c, h)) for c, h in children]
+        except* _HoleFailed:
+            for child, _ in children:
+                if child.status == "open":
+                    self._set_status(child, "cancelled", reason="a sibling hole failed")
+            self._set_status(sketch_node, "abandoned", reason="a hole could not be solved")
+            return None
+        solutions = [t.result() for t in tasks]
+        assembled = await self._assemble(node, sketch_node, sketch.code, [c for c, _ in children], solutions)
+        if assembled is None:
+            self._set_status(sketch_node, "failed", reason="the filled sketch does not check")
+            return None
+        self._set_status(sketch_node, "solved", strategy="assembly", proof=assembled.body)
+        return assembled
+
+    async def _lemma_for_hole(self, sketch_code: str, index: int, hole: Goal | None) -> str:
+        self._lemma_counter += 1
+        name = f"{self.lemma_prefix}_sub_{self._lemma_counter}"
+        built = await lean_lemmas.build_lemma(
+            self.verifier, sketch_code, index, hole, name=name, header=self.header, timeout=self.opts.check_timeout
+        )
+        if built.checks:
+            self.budget.stats.checks += built.checks
+        return built.statement
+
+    async def _assemble(
+        self, node: Node, sketch_node: Node, sketch_code: str, children: list[Node], solutions: list[Solution]
+    ) -> Solution | None:
+        """Inline first; lemma style when inline fails to check."""
+        lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
+        inline = lean_code.fill(sketch_code, [s.body for s in solutions])
+        prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
+        result = await self._check(self.header + prefix + inline)
+        self._attempt(sketch_node, "assembly", _verdict(result) if not result.ok else "valid",
+                      self.header + prefix + inline, errors=[m.format() for m in result.errors[:8]],
+                      check_seconds=result.time)
+        if result.ok:
+            body = _proof_body(inline)
+            if body is not None:
+                return Solution(body, lemmas)
+
+        # Lemma style: each hole's lemma, proved, goes before; the hole applies it.
+        proved_lemmas = [lean_code.fill(child.text, [s.body]) for child, s in zip(children, solutions, strict=True)]
+        names = [_decl_name(lemma) for lemma in proved_lemmas]
+        closers = [f"apply {name} <;> assumption" for name in names]
+        lemma_style = lean_code.fill(sketch_code, closers)
+        all_lemmas = lemmas + tuple(proved_lemmas)
+        code = self.header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style
+        result = await self._check(code)
+        self._attempt(sketch_node, "assembly", "valid" if result.ok else _verdict(result), code,
+                      errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
+        if result.ok:
+            body = _proof_body(lemma_style)
+            if body is not None:
+                return Solution(body, all_lemmas)
+        return None
+
+    # -- Lean checks (deduplicated: never re-check what was checked) -------------------------------
+
+    async def _check(self, code: str) -> CheckResult:
+        if code in self._checked:
+            return self._checked[code]
+        if code in self._inflight:
+            return await asyncio.shield(self._inflight[code])
+        self.budget.spend_check()
+        future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
+        self._inflight[code] = future
+        try:
+            result = await self.verifier.check(code, timeout=self.opts.check_timeout)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            self._inflight.pop(code, None)
+        self.budget.stats.check_seconds += result.time
+        if result.status not in (CheckStatus.TIMEOUT, CheckStatus.CRASHED):
+            self._checked[code] = result  # infrastructure failures may be retried later
+        future.set_result(result)
+        return result
+
+    # -- tree bookkeeping and records --------------------------------------------------------------
+
+    def _new_goal(
+        self, lemma: str, *, depth: int, parent_id: str | None = None, hole_index: int | None = None,
+        goal_state: str | None = None,
+    ) -> Node:
+        node = self.tree.add_goal(lemma, depth=depth, parent_id=parent_id, hole_index=hole_index,
+                                  goal_state=goal_state)
+        self._emit_node(node)
+        return node
+
+    def _emit_node(self, node: Node) -> None:
+        self.recorder.emit(
+            NodeCreated(self.run_id, node.node_id, node.kind, node.depth, node.text, node.parent_id,
+                        node.hole_index, node.goal_state)
+        )
+        self._changed()
+
+    def _set_status(
+        self, node: Node, status: Any, *, strategy: Strategy | None = None, proof: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        node.status = status
+        node.reason = reason
+        if strategy is not None:
+            node.strategy = strategy
+        if proof is not None:
+            node.proof = proof
+        self.recorder.emit(NodeStatusChanged(self.run_id, node.node_id, status, strategy, proof, reason))
+        self._changed()
+
+    def _attempt(
+        self, node: Node, strategy: Strategy, verdict: Verdict, code: str, *, output: str | None = None,
+        llm_call_id: str | None = None, errors: list[str] | None = None, check_seconds: float = 0.0,
+    ) -> None:
+        node.attempts += 1
+        self.recorder.emit(
+            AttemptRecord(self.run_id, new_id(), node.node_id, strategy, verdict, code, output=output,
+                          llm_call_id=llm_call_id, errors=[e for e in (errors or []) if e],
+                          check_seconds=check_seconds)
+        )
+
+    def _cancel_open(self, root: Node) -> None:
+        for node in list(self.tree.nodes()):
+            if node.status == "open":
+                self._set_status(node, "cancelled", reason="search stopped")
+
+    def _changed(self) -> None:
+        if self.engine.on_update is not None:
+            self.engine.on_update(self.tree)
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _verdict(result: CheckResult) -> Verdict:
+    return {
+        CheckStatus.VALID: "valid",
+        CheckStatus.INCOMPLETE: "incomplete",
+        CheckStatus.ERROR: "error",
+        CheckStatus.TIMEOUT: "timeout",
+        CheckStatus.CRASHED: "crashed",
+    }[result.status]
+
+
+def _proof_body(code: str) -> str | None:
+    """The tactic proof of the last theorem in `code` (what fills the parent's hole)."""
+    decl = lean_code.last_theorem(code)
+    if decl is None:
+        return None
+    rest = code[decl.body_start :].strip("\n")
+    stripped = rest.lstrip()
+    if stripped.startswith("by"):
+        rest = stripped[2:]
+        lines = rest.split("\n")
+        first, others = lines[0].strip(), lines[1:]
+        body_lines = ([first] if first else []) + others
+        return _dedent("\n".join(body_lines)).strip("\n") or None
+    return f"exact {stripped.strip()}" if stripped.strip() else None
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(text)
+
+
+def _decl_name(code: str) -> str:
+    decl = lean_code.last_theorem(code)
+    if decl is None:
+        raise ValueError("lemma without a declaration")
+    return decl.name
+
+
+def _align_holes(text_holes: Sequence[Any], lean_holes: Sequence[Goal], *, header_lines: int) -> list[Goal | None]:
+    """Pair each textual hole of the sketch with the Goal Lean reported for it (by line and column,
+    positions being whole-file, i.e. shifted by the header). Backends without goals give None."""
+    by_pos = {(g.pos.line, g.pos.column): g for g in lean_holes if g.pos is not None}
+    aligned: list[Goal | None] = []
+    for h in text_holes:
+        aligned.append(by_pos.get((h.line + header_lines, h.column)))
+    if all(a is None for a in aligned) and len(lean_holes) == len(text_holes):
+        return list(lean_holes)  # positions unavailable but counts agree: source order
+    return aligned
