@@ -1,0 +1,650 @@
+"""Whole-proof generation for one lemma, code extraction from model outputs, self-correction.
+
+`Prover(llm, cot)` asks a prover model (DeepSeek-Prover-V2 / Goedel-Prover-V2 style) for `n`
+proofs of a lemma and returns `ProofCandidate`s: the lemma re-stated EXACTLY as given, followed by
+the model's tactic proof (`code`, header excluded), the tactic text alone (`body`, dedented, to fill
+a hole), the raw output and the id of the LLM call. `correct` continues the conversation with
+Lean's errors marked in the code (Goedel-Prover-V2's self-correction).
+
+Extraction (`extract_lean_code`, `extract_proof_body`) is pure text and tolerant of what models
+really write: `<think>…</think>` preambles, CoT answers with a plan and several code blocks (the
+block after `### Complete Lean 4 Proof` / the last Lean block wins), ```lean4 / ```lean / bare
+fences, a last block cut off by `max_tokens` (returned as is: Lean judges it), and code that
+restates the header (its `import` lines and the `set_option` / `open` lines the header already has
+are dropped so the code can go back under our header).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lemmaforge.agent import prompts
+from lemmaforge.agent.llm import LLM, Completion
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------------------------
+# Lean text, just enough to cut model outputs (comments and strings aware)
+# ---------------------------------------------------------------------------------------------
+
+
+def mask_comments(text: str) -> str:
+    """`text` with every character inside a comment (`-- …`, nested `/- … -/`, docstrings) or a
+    string literal replaced by a space; newlines are kept, so offsets and lines are unchanged."""
+    out = list(text)
+    n = len(text)
+    i = 0
+
+    def blank(a: int, b: int) -> None:
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        c = text[i]
+        if c == "-" and text.startswith("--", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            blank(i, j)
+            i = j
+        elif c == "/" and text.startswith("/-", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/-", j):
+                    depth, j = depth + 1, j + 2
+                elif text.startswith("-/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            blank(i, j)
+            i = j
+        elif c == '"' and not (0 < i < n - 1 and text[i - 1] == "'" and text[i + 1] == "'"):
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            blank(i, j)
+            i = j
+        else:
+            i += 1
+    return "".join(out)
+
+
+_DECL = re.compile(
+    r"^[ \t]*(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)?(?:(?:private|protected|noncomputable|nonrec)[ \t]+)*"
+    r"(?P<kw>theorem|lemma)[ \t]+(?P<name>[^\s:({\[⦃]+)",
+    re.MULTILINE,
+)
+_OPEN = "([{⟨⦃"
+_CLOSE = ")]}⟩⦄"
+
+
+@dataclass(frozen=True, slots=True)
+class Decl:
+    """A `theorem` / `lemma` in a piece of Lean text (offsets into that text)."""
+
+    name: str
+    line_start: int  # start of the line the declaration begins on (modifiers, attributes)
+    kw_start: int  # the `theorem` / `lemma` keyword
+    name_start: int  # the name after the keyword
+    assign: int | None  # the top-level `:=` ending the statement (None: not found)
+    end: int  # end of the declaration (start of the next top-level command, or of the text)
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _top_level_end(masked: str, pos: int) -> int:
+    """Start of the first line after `pos` that begins at column 0 with code (not a comment or a
+    blank): where the next command starts."""
+    for m in re.finditer(r"\n(?=\S)", masked[pos:]):
+        return pos + m.start() + 1
+    return len(masked)
+
+
+def find_decls(text: str, masked: str | None = None) -> list[Decl]:
+    masked = mask_comments(text) if masked is None else masked
+    found = list(_DECL.finditer(masked))
+    decls: list[Decl] = []
+    for k, m in enumerate(found):
+        limit = found[k + 1].start() if k + 1 < len(found) else len(masked)
+        assign = None
+        depth = 0
+        i = m.end("name")
+        while i < limit:
+            c = masked[i]
+            if c in _OPEN:
+                depth += 1
+            elif c in _CLOSE:
+                depth = max(depth - 1, 0)
+            elif c == ":" and depth == 0 and masked.startswith(":=", i):
+                assign = i
+                break
+            i += 1
+        end = _top_level_end(masked, assign if assign is not None else m.end("name"))
+        end = min(end, limit) if k + 1 < len(found) else end
+        decls.append(
+            Decl(m.group("name"), _line_start(masked, m.start("kw")), m.start("kw"), m.start("name"), assign, end)
+        )
+    return decls
+
+
+def decl_name(statement: str) -> str | None:
+    """The name of the (last) theorem / lemma in `statement`; a bare identifier is its own name."""
+    decls = find_decls(statement)
+    if decls:
+        return decls[-1].name
+    s = statement.strip()
+    return s if s and re.fullmatch(r"[^\s:({\[⦃]+", s) else None
+
+
+def _find_target(code: str, name: str | None, masked: str) -> Decl | None:
+    decls = find_decls(code, masked)
+    if not decls:
+        return None
+    if name:
+        named = [d for d in decls if d.name == name or d.name.endswith("." + name)]
+        if named:
+            return named[-1]
+    return decls[-1]
+
+
+def _after_by(masked: str, assign: int) -> int | None:
+    """Offset just after `by` when the declaration's value is a tactic block, else None."""
+    i = assign + 2
+    while i < len(masked) and masked[i].isspace():
+        i += 1
+    if masked.startswith("by", i) and (i + 2 == len(masked) or not (masked[i + 2].isalnum() or masked[i + 2] in "_'!?")):
+        return i + 2
+    return None
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    lines = [ln.rstrip() if not ln.strip() else ln for ln in lines]
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
+    cut = min(indents, default=0)
+    return [ln[cut:] if ln.strip() else "" for ln in lines]
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _block_text(segment: str) -> str:
+    """A tactic block as written after `by`: the rest of the `by` line, then the following lines,
+    dedented together."""
+    first, _, rest = segment.partition("\n")
+    lines = _dedent(rest.split("\n")) if rest else []
+    if first.strip():
+        lines = [first.strip()] + lines
+    return "\n".join(_trim_blank(lines)).rstrip()
+
+
+def _code_end(text: str, masked: str, start: int, end: int) -> int:
+    """`end` pulled back over trailing blank and comment-only lines (a docstring of the next
+    declaration must not end up in a proof)."""
+    j = end
+    while j > start and masked[j - 1].isspace():
+        j -= 1
+    nl = text.find("\n", j)
+    return end if nl < 0 or nl > end else nl
+
+
+def indent(block: str, spaces: int = 2) -> str:
+    pad = " " * spaces
+    return "\n".join(pad + ln if ln.strip() else "" for ln in block.split("\n"))
+
+
+def extract_proof_body(code: str, statement: str) -> str | None:
+    """The tactic proof of `statement`'s theorem in `code`: the text after its `:= by`, dedented
+    (a term proof `:= t` becomes `exact t`). The theorem is found by the statement's name, else the
+    last theorem / lemma in `code`. None when there is none or its proof is empty."""
+    masked = mask_comments(code)
+    target = _find_target(code, decl_name(statement), masked)
+    if target is None or target.assign is None:
+        return None
+    end = _code_end(code, masked, target.assign, target.end)
+    by = _after_by(masked, target.assign)
+    if by is not None:
+        body = _block_text(code[by:end])
+        return body or None
+    term = _block_text(code[target.assign + 2 : end])
+    if not term:
+        return None
+    first, _, rest = term.partition("\n")
+    return f"exact {first}" + ("\n" + indent(rest, 2) if rest else "")
+
+
+def open_statement(statement: str) -> str:
+    """`statement` cut after its `:= by` (added when missing): the start of the declaration that
+    a proof continues. Docstring and formatting are kept."""
+    masked = mask_comments(statement)
+    decls = find_decls(statement, masked)
+    if not decls or decls[-1].assign is None:
+        text = statement.rstrip()
+        for tail in ("sorry", "by", ":="):
+            if text.endswith(tail):
+                text = text[: -len(tail)].rstrip()
+        return text + " := by"
+    assign = decls[-1].assign
+    by = _after_by(masked, assign)
+    return statement[:by] if by is not None else statement[: assign + 2] + " by"
+
+
+def statement_with_sorry(statement: str) -> str:
+    """The canonical prompt form of a statement: `… := by\\n  sorry`."""
+    return open_statement(statement) + "\n  sorry"
+
+
+def statement_key(text: str, name: str | None = None) -> list[str] | None:
+    """Tokens of the statement (declaration up to its `:=`, comments dropped) of the theorem named
+    `name` (else the last one) in `text`, with the name replaced by a placeholder when
+    `name` is given. A whitespace-insensitive key: equal keys mean the same statement text."""
+    masked = mask_comments(text)
+    target = _find_target(text, name, masked)
+    if target is None:
+        return None
+    stop = target.assign if target.assign is not None else target.end
+    tokens = re.findall(r"\w+|[^\w\s]", masked[target.kw_start : stop])
+    return tokens
+
+
+def _fallback_same_statement(original: str, candidate: str) -> bool:
+    name = decl_name(original)
+    a, b = statement_key(original, name), statement_key(candidate, name)
+    return a is not None and a == b
+
+
+def same_statement(original: str, candidate: str) -> bool:
+    """Does `candidate`'s theorem state exactly `original`'s? `lemmaforge.lean.code.same_statement`
+    when available, else a token comparison of the declarations (comments and spacing ignored)."""
+    try:
+        from lemmaforge.lean.code import same_statement as code_same_statement
+    except ImportError:
+        return _fallback_same_statement(original, candidate)
+    try:
+        return bool(code_same_statement(original, candidate))
+    except Exception:  # a parser that cannot read a model's output is not a reason to crash
+        log.debug("lean.code.same_statement failed; using the token comparison", exc_info=True)
+        return _fallback_same_statement(original, candidate)
+
+
+def replace_statement(code: str, target: Decl, statement: str) -> str:
+    """`code` with `target`'s declaration (keyword up to its `:=`) replaced by `statement`'s, so
+    the result states exactly the original. `target.assign` must be set."""
+    s_masked = mask_comments(statement)
+    decls = find_decls(statement, s_masked)
+    if not decls or decls[-1].assign is None or target.assign is None:
+        raise ValueError("both the statement and the target need a `:=`")
+    original = statement[decls[-1].kw_start : decls[-1].assign]
+    return code[: target.kw_start] + original + code[target.assign :]
+
+
+# ---------------------------------------------------------------------------------------------
+# Code blocks in model outputs
+# ---------------------------------------------------------------------------------------------
+
+_FENCE_OPEN = re.compile(r"^[ \t]*(?P<ticks>`{3,})[ \t]*(?P<lang>[\w+.#-]*)[ \t]*$")
+_LEAN_LANGS = {"lean", "lean4"}
+_COMPLETE = re.compile(r"^#+[ \t]*Complete Lean 4 Proof", re.IGNORECASE | re.MULTILINE)
+_LOOKS_LEAN = re.compile(r"\b(theorem|lemma|example)\b|:=\s*by\b|\bby\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    lang: str
+    body: str
+    start: int  # offset of the opening fence line
+    end: int  # offset after the closing fence (or the end of the text when unterminated)
+    closed: bool
+
+
+def code_blocks(text: str) -> list[CodeBlock]:
+    """Fenced blocks in order. A block left open at the end of the text is returned with
+    `closed=False` (the model ran out of tokens). A closing fence glued to the end of a code line
+    (`  linarith```) closes the block too."""
+    blocks: list[CodeBlock] = []
+    pos = 0
+    cur: tuple[str, int, int, list[str]] | None = None  # lang, fence start, ticks, lines
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if cur is None:
+            m = _FENCE_OPEN.match(bare)
+            if m:
+                cur = (m.group("lang").lower(), pos, len(m.group("ticks")), [])
+        else:
+            lang, start, ticks, body = cur
+            stripped = bare.strip()
+            if stripped and set(stripped) == {"`"} and len(stripped) >= ticks:
+                blocks.append(CodeBlock(lang, "".join(body), start, pos + len(line), True))
+                cur = None
+            elif bare.rstrip().endswith("`" * ticks) and bare.strip("` \t"):
+                body.append(bare.rstrip()[:-ticks] + "\n")
+                blocks.append(CodeBlock(lang, "".join(body), start, pos + len(line), True))
+                cur = None
+            else:
+                body.append(line)
+        pos += len(line)
+    if cur is not None:
+        lang, start, _, body = cur
+        blocks.append(CodeBlock(lang, "".join(body), start, len(text), False))
+    return blocks
+
+
+def _is_lean_block(block: CodeBlock) -> bool:
+    if block.lang in _LEAN_LANGS:
+        return True
+    return block.lang == "" and bool(_LOOKS_LEAN.search(block.body))
+
+
+def answer_text(output: str) -> str | None:
+    """The part of `output` after the reasoning: the text after the last `</think>`; None when a
+    `<think>` section never closed (the model was still thinking when it stopped)."""
+    close = output.rfind("</think>")
+    if close >= 0:
+        return output[close + len("</think>") :]
+    if "<think>" in output:
+        return None
+    return output
+
+
+def final_block(output: str) -> tuple[str, CodeBlock] | None:
+    """(answer text, the final Lean block in it), or None. With a `### Complete Lean 4 Proof`
+    heading (DeepSeek-Prover-V2 CoT), the block must come after the last such heading."""
+    text = answer_text(output)
+    if text is None:
+        return None
+    blocks = [b for b in code_blocks(text) if _is_lean_block(b)]
+    headings = list(_COMPLETE.finditer(text))
+    if headings:
+        blocks = [b for b in blocks if b.start >= headings[-1].end()]
+    if not blocks:
+        return None
+    return text, blocks[-1]
+
+
+def _norm_line(line: str) -> str:
+    return " ".join(line.split())
+
+
+def strip_header_lines(code: str, header: str | None = None) -> str:
+    """Drop top-level `import` lines, and the `set_option` / `open` lines that `header` already
+    has (lines ending in `in` are kept: they scope a single declaration)."""
+    known = {_norm_line(ln) for ln in (header or "").split("\n") if ln.strip()}
+    masked = mask_comments(code)
+    out: list[str] = []
+    for line, mline in zip(code.split("\n"), masked.split("\n"), strict=True):
+        if mline.startswith("import ") or mline.rstrip() == "import":
+            continue
+        norm = _norm_line(mline)
+        if norm in known and re.match(r"(set_option|open)\b", norm) and not norm.endswith(" in"):
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def extract_lean_code(output: str, header: str | None = None) -> str | None:
+    """The Lean code a model answered with: the last ```lean4 / ```lean block (or a bare ``` block
+    that looks like Lean) of the answer, after any `<think>…</think>` and, for DeepSeek-Prover-V2
+    CoT outputs, after the last `### Complete Lean 4 Proof` heading.
+
+    - An unterminated final block (the model hit `max_tokens`) is returned as it is: the verifier
+      judges it.
+    - `import` lines, and the `set_option` / `open` lines that `header` already has, are dropped,
+      so the code can be put back under our header.
+    - None when there is no Lean block, when `<think>` never closed, or when the answer has the
+      `### Complete Lean 4 Proof` heading but no block after it (truncated before the proof)."""
+    found = final_block(output)
+    if found is None:
+        return None
+    _, block = found
+    code = strip_header_lines(block.body, header)
+    lines = _trim_blank(code.split("\n"))
+    code = "\n".join(lines).rstrip()
+    return code or None
+
+
+# ---------------------------------------------------------------------------------------------
+# The prover
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ProofCandidate:
+    """One model proof of a lemma.
+
+    `code` is the lemma as given (statement verbatim) with the model's tactic proof, preceded by
+    any helper declarations the model wrote (`aux`); header excluded. `body` is the tactic proof
+    alone, dedented, to fill a hole. `statement_changed` says the model's own restatement differed
+    from the lemma (its proof is kept under the original statement; Lean judges it)."""
+
+    code: str
+    body: str
+    raw: str
+    call_id: str | None
+    statement: str
+    round: int = 0  # 0: first attempt; k: after k self-corrections
+    history: tuple[Mapping[str, str], ...] = ()  # the chat that produced `raw` (completion mode: the prompt)
+    finish_reason: str | None = None
+    aux: str = ""
+    statement_changed: bool = False
+
+    @property
+    def prompt(self) -> str:
+        """The last prompt message (for the attempt record)."""
+        return str(self.history[-1]["content"]) if self.history else ""
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+
+def _aux_before(code: str, masked: str, target: Decl) -> str:
+    """Declarations before `target` (helper lemmas), without the target's own docstring/comments."""
+    j = target.line_start
+    while j > 0 and masked[j - 1].isspace():
+        j -= 1
+    if j == 0:
+        return ""
+    nl = code.find("\n", j)
+    return code[: nl if 0 <= nl < target.line_start else j].strip("\n").rstrip()
+
+
+def build_candidate(
+    statement: str,
+    code: str,
+    *,
+    raw: str,
+    completion: Completion | None = None,
+    round_: int = 0,
+    history: Sequence[Mapping[str, str]] = (),
+) -> ProofCandidate | None:
+    """Turn extracted `code` into a candidate for `statement`: find the model's theorem (by name,
+    else its last one), take its tactic proof, put it under the ORIGINAL statement. A block with no
+    declaration at all is read as a bare tactic proof. None when no proof can be cut out."""
+    masked = mask_comments(code)
+    target = _find_target(code, decl_name(statement), masked)
+    aux = ""
+    changed = False
+    if target is None:
+        body = _block_text("\n" + code) if code.strip() else ""
+        if not body or re.match(r"(import|set_option|open|def|abbrev|example)\b", body):
+            return None
+    else:
+        extracted = extract_proof_body(code[target.line_start : target.end], statement)
+        if extracted is None:
+            return None
+        body = extracted
+        aux = _aux_before(code, masked, target)
+        changed = not same_statement(statement, code[target.line_start : target.end])
+    head = open_statement(statement)
+    full = f"{aux}\n\n{head}\n{indent(body)}" if aux else f"{head}\n{indent(body)}"
+    return ProofCandidate(
+        code=full,
+        body=body,
+        raw=raw,
+        call_id=completion.call_id if completion else None,
+        statement=statement,
+        round=round_,
+        history=tuple(dict(m) for m in history),
+        finish_reason=completion.finish_reason if completion else None,
+        aux=aux,
+        statement_changed=changed,
+    )
+
+
+def _continuation_code(text: str) -> str:
+    """A completion-mode continuation (the proof after `:= by\n`): up to the closing fence or the
+    next top-level command, without trailing comment lines."""
+    cut = text.find("```")
+    if cut >= 0:
+        text = text[:cut]
+    masked = mask_comments(text)
+    end = _code_end(text, masked, 0, _top_level_end(masked, 0))
+    return text[:end]
+
+
+class Prover:
+    """Proves one lemma at a time with a prover model.
+
+    - chat endpoints: DeepSeek-Prover-V2's prompt, non-CoT or CoT (`cot=True`); the proof is the
+      final Lean block of the answer.
+    - completion endpoints (`llm.mode == "completion"`): the V1.5-style open code block, the model
+      continues after `:= by` (non-CoT only), stopping at the closing fence.
+    `sampling` holds default keyword arguments for `llm.generate` (temperature, max_tokens, …)."""
+
+    def __init__(self, llm: LLM, cot: bool = False, *, max_errors: int = prompts.MAX_ERRORS, **sampling: Any):
+        self.llm = llm
+        self.cot = cot
+        self.max_errors = max_errors
+        self.sampling = sampling
+        if cot and self.completion_mode:
+            raise ValueError("CoT prompting needs a chat endpoint; this prover's LLM is in completion mode")
+
+    @property
+    def completion_mode(self) -> bool:
+        return getattr(self.llm, "mode", "chat") == "completion"
+
+    async def _generate(self, inp: Any, n: int, sampling: dict[str, Any]) -> list[Completion]:
+        opts = {**self.sampling, **sampling}
+        if self.completion_mode:
+            stops = opts.get("stop") or []
+            stops = [stops] if isinstance(stops, str) else list(stops)
+            opts["stop"] = [*stops, "```"] if "```" not in stops else stops
+        return await self.llm.generate(inp, n=n, **opts)
+
+    async def prove(self, header: str, lemma_statement: str, n: int = 1, **sampling: Any) -> list[ProofCandidate]:
+        """Up to `n` candidates (outputs with no usable proof are dropped; the LLM call record keeps
+        them)."""
+        if self.completion_mode:
+            prompt = prompts.prover_completion_prompt(header, open_statement(lemma_statement) + "\n")
+            outs = await self._generate(prompt, n, sampling)
+            history = ({"role": "user", "content": prompt},)
+            return self._from_continuations(lemma_statement, outs, history, 0)
+        messages = prompts.prover_messages(header, statement_with_sorry(lemma_statement), cot=self.cot)
+        outs = await self._generate(messages, n, sampling)
+        return self._from_outputs(header, lemma_statement, outs, messages, 0)
+
+    async def correct(
+        self,
+        header: str,
+        candidate: ProofCandidate,
+        errors: Sequence[Any],
+        n: int = 1,
+        *,
+        checked_code: str | None = None,
+        **sampling: Any,
+    ) -> list[ProofCandidate]:
+        """Self-correction: show the model its previous answer and Lean's errors, ask again.
+
+        `errors`: the verifier's `Message`s (or REPL message dicts, or plain strings), with
+        positions relative to `checked_code`, the exact file Lean checked — by default
+        `with_header(header, candidate.code)`."""
+        checked = checked_code if checked_code is not None else prompts.with_header(header, candidate.code)
+        errs = prompts.only_errors(list(errors))
+        if self.completion_mode:
+            annotated = prompts.annotate_errors_inline(checked, errs, max_errors=self.max_errors)
+            prefix = prompts.with_header(header, "")
+            if prefix and checked.startswith(prefix):
+                annotated = "\n".join(annotated.split("\n")[prefix.count("\n") :])
+            prompt = prompts.prover_correction_completion_prompt(
+                header, open_statement(candidate.statement) + "\n", annotated.strip("\n"), candidate.round
+            )
+            outs = await self._generate(prompt, n, sampling)
+            history = ({"role": "user", "content": prompt},)
+            return self._from_continuations(candidate.statement, outs, history, candidate.round + 1)
+        history = list(candidate.history) or prompts.prover_messages(
+            header, statement_with_sorry(candidate.statement), cot=self.cot
+        )
+        errors_text = prompts.format_errors(checked, errs, max_errors=self.max_errors)
+        messages = prompts.prover_correction_messages(history, candidate.raw, errors_text, candidate.round)
+        outs = await self._generate(messages, n, sampling)
+        return self._from_outputs(header, candidate.statement, outs, messages, candidate.round + 1)
+
+    def _from_outputs(
+        self, header: str, statement: str, outs: list[Completion], history: Sequence[Mapping[str, str]], round_: int
+    ) -> list[ProofCandidate]:
+        result = []
+        for out in outs:
+            code = extract_lean_code(out.text, header=header)
+            cand = None if code is None else build_candidate(
+                statement, code, raw=out.text, completion=out, round_=round_, history=history
+            )
+            if cand is not None:
+                result.append(cand)
+        return result
+
+    def _from_continuations(
+        self, statement: str, outs: list[Completion], history: Sequence[Mapping[str, str]], round_: int
+    ) -> list[ProofCandidate]:
+        result = []
+        for out in outs:
+            body = _block_text("\n" + _continuation_code(out.text))
+            if not body:
+                continue
+            result.append(
+                ProofCandidate(
+                    code=f"{open_statement(statement)}\n{indent(body)}",
+                    body=body,
+                    raw=out.text,
+                    call_id=out.call_id,
+                    statement=statement,
+                    round=round_,
+                    history=tuple(dict(m) for m in history),
+                    finish_reason=out.finish_reason,
+                )
+            )
+        return result
+
+
+__all__ = [
+    "CodeBlock",
+    "Decl",
+    "ProofCandidate",
+    "Prover",
+    "answer_text",
+    "build_candidate",
+    "code_blocks",
+    "decl_name",
+    "extract_lean_code",
+    "extract_proof_body",
+    "final_block",
+    "find_decls",
+    "indent",
+    "mask_comments",
+    "open_statement",
+    "replace_statement",
+    "same_statement",
+    "statement_key",
+    "statement_with_sorry",
+    "strip_header_lines",
+]

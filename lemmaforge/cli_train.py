@@ -1,0 +1,405 @@
+"""`lemmaforge train …`: SFT, GRPO and ES on Lean proving data.
+
+Wired into the main app as `app.add_typer(train_app, name="train")`. Exit codes as everywhere:
+0 done, 2 bad input (missing or malformed data file, missing model, missing train extra, unusable
+verifier), with one line on stderr.
+
+Data files are JSONL, one object per line:
+
+- `sft`: `{"prompt": [{"role": "user", …}], "completion": [{"role": "assistant", …}]}` (or both
+  strings);
+- `grpo`, `es`: `{"prompt": <string or messages>, "header": "import Mathlib …", "statement":
+  "theorem … := by sorry"}`.
+
+`--tiny` trains a tiny random model (tokenizer trained on the data file) instead of `--model`:
+a CPU smoke run of the whole stack.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from lemmaforge.training.sft import TrainingDataError
+
+app = typer.Typer(
+    name="train",
+    help="Train provers on verified proofs: SFT, GRPO (Lean-verified rewards) and Evolution Strategies.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+train_app = app
+out = Console()
+err = Console(stderr=True)
+
+EXIT_BAD_INPUT = 2
+
+DataOpt = Annotated[Path, typer.Option("--data", help="JSONL training file.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model directory (or hub id already cached).")]
+TinyOpt = Annotated[bool, typer.Option("--tiny", help="Use a tiny random model (CPU smoke run).")]
+OutputOpt = Annotated[Path, typer.Option("--output", help="Output directory.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
+VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]
+KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
+ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per Lean check.")]
+
+
+class BadInput(Exception):
+    """Input the user must fix; one line, exit 2."""
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True, markup=True)
+    raise typer.Exit(code)
+
+
+def _json_safe(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_json_safe(v) for v in obj]
+    if isinstance(obj, str | int | bool) or obj is None:
+        return obj
+    return str(obj)
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(_json_safe(obj), ensure_ascii=False, indent=2) + "\n")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL file; BadInput naming the file and line on any problem."""
+    if not path.exists():
+        raise BadInput(f"data file not found: {path}")
+    if not path.is_file():
+        raise BadInput(f"data file is not a regular file: {path}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"data file is not valid UTF-8: {path} (byte {exc.start})") from None
+    rows: list[dict[str, Any]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise BadInput(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
+        rows.append(row)
+    if not rows:
+        raise BadInput(f"data file has no rows: {path}")
+    return rows
+
+
+def _validated(path: Path, validate: Any) -> list[dict[str, Any]]:
+    rows = read_jsonl(path)
+    try:
+        validate(rows)
+    except TrainingDataError as exc:
+        raise BadInput(f"{path}: {exc}") from None
+    return rows
+
+
+def _require_extra() -> None:
+    from lemmaforge.training.sft import require_train_extra
+
+    try:
+        require_train_extra()
+    except ImportError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _load_model(
+    model: str | None, tiny: bool, rows: list[dict[str, Any]], *, weights: bool = True
+) -> tuple[Any, Any, str]:
+    """(model, tokenizer, name). The tokenizer pads on the left (generation). Without `weights`
+    the model is returned as its path, for TRL to load (with the preset's dtype)."""
+    if tiny:
+        if model is not None:
+            raise BadInput("give either --model or --tiny, not both")
+        from lemmaforge.training.tiny import build_tiny, texts_of_rows
+
+        m, tok = build_tiny(texts_of_rows(rows))
+        return m, tok, "tiny"
+    if model is None:
+        raise BadInput("give --model PATH (a model directory) or --tiny")
+    path = Path(model).expanduser()
+    if not path.exists() and (model.startswith((".", "/", "~")) or model.count("/") != 1):
+        raise BadInput(f"model not found: {model}")
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        tok = AutoTokenizer.from_pretrained(model)
+        m = AutoModelForCausalLM.from_pretrained(model) if weights else model
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot load model '{model}': {' '.join(str(exc).split())[:300]}") from None
+    tok.padding_side = "left"
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    return m, tok, model
+
+
+def _verifier_factory(config: Path | None, verifier: str | None, kimina_url: str | None, project: Path | None, timeout: float | None):
+    from lemmaforge.config import ConfigError, load_config
+    from lemmaforge.lean.backends import BACKENDS, make_verifier
+
+    if verifier is not None and verifier not in BACKENDS:
+        raise BadInput(f"unknown verifier '{verifier}' (choose {', '.join(BACKENDS)})")
+    try:
+        settings = load_config(
+            config,
+            {"verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout}},
+        )
+    except ConfigError as exc:
+        raise BadInput(str(exc)) from None
+    return (lambda: make_verifier(settings.verifier)), settings
+
+
+def _report(metrics: dict[str, Any], as_json: bool, what: str) -> None:
+    if as_json:
+        print_json(metrics)
+        return
+    out.print(f"[green]{what} done[/]: {metrics.get('global_step', '?')} steps, output {metrics.get('output_dir')}")
+    if metrics.get("first_loss") is not None:
+        out.print(f"  loss {metrics['first_loss']:.4f} -> {metrics['last_loss']:.4f}", highlight=False)
+    for key, values in (metrics.get("rewards") or {}).items():
+        if key.endswith("/mean") and values:
+            out.print(f"  {key}: {', '.join('nan' if v != v else f'{v:.3f}' for v in values)}", highlight=False)
+
+
+@app.command()
+def sft(
+    data: DataOpt,
+    output: OutputOpt,
+    model: ModelOpt = None,
+    tiny: TinyOpt = False,
+    lora: Annotated[bool, typer.Option("--lora", help="Train a LoRA adapter instead of all weights.")] = False,
+    lora_r: Annotated[int, typer.Option("--lora-r", min=1)] = 16,
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Stop after N optimizer steps (-1: epochs).")] = -1,
+    epochs: Annotated[float, typer.Option("--epochs", min=0.0)] = 1.0,
+    lr: Annotated[float, typer.Option("--lr", min=0.0)] = 2e-5,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 1,
+    grad_accum: Annotated[int, typer.Option("--grad-accum", min=1)] = 1,
+    max_length: Annotated[int, typer.Option("--max-length", min=16)] = 4096,
+    cpu: Annotated[bool, typer.Option("--cpu", help="Train on the CPU (default with --tiny).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Supervised fine-tuning on conversational prompt–completion rows (completion-only loss)."""
+    from lemmaforge.training.sft import validate_sft_rows
+
+    try:
+        rows = _validated(data, validate_sft_rows)
+        _require_extra()
+        m, tok, _ = _load_model(model, tiny, rows)
+    except BadInput as exc:
+        fail(str(exc))
+    from lemmaforge.training.sft import run_sft
+
+    use_cpu = cpu or tiny
+    metrics = run_sft(
+        m,
+        tok,
+        rows,
+        output,
+        lora=lora,
+        lora_r=lora_r,
+        max_steps=max_steps,
+        epochs=epochs,
+        lr=lr,
+        batch_size=batch_size,
+        grad_accum=grad_accum,
+        max_length=max_length,
+        use_cpu=use_cpu,
+        bf16=False if use_cpu else None,
+        logging_steps=1 if tiny else 10,
+        disable_tqdm=as_json,
+    )
+    _report(metrics, as_json, "sft")
+
+
+@app.command()
+def grpo(
+    data: DataOpt,
+    output: OutputOpt,
+    model: ModelOpt = None,
+    tiny: TinyOpt = False,
+    preset: Annotated[str, typer.Option("--preset", help="cpu, colocate (one GPU + vLLM) or server (vLLM server).")] = "cpu",
+    vllm_url: Annotated[str | None, typer.Option("--vllm-url", help="vLLM server base URL (--preset server).")] = None,
+    gpu_memory_utilization: Annotated[float, typer.Option("--vllm-gpu-memory", min=0.05, max=0.95)] = 0.3,
+    max_steps: Annotated[int | None, typer.Option("--max-steps")] = None,
+    num_generations: Annotated[int | None, typer.Option("--num-generations", min=2)] = None,
+    batch_size: Annotated[int | None, typer.Option("--batch-size", min=1, help="Completions per device step.")] = None,
+    max_completion_length: Annotated[int | None, typer.Option("--max-completion-length", min=1)] = None,
+    lr: Annotated[float | None, typer.Option("--lr", min=0.0)] = None,
+    lora: Annotated[bool, typer.Option("--lora")] = False,
+    lora_r: Annotated[int, typer.Option("--lora-r", min=1)] = 16,
+    consistency_weight: Annotated[float, typer.Option("--consistency-weight", min=0.0)] = 0.2,
+    consistency_steps: Annotated[int, typer.Option("--consistency-steps", min=0)] = 200,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
+    timeout: TimeoutOpt = None,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """GRPO with the Lean-verified reward (+ the early structure-consistency reward)."""
+    from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.training.grpo import PRESETS, validate_grpo_rows
+
+    try:
+        if preset not in PRESETS:
+            raise BadInput(f"unknown preset '{preset}' (choose {', '.join(PRESETS)})")
+        if preset == "server" and not vllm_url:
+            raise BadInput("--preset server needs --vllm-url (the `vllm serve` base URL)")
+        rows = _validated(data, validate_grpo_rows)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
+        _require_extra()
+        m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu")
+    except BadInput as exc:
+        fail(str(exc))
+    from lemmaforge.training.grpo import run_grpo
+
+    overrides: dict[str, Any] = {}
+    for key, value in (
+        ("max_steps", max_steps),
+        ("num_generations", num_generations),
+        ("per_device_train_batch_size", batch_size),
+        ("max_completion_length", max_completion_length),
+        ("learning_rate", lr),
+    ):
+        if value is not None:
+            overrides[key] = value
+    if preset == "colocate":
+        overrides["gpu_memory_utilization"] = gpu_memory_utilization
+    if preset == "server":
+        overrides["base_url"] = vllm_url
+    try:
+        metrics = run_grpo(
+            m,
+            tok,
+            rows,
+            factory,
+            output,
+            preset=preset,
+            lora=lora,
+            lora_r=lora_r,
+            consistency_weight=consistency_weight,
+            consistency_steps=consistency_steps,
+            timeout=settings.verifier.timeout,
+            audit_config=settings.audit,
+            **overrides,
+        )
+    except VerifierError as exc:
+        fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    except ValueError as exc:
+        fail(" ".join(str(exc).split())[:400])
+    _report(metrics, as_json, "grpo")
+
+
+@app.command()
+def es(
+    data: DataOpt,
+    output: OutputOpt,
+    model: ModelOpt = None,
+    tiny: TinyOpt = False,
+    iterations: Annotated[int, typer.Option("--iterations", min=1)] = 10,
+    population: Annotated[int, typer.Option("--population", min=2)] = 30,
+    sigma: Annotated[float, typer.Option("--sigma", min=0.0)] = 1e-3,
+    alpha: Annotated[float, typer.Option("--alpha", min=0.0)] = 5e-4,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    problems: Annotated[int, typer.Option("--problems-per-iteration", min=1)] = 8,
+    samples: Annotated[int, typer.Option("--samples", min=1, help="Proofs sampled per problem per member.")] = 4,
+    max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=1)] = 1024,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from OUTPUT/es_history.json.")] = False,
+    save_model: Annotated[bool, typer.Option("--save-model/--no-save-model")] = True,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
+    timeout: TimeoutOpt = None,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Evolution Strategies: seeded weight perturbations scored by Lean-verified sampled proofs.
+    The run is OUTPUT/es_history.json (base model + seeds + coefficients); `--resume` replays it."""
+    from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.training.grpo import validate_grpo_rows
+
+    history_path = output / "es_history.json"
+    try:
+        if sigma <= 0 or alpha <= 0:
+            raise BadInput("--sigma and --alpha must be positive")
+        rows = _validated(data, validate_grpo_rows)
+        if resume and not history_path.is_file():
+            raise BadInput(f"nothing to resume: {history_path} not found")
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
+        _require_extra()
+        m, tok, name = _load_model(model, tiny, rows)
+    except BadInput as exc:
+        fail(str(exc))
+    from lemmaforge.training.es import (
+        ESConfig,
+        ESHistory,
+        EvolutionStrategy,
+        iteration_summary,
+        make_lean_es_reward,
+    )
+
+    history = None
+    if resume:
+        try:
+            history = ESHistory.load(history_path)
+        except (ValueError, KeyError, TypeError) as exc:
+            fail(f"{history_path}: {exc}")
+    cfg = ESConfig(sigma=sigma, alpha=alpha, population=population, seed=seed) if history is None else None
+    reward_fn, close = make_lean_es_reward(
+        tok,
+        rows,
+        factory,
+        problems_per_iteration=problems,
+        samples_per_problem=samples,
+        max_new_tokens=max_new_tokens,
+        seed=seed,
+        timeout=settings.verifier.timeout,
+        audit_config=settings.audit,
+    )
+    summaries: list[dict[str, Any]] = []
+
+    def progress(t: int, it: Any) -> None:
+        s = {"iteration": t, **iteration_summary(it)}
+        summaries.append(s)
+        if not as_json:
+            out.print(f"  iteration {t}: mean reward {s['mean_reward']}", highlight=False)
+
+    try:
+        try:
+            strategy = EvolutionStrategy(m, reward_fn, cfg, history=history, base=name)
+        except ValueError as exc:
+            fail(str(exc))
+        strategy.train(iterations, history_path=history_path, callback=progress)
+    except VerifierError as exc:
+        fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    finally:
+        close()
+    if save_model:
+        m.save_pretrained(output / "model")
+        tok.save_pretrained(output / "model")
+    metrics = {
+        "output_dir": str(output),
+        "history": str(history_path),
+        "global_step": len(strategy.history.iterations),
+        "iterations": summaries,
+    }
+    _report(metrics, as_json, "es")

@@ -1,0 +1,537 @@
+"""Kimina Lean Server backend: remote whole-file checks over HTTP, batched and retried.
+
+Wire protocol (project-numina/kimina-lean-server, `server/routers/check.py` and the
+`kimina-client` / `lean_verification_client` packages):
+
+- `POST {url}/api/check` with `{"snippets": [{"id", "code"}], "timeout": <int s>, "debug", "reuse"}`
+  answers `{"results": [{"id", "time", "error"?, "response"?}]}`; `response` is the Lean REPL's own
+  JSON (`{"env", "messages", "sorries"}` or `{"message": ...}`), `error` a server-side failure such
+  as "Lean REPL command timed out in 30.0 seconds". `None` fields are omitted.
+- `GET {url}/health` answers `{"status": "ok"}`.
+- HTTP 429 "No available REPLs" when no REPL freed up within the server's `MAX_WAIT`; HTTP 500 when
+  a snippet crashed its REPL (the whole batch fails); 401 on a bad key.
+- The API key travels as `Authorization: Bearer <key>` (older servers read `X-Auth-Token`).
+
+The server runs the leading `import` lines of a snippet once per REPL (the header) and sends the
+rest as the command. Current servers shift line numbers back to whole-file positions; older ones
+do not, or shift only `messages`. `position_mode="auto"` asks the server once which it does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import uuid
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+import httpx
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
+
+from lemmaforge.config import VerifierConfig
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Goal,
+    ProofStatesUnsupported,
+    TacticResult,
+    VerifierError,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+PositionMode = Literal["auto", "server", "client"]
+
+CHECK_PATH = "/api/check"
+HEALTH_PATH = "/health"
+# The API key's env var that Kimina's own clients read, accepted when ours is unset.
+KIMINA_CLIENT_KEY_ENV = "LEAN_SERVER_API_KEY"
+# The server waits this long for a free REPL before answering 429 (its `LEAN_SERVER_MAX_WAIT`).
+SERVER_MAX_WAIT_S = 60.0
+HTTP_SLACK_S = 30.0
+RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+PROBE_COMMAND = "example : True := sorry"
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently one HTTP request is retried (connection errors, timeouts, 429, 5xx)."""
+
+    attempts: int = 5  # tries in all, the first included
+    initial_wait: float = 1.0  # seconds before the first retry; doubles each time
+    max_wait: float = 30.0
+
+
+@dataclass(slots=True)
+class KiminaStats:
+    requests: int = 0  # HTTP requests sent, retries included
+    retries: int = 0
+    snippets: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _ShiftPlan:
+    """Which line numbers the client must move by the header length (the server did not)."""
+
+    messages: bool
+    sorries: bool
+
+
+_SHIFT_PLANS: dict[str, _ShiftPlan] = {
+    "server": _ShiftPlan(messages=False, sorries=False),
+    "client": _ShiftPlan(messages=True, sorries=True),
+}
+
+
+class _HttpStatusError(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail}" if detail else f"HTTP {status}")
+        self.status = status
+
+
+class _BadResponse(Exception):
+    """A 2xx answer that is not the JSON we expect (a proxy's error page, a truncated body)."""
+
+
+class _ServerCrash(Exception):
+    """HTTP 500 persisted: Kimina's answer when a snippet crashed its REPL."""
+
+
+@dataclass(slots=True)
+class _Snippet:
+    code: str
+    id: str = field(default_factory=lambda: f"lf-{uuid.uuid4().hex}")
+
+
+class KiminaVerifier:
+    """Whole-file checks on a Kimina Lean Server. No proof states: `run_tactic` is unsupported."""
+
+    name = "kimina"
+    supports_proof_states = False
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 120.0,
+        header_timeout: float = 600.0,
+        batch_size: int = 8,
+        concurrency: int = 8,
+        retry: RetryPolicy | None = None,
+        position_mode: PositionMode = "auto",
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise VerifierError(
+                f"invalid Kimina URL '{url}': expected http://host:port (verifier.kimina_url)"
+            )
+        if batch_size < 1 or concurrency < 1:
+            raise VerifierError("kimina batch_size and concurrency must be at least 1")
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.header_timeout = max(header_timeout, timeout)
+        self.batch_size = batch_size
+        self.concurrency = concurrency
+        self.retry = retry or RetryPolicy()
+        self.position_mode: PositionMode = position_mode
+        self.stats = KiminaStats()
+        self._shift_plan: _ShiftPlan | None = _SHIFT_PLANS.get(position_mode)
+        self._probe_lock = asyncio.Lock()
+        self._client = httpx.AsyncClient(
+            base_url=self.url,
+            headers=_auth_headers(api_key),
+            transport=transport,
+            # Concurrency is bounded by our own semaphore; a pool limit would only add PoolTimeouts.
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=concurrency),
+        )
+
+    @classmethod
+    def from_config(cls, cfg: VerifierConfig, **overrides: Any) -> KiminaVerifier:
+        api_key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV)
+        kwargs: dict[str, Any] = {
+            "api_key": api_key or None,
+            "timeout": cfg.timeout,
+            "header_timeout": cfg.header_timeout,
+            "batch_size": cfg.kimina_batch_size,
+            "concurrency": cfg.kimina_concurrency,
+        }
+        kwargs.update(overrides)
+        return cls(cfg.kimina_url, **kwargs)
+
+    # --- Verifier protocol -----------------------------------------------------------------
+
+    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        return (await self.check_many([code], timeout=timeout))[0]
+
+    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+        if not codes:
+            return []
+        limit = self.timeout if timeout is None else timeout
+        plan = await self._ensure_shift_plan(codes[0])
+        slots = asyncio.Semaphore(self.concurrency)
+
+        async def one_batch(batch: Sequence[str]) -> list[CheckResult]:
+            async with slots:
+                return await self._check_batch(batch, limit, plan)
+
+        batches = [codes[i : i + self.batch_size] for i in range(0, len(codes), self.batch_size)]
+        per_batch = await _gather_or_raise([one_batch(b) for b in batches])
+        return [result for batch in per_batch for result in batch]
+
+    async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
+        raise ProofStatesUnsupported(
+            "the kimina backend checks whole files only; use the repl backend for tactics on holes"
+        )
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+    async def ping(self) -> str:
+        """One `GET /health` (no retries: `doctor` wants a quick answer). Raises VerifierError."""
+        try:
+            response = await self._client.get(HEALTH_PATH, timeout=10.0)
+        except httpx.HTTPError as exc:
+            raise VerifierError(f"Kimina server at {self.url} is unreachable: {_describe(exc)}") from None
+        if response.status_code in (401, 403):
+            raise VerifierError(
+                f"Kimina server at {self.url} rejected the API key (HTTP {response.status_code})"
+            )
+        if response.status_code != 200:
+            raise VerifierError(f"Kimina server at {self.url} is unhealthy: HTTP {response.status_code}")
+        status = _json_or_none(response)
+        state = status.get("status", "?") if isinstance(status, dict) else "?"
+        return f"Kimina Lean Server at {self.url}: {state}"
+
+    # --- one batch ---------------------------------------------------------------------------
+
+    async def _check_batch(self, codes: Sequence[str], limit: float, plan: _ShiftPlan) -> list[CheckResult]:
+        try:
+            return await self._check_batch_once(codes, limit, plan)
+        except _ServerCrash as crash:
+            if len(codes) == 1:
+                return [_crashed(crash)]
+            return await self._isolate_crash(codes, limit, plan)
+
+    async def _check_batch_once(
+        self, codes: Sequence[str], limit: float, plan: _ShiftPlan
+    ) -> list[CheckResult]:
+        snippets = [_Snippet(code) for code in codes]
+        items = await self._post_check(snippets, limit)
+        results = [self._result(items.get(s.id), s.code, plan) for s in snippets]
+        return await self._retry_header_timeouts(codes, results, limit, plan)
+
+    async def _isolate_crash(self, codes: Sequence[str], limit: float, plan: _ShiftPlan) -> list[CheckResult]:
+        """One snippet that crashes its REPL fails the whole batch with HTTP 500: re-send the snippets
+        one by one so that the others still get their answers. All of them failing means the server
+        is broken, not a snippet."""
+
+        async def single(code: str) -> CheckResult | _ServerCrash:
+            try:
+                return (await self._check_batch_once([code], limit, plan))[0]
+            except _ServerCrash as crash:
+                return crash
+
+        outcomes = await _gather_or_raise([single(code) for code in codes])
+        crashes = [o for o in outcomes if isinstance(o, _ServerCrash)]
+        if len(crashes) == len(outcomes):
+            raise VerifierError(f"Kimina server at {self.url} fails every snippet: {crashes[0]}")
+        return [_crashed(o) if isinstance(o, _ServerCrash) else o for o in outcomes]
+
+    async def _retry_header_timeouts(
+        self, codes: Sequence[str], results: list[CheckResult], limit: float, plan: _ShiftPlan
+    ) -> list[CheckResult]:
+        """Kimina runs the imports under the proof's own time limit, so a cold `import Mathlib` can
+        time out a short check. That says nothing about the proof: retry once with `header_timeout`."""
+        if limit >= self.header_timeout:
+            return results
+        cold = [
+            i
+            for i, r in enumerate(results)
+            if r.status is CheckStatus.TIMEOUT and _is_header_timeout(r.error)
+        ]
+        if not cold:
+            return results
+        log.info(
+            "kimina: %d header import(s) timed out after %.0fs; retrying with %.0fs",
+            len(cold),
+            limit,
+            self.header_timeout,
+        )
+        retried = await self._check_batch([codes[i] for i in cold], self.header_timeout, plan)
+        for index, result in zip(cold, retried, strict=True):
+            results[index] = result
+        return results
+
+    def _result(self, item: dict[str, Any] | None, code: str, plan: _ShiftPlan) -> CheckResult:
+        if item is None:
+            return _failed(CheckStatus.CRASHED, "the Kimina server returned no result for this snippet")
+        elapsed = float(item.get("time") or 0.0)
+        error = item.get("error")
+        if error:
+            status = CheckStatus.TIMEOUT if _is_timeout(str(error)) else CheckStatus.CRASHED
+            return CheckResult(status=status, time=elapsed, backend=self.name, error=str(error), raw=item)
+        response = item.get("response")
+        if not isinstance(response, dict):
+            return _failed(
+                CheckStatus.CRASHED, "the Kimina server returned neither a response nor an error", item
+            )
+        header_lines = kimina_header_lines(code)
+        shifted = _shift_lines(
+            response,
+            messages_by=header_lines if plan.messages else 0,
+            sorries_by=header_lines if plan.sorries else 0,
+        )
+        result = CheckResult.from_repl_response(shifted, time=elapsed, backend=self.name)
+        result.raw = item
+        return result
+
+    # --- HTTP --------------------------------------------------------------------------------
+
+    async def _post_check(self, snippets: Sequence[_Snippet], limit: float) -> dict[str, dict[str, Any]]:
+        server_timeout = max(1, math.ceil(limit))  # the server's schema wants an int (pydantic: 30.5 → 422)
+        payload = {
+            "snippets": [{"id": s.id, "code": s.code} for s in snippets],
+            "timeout": server_timeout,
+            "debug": False,
+            "reuse": True,
+        }
+        # Per snippet the server may wait for a REPL, run the header, then the body, each under the limit.
+        read_timeout = 2 * server_timeout + SERVER_MAX_WAIT_S + HTTP_SLACK_S
+        self.stats.snippets += len(snippets)
+        body = await self._request("POST", CHECK_PATH, payload, read_timeout)
+        results = body.get("results") if isinstance(body, dict) else None
+        if not isinstance(results, list):
+            raise VerifierError(f"Kimina server at {self.url} answered {CHECK_PATH} without a 'results' list")
+        return {str(item.get("id")): item for item in results if isinstance(item, dict)}
+
+    async def _request(self, method: str, path: str, payload: Any, read_timeout: float) -> Any:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.retry.attempts),
+            # Exponential backoff plus jitter, so that many clients refused together (429) spread out.
+            wait=wait_exponential(multiplier=self.retry.initial_wait, max=self.retry.max_wait)
+            + wait_random(0, self.retry.initial_wait),
+            retry=retry_if_exception(_is_transient),
+            before_sleep=self._note_retry,
+            reraise=True,
+        )
+        timeout = httpx.Timeout(read_timeout, connect=10.0, pool=None)
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    self.stats.requests += 1
+                    response = await self._client.request(method, path, json=payload, timeout=timeout)
+                    return _decode(response)
+        except _HttpStatusError as exc:
+            if exc.status == 500:
+                raise _ServerCrash(str(exc)) from None
+            raise self._unusable(exc) from None
+        except (httpx.HTTPError, _BadResponse) as exc:
+            raise self._unusable(exc) from None
+        raise AssertionError("unreachable: tenacity either returns or reraises")
+
+    def _unusable(self, exc: Exception) -> VerifierError:
+        if isinstance(exc, _HttpStatusError) and exc.status in (401, 403):
+            return VerifierError(
+                f"Kimina server at {self.url} rejected the API key ({exc}); set it in the env var named by "
+                "verifier.kimina_api_key_env"
+            )
+        if isinstance(exc, _HttpStatusError) and exc.status in (404, 405):
+            return VerifierError(
+                f"no Kimina {CHECK_PATH} endpoint at {self.url} ({exc}): check verifier.kimina_url"
+            )
+        tries = "" if not _is_transient(exc) else f" after {self.retry.attempts} attempts"
+        return VerifierError(f"Kimina server at {self.url} failed{tries}: {_describe(exc)}")
+
+    def _note_retry(self, state: RetryCallState) -> None:
+        self.stats.retries += 1
+        exc = state.outcome.exception() if state.outcome else None
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning(
+            "kimina request to %s failed (%s); retry %d/%d in %.1fs",
+            self.url,
+            _describe(exc) if exc else "?",
+            state.attempt_number,
+            self.retry.attempts - 1,
+            wait,
+        )
+
+    # --- where the server puts line numbers --------------------------------------------------
+
+    async def _ensure_shift_plan(self, sample: str) -> _ShiftPlan:
+        if self._shift_plan is not None:
+            return self._shift_plan
+        async with self._probe_lock:
+            if self._shift_plan is None:
+                self._shift_plan = await self._probe_shift_plan(sample)
+        return self._shift_plan
+
+    async def _probe_shift_plan(self, sample: str) -> _ShiftPlan:
+        """Send `example : True := sorry` after `sample`'s header: it yields one message and one sorry
+        on line 1 of the body. Reusing the caller's header warms the REPL that the real checks need
+        (instead of evicting one); it runs under `header_timeout` since it may import Mathlib."""
+        probe = _Snippet(position_probe(sample), id=f"lf-position-probe-{uuid.uuid4().hex[:12]}")
+        try:
+            items = await self._post_check([probe], self.header_timeout)
+        except _ServerCrash as crash:
+            log.warning("kimina position probe crashed (%s); assuming the server shifts lines", crash)
+            return _SHIFT_PLANS["server"]
+        item = items.get(probe.id) or {}
+        response = item.get("response") or {}
+        message_line = _first_line(response.get("messages"))
+        sorry_line = _first_line(response.get("sorries"))
+        if message_line is None or sorry_line is None:
+            log.warning(
+                "kimina position probe gave no message and sorry (%s); assuming the server shifts lines",
+                _one_line(str(item)),
+            )
+            return _SHIFT_PLANS["server"]
+        plan = _ShiftPlan(messages=message_line == 1, sorries=sorry_line == 1)
+        log.info("kimina at %s: client shifts messages=%s sorries=%s", self.url, plan.messages, plan.sorries)
+        return plan
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def kimina_header_lines(code: str) -> int:
+    """How many leading lines Kimina splits off as the header: blank lines and `import` lines, up
+    to the first other line (mirrors its `split_snippet`). The body's line 1 is the file's line n+1."""
+    count = 0
+    for line in code.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("import "):
+            break
+        count += 1
+    return count
+
+
+def position_probe(sample: str) -> str:
+    """`sample`'s header followed by PROBE_COMMAND. With no header, one blank line stands in for it,
+    so that shifted (line 2) and unshifted (line 1) answers differ."""
+    header_lines = kimina_header_lines(sample)
+    if header_lines == 0:
+        return "\n" + PROBE_COMMAND
+    header = "\n".join(sample.splitlines()[:header_lines])
+    return f"{header}\n{PROBE_COMMAND}"
+
+
+def _shift_lines(response: dict[str, Any], *, messages_by: int, sorries_by: int) -> dict[str, Any]:
+    if not (messages_by or sorries_by):
+        return response
+    out = dict(response)
+    for key, offset in (("messages", messages_by), ("sorries", sorries_by)):
+        if offset and isinstance(response.get(key), list):
+            out[key] = [_shift_entry(entry, offset) for entry in response[key]]
+    return out
+
+
+def _shift_entry(entry: Any, offset: int) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    out = dict(entry)
+    for key in ("pos", "endPos"):
+        pos = entry.get(key)
+        if isinstance(pos, dict) and isinstance(pos.get("line"), int):
+            out[key] = {**pos, "line": pos["line"] + offset}
+    return out
+
+
+def _first_line(entries: Any) -> int | None:
+    if isinstance(entries, list) and entries and isinstance(entries[0], dict):
+        pos = entries[0].get("pos")
+        if isinstance(pos, dict) and isinstance(pos.get("line"), int):
+            return int(pos["line"])
+    return None
+
+
+def _auth_headers(api_key: str | None) -> dict[str, str]:
+    if not api_key:
+        return {}
+    # Current servers read `Authorization` (a "Bearer " prefix is stripped); older ones `X-Auth-Token`.
+    return {"Authorization": f"Bearer {api_key}", "X-Auth-Token": api_key}
+
+
+def _decode(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        raise _HttpStatusError(response.status_code, _error_detail(response))
+    try:
+        return response.json()
+    except ValueError:
+        raise _BadResponse(
+            f"HTTP {response.status_code} with a body that is not JSON: {_one_line(response.text)}"
+        ) from None
+
+
+def _error_detail(response: httpx.Response) -> str:
+    body = _json_or_none(response)
+    if isinstance(body, dict) and "detail" in body:
+        return _one_line(str(body["detail"]))
+    return _one_line(response.text)
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _is_transient(exc: BaseException) -> bool:
+    if isinstance(exc, _HttpStatusError):
+        return exc.status in RETRYABLE_STATUSES
+    return isinstance(exc, (httpx.TransportError, _BadResponse))
+
+
+def _is_timeout(error: str) -> bool:
+    # Kimina: "Lean REPL command timed out in 30.0 seconds" / "Lean REPL header command timed out in …";
+    # its own client classifies by "timed out" too.
+    lowered = error.lower()
+    return "timed out" in lowered or "timeout" in lowered
+
+
+def _is_header_timeout(error: str | None) -> bool:
+    return bool(error) and "header" in error.lower() and _is_timeout(error)
+
+
+def _failed(status: CheckStatus, error: str, raw: dict[str, Any] | None = None) -> CheckResult:
+    return CheckResult(status=status, backend=KiminaVerifier.name, error=error, raw=raw)
+
+
+def _crashed(crash: _ServerCrash) -> CheckResult:
+    return _failed(CheckStatus.CRASHED, f"Kimina server error: {crash}")
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    if isinstance(exc, (_HttpStatusError, _BadResponse, _ServerCrash)):
+        return _one_line(text)
+    return _one_line(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+async def _gather_or_raise(aws: Sequence[Awaitable[T]]) -> list[T]:
+    """Run concurrently; on the first failure cancel the rest and raise that failure itself."""
+    tasks = [asyncio.ensure_future(aw) for aw in aws]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

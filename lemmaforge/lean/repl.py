@@ -1,0 +1,709 @@
+"""lean-interact backend: a pool of Lean REPL processes keyed by header.
+
+Why a pool keyed by header: `import Mathlib` costs 10-20 s and ~6 GB per process, a typical check a
+few seconds. Each worker elaborates its file header once (`{"cmd": header}` → env `e`) and every
+later check with that header is sent as `{"cmd": body, "env": e}`, branching from the header env, so
+checks never see each other's declarations. Positions in the answer are relative to the body; they
+are shifted back by the header's line count so callers see whole-file positions.
+
+Scheduling (all on the event loop; only the blocking lean-interact calls run in threads, one
+in-flight request per worker):
+- a check goes to an idle worker that already has its header; else a new worker is started while
+  there are fewer than `workers`; else the least recently used idle worker of another header is
+  switched over (its process restarted with the new header); else the check waits in a FIFO queue;
+- a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
+  states live there), to the oldest check waiting for its header, or to the oldest check waiting for
+  another header (so no worker idles while checks are queued).
+
+Failures are reported, never hidden: a check that runs past its timeout is `TIMEOUT` (lean-interact
+killed the process); a dead pipe, unparseable output or an out-of-memory death is `CRASHED` and
+carries what the process said. The worker is restarted (header replayed) on its next use. A crashed
+check is retried once on the fresh process by default (`crash_retries`), because a crash is often
+caused by the process's history (memory grown by earlier checks) rather than by the code; a
+timeout is never retried. Processes are recycled after `max_checks_per_worker` requests because the
+REPL never frees environments or proof states.
+
+LeanServer, not AutoLeanServer: AutoLeanServer restarts a dead process by itself on the next call
+and its memory guard kills the process (then sleeps 1+2+4+8+16 s, blocking the thread) when the
+*machine* is above 80% memory. Both silently renumber env / proof-state ids: a hole's proof state
+could then point at a different state of the new process, and the header would be replayed without
+a timeout. With plain LeanServer every restart happens here, so the worker's generation changes
+and stale proof states are refused ("proof state lost: worker restarted"); memory is bounded by
+RLIMIT_AS (`memory_limit_mb`) plus a resident-size check between requests that recycles a worker
+before it reaches the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import re
+import resource  # noqa: F401  imported before any fork: see _start_process
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lean_interact import Command, LeanREPLConfig, LocalProject, ProofStep, TempRequireProject
+from lean_interact.interface import BaseREPLQuery, LeanError
+from lean_interact.server import LeanServer
+
+from lemmaforge.config import VerifierConfig
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Goal,
+    Message,
+    TacticResult,
+    VerifierError,
+)
+
+log = logging.getLogger(__name__)
+
+BACKEND = "repl"
+# Recycle a worker between requests once its resident memory passes this fraction of the cap:
+# RLIMIT_AS kills it mid-request otherwise, which loses the check.
+MEMORY_RECYCLE_FRACTION = 0.8
+
+# --------------------------------------------------------------------------------------------------
+# Header / body split (kept in one place: to be replaced by lemmaforge.lean.code.split_header)
+# --------------------------------------------------------------------------------------------------
+
+_HEADER_DIRECTIVE = re.compile(r"(import|set_option|open|universe)\b")
+
+
+def split_header(code: str) -> tuple[str, str, int]:
+    """Split a Lean file into (header, body, body_line_offset).
+
+    The header is the leading run of `import` / `set_option` / `open` / `universe` lines (with
+    blank lines, line comments and block comments among them). `open … in` and `set_option … in`
+    scope over the next command, so they start the body. The header is returned verbatim (its
+    positions are file positions); the body starts at line `body_line_offset + 1` of the file.
+    """
+    lines = code.split("\n")
+    header_end = 0  # index after the last header directive line
+    i = 0
+    in_directive = False
+    while i < len(lines):
+        stripped = lines[i].strip()
+        if not stripped or stripped.startswith("--"):
+            i += 1
+            continue
+        if stripped.startswith("/-") and not stripped.startswith("/--"):
+            end = _block_comment_end(lines, i)
+            if end is None:
+                break
+            i, in_directive = end + 1, False
+            continue
+        if _HEADER_DIRECTIVE.match(stripped) and lines[i] == lines[i].lstrip() and not stripped.endswith(" in"):
+            i, header_end, in_directive = i + 1, i + 1, True
+            continue
+        if in_directive and lines[i][:1].isspace():  # an indented continuation of `open A\n  B`
+            i, header_end = i + 1, i + 1
+            continue
+        break
+    header = "\n".join(lines[:header_end])
+    body = "\n".join(lines[header_end:])
+    return header, body, header_end
+
+
+def _block_comment_end(lines: list[str], start: int) -> int | None:
+    """Index of the line that closes the (nested) block comment opened on `lines[start]`, or None
+    when code follows the comment on that line or it never closes."""
+    depth = 0
+    for j in range(start, len(lines)):
+        text = lines[j]
+        k = 0
+        while k < len(text):
+            if text.startswith("/-", k):
+                depth, k = depth + 1, k + 2
+            elif text.startswith("-/", k):
+                depth, k = depth - 1, k + 2
+                if depth == 0:
+                    return j if not text[k:].strip() else None
+            else:
+                k += 1
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Workers and statistics
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerHandle:
+    """What a Goal carries to route tactic steps back (picklable, unlike a process)."""
+
+    pool: int  # which ReplVerifier
+    slot: int  # which worker in it
+
+
+@dataclass(slots=True)
+class _Worker:
+    slot: int
+    header: str  # the header this worker serves (may differ from loaded_header until prepared)
+    server: LeanServer | None = None
+    loaded_header: str | None = None  # the header elaborated in the current process
+    header_env: int | None = None
+    generation: int = 0  # processes started in this slot; proof states are valid within one
+    requests: int = 0  # commands and tactic steps sent to the current process
+    needs_recycle: bool = False
+    busy: bool = False
+    last_released: float = 0.0
+    busy_seconds: float = 0.0
+    inflight: asyncio.Future[Any] | None = None
+
+
+@dataclass(slots=True)
+class _Waiter:
+    header: str | None  # None: waits for one specific worker (tactic step)
+    slot: int | None
+    future: asyncio.Future[_Worker]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplPoolStats:
+    """Counters since the verifier was built. `busy_seconds[i]`: time worker slot i spent in Lean
+    requests (header elaborations included)."""
+
+    workers: int
+    started_workers: int
+    header_elaborations: int
+    checks: int
+    tactic_steps: int
+    timeouts: int
+    crashes: int
+    crash_retries: int
+    restarts: int  # processes started to replace one (after timeout, crash, recycle, header switch)
+    recycles: int
+    header_switches: int
+    busy_seconds: tuple[float, ...]
+    wall_seconds: float
+
+    @property
+    def busy_total(self) -> float:
+        return sum(self.busy_seconds)
+
+    @property
+    def utilization(self) -> float:
+        """Busy time / (workers × wall time): 1.0 means every worker was always in a request."""
+        return self.busy_total / (self.workers * self.wall_seconds) if self.wall_seconds > 0 else 0.0
+
+
+@dataclass(slots=True)
+class _Counters:
+    header_elaborations: int = 0
+    checks: int = 0
+    tactic_steps: int = 0
+    timeouts: int = 0
+    crashes: int = 0
+    crash_retries: int = 0
+    restarts: int = 0
+    recycles: int = 0
+    header_switches: int = 0
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """What one blocking round-trip produced (never an exception: those are classified here)."""
+
+    response: dict[str, Any] | None = None
+    failure: CheckStatus | None = None  # TIMEOUT or CRASHED
+    error: str | None = None
+    header_failed: bool = False  # `response` is the header's answer, with Lean errors
+    seconds: float = 0.0
+
+
+_pool_ids = itertools.count(1)
+
+
+# --------------------------------------------------------------------------------------------------
+# The verifier
+# --------------------------------------------------------------------------------------------------
+
+
+class ReplVerifier:
+    """`Verifier` on lean-interact REPL processes (see the module docstring)."""
+
+    name = BACKEND
+    supports_proof_states = True
+
+    def __init__(
+        self,
+        repl_config: LeanREPLConfig,
+        *,
+        workers: int,
+        timeout: float,
+        header_timeout: float,
+        max_checks_per_worker: int,
+        crash_retries: int = 1,
+        memory_recycle_fraction: float = MEMORY_RECYCLE_FRACTION,
+    ) -> None:
+        if workers < 1 or max_checks_per_worker < 1 or crash_retries < 0:
+            raise ValueError("workers and max_checks_per_worker must be >= 1, crash_retries >= 0")
+        self._repl_config = repl_config
+        self._capacity = workers
+        self._timeout = timeout
+        self._header_timeout = header_timeout
+        self._max_requests = max_checks_per_worker
+        self._crash_retries = crash_retries
+        self._memory_recycle_mb = (
+            repl_config.memory_hard_limit_mb * memory_recycle_fraction if repl_config.memory_hard_limit_mb else None
+        )
+        self._pool_id = next(_pool_ids)
+        self._workers: list[_Worker] = []
+        self._waiters: deque[_Waiter] = deque()
+        self._failed_headers: dict[str, CheckResult] = {}
+        self._counters = _Counters()
+        self._started_at = time.monotonic()
+        self._closed = False
+        # A private executor: the default one has min(32, cpu+4) threads, which would silently cap
+        # the pool's parallelism on small machines (6 threads on 2 CPUs).
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lemmaforge-repl")
+
+    # ---- construction from the typed config -----------------------------------------------------
+
+    @classmethod
+    def from_config(cls, cfg: VerifierConfig) -> ReplVerifier:
+        """Build the lean-interact config for `cfg` (a local project, or lean-interact's temporary
+        Mathlib project for `cfg.lean_version`). Raises VerifierError with one actionable line when
+        Lean / lake / the project is missing."""
+        lake = _find_lake(cfg.lake_path)
+        try:
+            if cfg.project is not None:
+                project = _local_project(cfg.project, lake)
+            else:
+                # Builds (or reuses) ~/.../lean_interact/cache/tmp_projects/<version>/...: network
+                # and a long build the first time, which `lemmaforge setup` is meant to do.
+                project = TempRequireProject(lean_version=cfg.lean_version, require="mathlib", lake_path=lake, verbose=False)
+            repl_config = LeanREPLConfig(
+                project=project,
+                local_repl_path=cfg.repl_path,
+                build_repl=cfg.repl_path is None,  # a given repl_path is a prebuilt checkout
+                lake_path=lake,
+                memory_hard_limit_mb=cfg.memory_limit_mb,
+            )
+        except VerifierError:
+            raise
+        except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
+            raise VerifierError(f"cannot prepare the Lean REPL: {_first_line(exc)}") from exc
+        return cls(
+            repl_config,
+            workers=cfg.workers,
+            timeout=cfg.timeout,
+            header_timeout=cfg.header_timeout,
+            max_checks_per_worker=cfg.max_checks_per_worker,
+        )
+
+    # ---- Verifier protocol --------------------------------------------------------------------
+
+    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        header, body, offset = split_header(code)
+        attempts = 0
+        while True:
+            result = await self._check_once(header, body, offset, timeout or self._timeout)
+            if result.status is not CheckStatus.CRASHED or attempts >= self._crash_retries or self._closed:
+                return result
+            attempts += 1
+            self._counters.crash_retries += 1
+            log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result.error)
+
+    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+        # The pool queue bounds the concurrency; results keep the input order.
+        return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))
+
+    async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
+        if hole.proof_state is None:
+            return TacticResult(error="this hole has no proof state (Lean reported none for it)")
+        handle = hole.worker
+        if not isinstance(handle, WorkerHandle) or handle.pool != self._pool_id or handle.slot >= len(self._workers):
+            return TacticResult(error="this hole was not produced by this verifier")
+        worker = self._workers[handle.slot]
+        if self._is_stale(worker, hole.generation):
+            return TacticResult(error=_LOST)
+        worker = await self._acquire(None, slot=handle.slot)
+        try:
+            if self._is_stale(worker, hole.generation):  # restarted while we waited for it
+                return TacticResult(error=_LOST)
+            self._counters.tactic_steps += 1
+            request = ProofStep(proof_state=hole.proof_state, tactic=tactic)
+            outcome = await self._in_thread(worker, lambda: self._send(worker, request, timeout or self._timeout))
+        finally:
+            self._release(worker)
+        return self._tactic_result(outcome, worker)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.future.done():
+                waiter.future.set_exception(VerifierError("the REPL verifier was closed"))
+        servers = [w.server for w in self._workers if w.server is not None]
+        for w in self._workers:
+            w.server, w.loaded_header = None, None
+        await asyncio.to_thread(lambda: [s.kill() for s in servers])
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def __aenter__(self) -> ReplVerifier:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- statistics ---------------------------------------------------------------------------
+
+    def stats(self) -> ReplPoolStats:
+        c = self._counters
+        return ReplPoolStats(
+            workers=self._capacity,
+            started_workers=len(self._workers),
+            header_elaborations=c.header_elaborations,
+            checks=c.checks,
+            tactic_steps=c.tactic_steps,
+            timeouts=c.timeouts,
+            crashes=c.crashes,
+            crash_retries=c.crash_retries,
+            restarts=c.restarts,
+            recycles=c.recycles,
+            header_switches=c.header_switches,
+            busy_seconds=tuple(w.busy_seconds for w in self._workers),
+            wall_seconds=time.monotonic() - self._started_at,
+        )
+
+    def worker_pids(self) -> list[int | None]:
+        """Process id per worker slot (None while stopped); for diagnostics and tests."""
+        return [w.server._proc.pid if w.server is not None and w.server._proc is not None else None for w in self._workers]
+
+    # ---- one check ----------------------------------------------------------------------------
+
+    async def _check_once(self, header: str, body: str, offset: int, timeout: float) -> CheckResult:
+        if header in self._failed_headers:
+            return _copy_result(self._failed_headers[header])
+        worker = await self._acquire(header)
+        try:
+            self._counters.checks += 1
+            outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout))
+        finally:
+            self._release(worker)
+        return self._check_result(outcome, worker, header, offset)
+
+    def _blocking_check(self, worker: _Worker, body: str, timeout: float) -> _Outcome:
+        """Runs in a thread while the worker is held: (re)start and header if needed, then the body."""
+        started = time.monotonic()
+        failed = self._prepare(worker)
+        if failed is not None:
+            failed.seconds = time.monotonic() - started
+            return failed
+        request = Command(cmd=body or "\n") if worker.header_env is None else Command(cmd=body or "\n", env=worker.header_env)
+        outcome = self._send(worker, request, timeout)
+        outcome.seconds = time.monotonic() - started  # what this check cost, restarts included
+        return outcome
+
+    def _prepare(self, worker: _Worker) -> _Outcome | None:
+        """Make the worker's process serve `worker.header`: replace it after a header switch or when
+        it is due for recycling, start it if needed and elaborate the header once."""
+        if worker.server is not None and worker.loaded_header != worker.header:
+            self._counters.header_switches += 1
+            self._discard_process(worker)
+        elif worker.server is not None and (worker.needs_recycle or worker.requests >= self._max_requests):
+            self._counters.recycles += 1
+            self._discard_process(worker)
+        if worker.server is not None:
+            return None
+        self._start_process(worker)
+        if not worker.header:
+            worker.loaded_header, worker.header_env = worker.header, None
+            return None
+        self._counters.header_elaborations += 1
+        outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
+        if outcome.failure is not None:
+            outcome.error = f"while elaborating the header: {outcome.error}"
+            return outcome
+        response = outcome.response or {}
+        if "env" not in response or _has_errors(response):
+            self._discard_process(worker)  # its env is useless; restart clean for the next header
+            return _Outcome(response=response, header_failed=True)
+        worker.loaded_header, worker.header_env = worker.header, int(response["env"])
+        return None
+
+    def _start_process(self, worker: _Worker) -> None:
+        # LeanServer forks with a preexec_fn (setting RLIMIT_AS) that runs `import resource` in the
+        # child. Forking from a thread while another thread holds the import lock could deadlock
+        # the child; `resource` is imported at module load so that import is a dict lookup.
+        try:
+            worker.server = LeanServer(self._repl_config)
+        except (OSError, ChildProcessError) as exc:
+            raise VerifierError(
+                f"cannot start the Lean REPL (`{self._repl_config.lake_path} env …/repl` in "
+                f"{self._repl_config.working_dir}): {_first_line(exc)}"
+            ) from exc
+        if worker.generation > 0:
+            self._counters.restarts += 1
+        worker.generation += 1
+        worker.requests = 0
+        worker.needs_recycle = False
+
+    def _discard_process(self, worker: _Worker) -> None:
+        server, worker.server = worker.server, None
+        worker.loaded_header, worker.header_env = None, None
+        if server is not None:
+            server.kill()
+
+    def _send(self, worker: _Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> _Outcome:
+        """One round-trip; every failure mode of lean-interact becomes a classified outcome.
+        `counts`: the request adds states to the process (all but the header) and so counts
+        toward `max_checks_per_worker`."""
+        assert worker.server is not None
+        worker.requests += int(counts)
+        try:
+            response = worker.server.run(request, timeout=timeout)  # type: ignore[call-overload]
+        except TimeoutError:  # lean-interact already killed the process
+            self._counters.timeouts += 1
+            self._discard_process(worker)
+            return _Outcome(
+                failure=CheckStatus.TIMEOUT,
+                error=f"no answer from Lean within {timeout:g} s; the process was killed and will be restarted",
+            )
+        except (OSError, ChildProcessError, MemoryError, ValueError) as exc:
+            # ConnectionAbortedError / BrokenPipeError (dead pipe), ChildProcessError (not running),
+            # JSONDecodeError and pydantic's ValidationError (garbage), MemoryError.
+            self._counters.crashes += 1
+            self._discard_process(worker)
+            return _Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+        self._maybe_schedule_recycle(worker)
+        return _Outcome(response=_response_dict(response))
+
+    def _maybe_schedule_recycle(self, worker: _Worker) -> None:
+        if self._memory_recycle_mb is None or worker.server is None:
+            return
+        if worker.server.get_memory_usage() >= self._memory_recycle_mb:
+            worker.needs_recycle = True
+
+    def _describe_crash(self, exc: BaseException) -> str:
+        text = str(exc)
+        stderr = _section(text, "stderr:")
+        detail = stderr or _first_line(exc)
+        oom = isinstance(exc, MemoryError) or "out of memory" in text.lower()
+        hint = ""
+        if oom:
+            hint = f" (out of memory: memory_limit_mb={self._repl_config.memory_hard_limit_mb})"
+        return f"the Lean process died ({type(exc).__name__}: {detail}){hint}; it will be restarted"
+
+    def _check_result(self, outcome: _Outcome, worker: _Worker, header: str, offset: int) -> CheckResult:
+        if outcome.failure is not None:
+            return CheckResult(status=outcome.failure, time=outcome.seconds, backend=BACKEND, error=outcome.error)
+        assert outcome.response is not None
+        if outcome.header_failed:
+            # The header is at the top of the file: its positions need no shift.
+            result = CheckResult.from_repl_response(outcome.response, time=outcome.seconds, backend=BACKEND)
+            result.status = CheckStatus.ERROR
+            result.error = "the header failed to elaborate: " + _summarize_errors(result.messages, outcome.response)
+            self._failed_headers[header] = result
+            return _copy_result(result)
+        return CheckResult.from_repl_response(
+            outcome.response,
+            time=outcome.seconds,
+            backend=BACKEND,
+            worker=WorkerHandle(self._pool_id, worker.slot),
+            generation=worker.generation,
+            line_offset=offset,
+        )
+
+    def _tactic_result(self, outcome: _Outcome, worker: _Worker) -> TacticResult:
+        if outcome.failure is not None:
+            return TacticResult(error=f"{outcome.error} (its proof states are lost)")
+        response = outcome.response or {}
+        if "message" in response and "proofStatus" not in response:
+            return TacticResult(error=str(response["message"]))
+        handle = WorkerHandle(self._pool_id, worker.slot)
+        return TacticResult(
+            goals=[str(g) for g in response.get("goals", [])],
+            proof_status=response.get("proofStatus"),
+            proof_state=response.get("proofState"),
+            messages=[Message.from_json(m) for m in response.get("messages", [])],
+            holes=[Goal.from_json(s, worker=handle, generation=worker.generation) for s in response.get("sorries", [])],
+        )
+
+    def _is_stale(self, worker: _Worker, generation: int) -> bool:
+        return worker.server is None or worker.generation != generation
+
+    # ---- the pool -----------------------------------------------------------------------------
+
+    async def _acquire(self, header: str | None, *, slot: int | None = None) -> _Worker:
+        if self._closed:
+            raise VerifierError("the REPL verifier was closed")
+        worker = self._take_now(header, slot)
+        if worker is not None:
+            return worker
+        waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future())
+        self._waiters.append(waiter)
+        try:
+            return await waiter.future
+        except asyncio.CancelledError:
+            if waiter.future.done() and not waiter.future.cancelled():
+                self._release(waiter.future.result())  # handed over just as we were cancelled
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+            raise
+
+    def _take_now(self, header: str | None, slot: int | None) -> _Worker | None:
+        if slot is not None:
+            worker = self._workers[slot]
+            return self._mark_busy(worker, None) if not worker.busy else None
+        assert header is not None
+        idle = [w for w in self._workers if not w.busy]
+        same = [w for w in idle if w.header == header]
+        if same:
+            return self._mark_busy(max(same, key=lambda w: w.last_released), None)
+        if len(self._workers) < self._capacity:
+            worker = _Worker(slot=len(self._workers), header=header)
+            self._workers.append(worker)
+            return self._mark_busy(worker, None)
+        if idle:  # LRU idle worker of another header switches over
+            return self._mark_busy(min(idle, key=lambda w: w.last_released), header)
+        return None
+
+    def _mark_busy(self, worker: _Worker, new_header: str | None) -> _Worker:
+        worker.busy = True
+        if new_header is not None:
+            worker.header = new_header  # _prepare restarts the process with it
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        if worker.inflight is not None and not worker.inflight.done():
+            # The caller was cancelled but the thread still talks to this process: release later.
+            worker.inflight.add_done_callback(lambda _: self._release(worker))
+            return
+        worker.inflight = None
+        worker.busy = False
+        worker.last_released = time.monotonic()
+        waiter = self._next_waiter_for(worker)
+        if waiter is None:
+            return
+        self._waiters.remove(waiter)
+        waiter.future.set_result(self._mark_busy(worker, waiter.header if waiter.header != worker.header else None))
+
+    def _next_waiter_for(self, worker: _Worker) -> _Waiter | None:
+        live = [w for w in self._waiters if not w.future.done()]
+        for w in [w for w in self._waiters if w.future.done()]:
+            self._waiters.remove(w)
+        for predicate in (
+            lambda w: w.slot == worker.slot,
+            lambda w: w.slot is None and w.header == worker.header,
+            lambda w: w.slot is None,
+        ):
+            for waiter in live:
+                if predicate(waiter):
+                    return waiter
+        return None
+
+    async def _in_thread(self, worker: _Worker, fn: Callable[[], _Outcome]) -> _Outcome:
+        """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the
+        caller is cancelled the call still finishes (a REPL request cannot be interrupted without
+        killing the process) and the worker is released when it does."""
+
+        def timed() -> _Outcome:
+            started = time.monotonic()
+            try:
+                return fn()
+            finally:
+                worker.busy_seconds += time.monotonic() - started
+
+        future = asyncio.get_running_loop().run_in_executor(self._executor, timed)
+        worker.inflight = future
+        return await asyncio.shield(future)
+
+
+_LOST = "proof state lost: worker restarted"
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------------
+
+
+def _find_lake(lake_path: str) -> str:
+    """Absolute path of lake, or VerifierError saying how to get it."""
+    candidate = Path(lake_path).expanduser()
+    if candidate.is_absolute() or "/" in lake_path:
+        if candidate.is_file():
+            return str(candidate)
+        raise VerifierError(f"lake not found at {lake_path}: fix verifier.lake_path or install Lean with `lemmaforge setup`")
+    found = shutil.which(lake_path) or shutil.which(str(Path.home() / ".elan" / "bin" / lake_path))
+    if found is None:
+        raise VerifierError(
+            f"{lake_path} not found on PATH: install Lean with `lemmaforge setup` (or elan: "
+            "https://github.com/leanprover/elan) and make sure ~/.elan/bin is on PATH"
+        )
+    return found
+
+
+def _local_project(directory: Path, lake: str) -> LocalProject:
+    if not (directory / "lean-toolchain").is_file():
+        raise VerifierError(f"{directory} is not a Lean project (no lean-toolchain file): fix verifier.project")
+    # auto_build=False: the project is expected to be built (`lemmaforge setup` / `lake build`);
+    # building here would run `lake exe cache get` (network) on every start.
+    return LocalProject(directory=str(directory), lake_path=lake, auto_build=False)
+
+
+def _response_dict(response: Any) -> dict[str, Any]:
+    """lean-interact's pydantic response back to the REPL's JSON (camelCase, empty lists omitted)."""
+    if isinstance(response, LeanError):
+        return {"message": response.message}
+    data = response.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return {k: v for k, v in data.items() if v != []}
+
+
+def _has_errors(response: dict[str, Any]) -> bool:
+    if "message" in response and "env" not in response:
+        return True
+    return any(m.get("severity") == "error" for m in response.get("messages", []))
+
+
+def _summarize_errors(messages: list[Message], response: dict[str, Any]) -> str:
+    errors = [m.format() for m in messages if m.severity.value == "error"]
+    if errors:
+        return errors[0].splitlines()[0] + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else "")
+    return str(response.get("message", "no environment returned"))
+
+
+def _copy_result(result: CheckResult) -> CheckResult:
+    return CheckResult(
+        status=result.status,
+        messages=list(result.messages),
+        holes=list(result.holes),
+        time=0.0,
+        backend=result.backend,
+        error=result.error,
+        raw=result.raw,
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _section(text: str, label: str) -> str:
+    """The first non-empty line after `label` in lean-interact's crash message (its stderr)."""
+    at = text.find(label)
+    if at < 0:
+        return ""
+    for line in text[at + len(label) :].splitlines():
+        line = line.strip()
+        if line.startswith("-" * 10):
+            return ""
+        if line:
+            return line
+    return ""
+
+
+__all__ = ["ReplPoolStats", "ReplVerifier", "WorkerHandle", "split_header"]

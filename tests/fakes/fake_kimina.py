@@ -1,0 +1,677 @@
+"""A fake Kimina Lean Server: real HTTP on 127.0.0.1, scripted Lean semantics, injectable faults.
+
+Two parts:
+
+- `ScriptedLean`: a responder `(code) -> REPL response dict` driven by declarative rules. Built in:
+  every `sorry` token outside comments and strings gives a `sorries` entry and one
+  ``declaration uses 'sorry'`` warning per declaration; `#print axioms NAME` answers in Lean's exact
+  wording (`'NAME' depends on axioms: [...]`, sorted like Lean's `Name.lt`), adding `sorryAx` for
+  sorry or errors, `Lean.ofReduceBool` for `native_decide`, and the user `axiom`s it reaches.
+  Scripted: `MessageRule` (regex → message at the match), `AxiomRule` (regex in a declaration →
+  an axiom it depends on), `ReplErrorRule` (regex → the REPL's `{"message": ...}`).
+- `FakeKimina`: `POST /api/check` and `GET /health` with the real shapes, splitting the header like
+  the server (leading `import`/blank lines) and shifting line numbers back (or not: `position_shift`
+  emulates older servers). Faults: `fail_next(n, 503|429|500)`, `drop_next(n)` (close without an
+  answer), `delay`, `SnippetFailure` (per-snippet `error` such as a timeout), `SnippetCrash`
+  (HTTP 500 for the whole batch), `cold_import_seconds` (header timeouts on cold REPLs).
+
+Stdlib only, so that the fake `lake` script can import it too.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+Responder = Callable[[str], dict[str, Any]]
+
+DEFAULT_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
+NATIVE_DECIDE_AXIOMS = ("Lean.ofReduceBool",)
+SORRY_WARNING_V4_19 = "declaration uses 'sorry'"
+SORRY_WARNING_V4_33 = "declaration uses `sorry`"
+
+# Kimina's wording (server/routers/check.py, server/repl.py); `{timeout}` is the request's, as a float.
+TIMEOUT_ERROR = "Lean REPL command timed out in {timeout} seconds"
+HEADER_TIMEOUT_ERROR = "Lean REPL header command timed out in {timeout} seconds"
+OOM_ERROR = "Lean REPL process exceeded memory limit"
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MessageRule:
+    """Where `pattern` matches (comments and strings masked), Lean reports `data` over the match.
+    `data` may use the match's groups (`\\1`, `\\g<name>`). An error inside a declaration also makes
+    it depend on `sorryAx`, as Lean elaborates errors into `sorry`."""
+
+    pattern: str
+    data: str
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class AxiomRule:
+    """A declaration whose text matches `pattern` depends on `axiom` (e.g. a tactic that closed the
+    goal through `sorryAx` without the warning, as `apply?` once did)."""
+
+    pattern: str
+    axiom: str
+
+
+@dataclass(frozen=True)
+class ReplErrorRule:
+    """If `pattern` matches, the REPL answers `{"message": message}` instead of a command response."""
+
+    pattern: str
+    message: str
+
+
+Rule = MessageRule | AxiomRule | ReplErrorRule
+_RULE_KINDS: dict[str, type[Rule]] = {"message": MessageRule, "axiom": AxiomRule, "repl_error": ReplErrorRule}
+
+
+# --- the scripted Lean engine --------------------------------------------------------------------
+
+_IDENT_CHARS = r"\w'!?₀-₉ₐ-ₜᵢ-ᵪ"
+_SORRY_RE = re.compile(rf"(?<![{_IDENT_CHARS}.])sorry(?![{_IDENT_CHARS}])")
+_NATIVE_DECIDE_RE = re.compile(rf"(?<![{_IDENT_CHARS}.])native_decide(?![{_IDENT_CHARS}])")
+_DECL_RE = re.compile(
+    r"^(?:@\[[^\]]*\][ \t\n]*)?(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
+    r"(?P<kind>theorem|lemma|def|abbrev|instance|example|axiom|opaque)\b"
+    r"(?:[ \t]+(?P<name>[^\s:(){}\[\]⦃⦄]+))?",
+    re.MULTILINE,
+)
+_PRINT_AXIOMS_RE = re.compile(r"^#print[ \t]+axioms[ \t]+(?P<name>[^\s]+)", re.MULTILINE)
+_SCOPE_RE = re.compile(r"^(?P<kind>namespace|section|end)\b[ \t]*(?P<name>[^\s]*)", re.MULTILINE)
+_HAVE_BEFORE_SORRY_RE = re.compile(
+    r"\bhave\b(?:[ \t]+[^\s:(]+)?\s*:\s*(?P<prop>(?:(?!\bhave\b).)+?)\s*:=\s*(?:by\s*)?\Z", re.DOTALL
+)
+_OPENERS = {"(": ")", "[": "]", "{": "}", "⦃": "⦄"}
+
+
+@dataclass
+class _Decl:
+    kind: str
+    name: str | None  # None for `example` and anonymous instances
+    full_name: str | None
+    start: int
+    end: int
+    ref: tuple[int, int]  # where Lean reports on the declaration: its name, else its keyword
+    uses_sorry: bool = False
+    has_error: bool = False
+
+
+@dataclass
+class ScriptedLean:
+    """A responder with simple, predictable Lean semantics; see the module docstring."""
+
+    rules: Sequence[Rule] = ()
+    base_axioms: Sequence[str] = DEFAULT_AXIOMS  # what every proof depends on
+    sorry_warning: str = SORRY_WARNING_V4_19
+    native_decide_axioms: Sequence[str] = NATIVE_DECIDE_AXIOMS
+
+    def __call__(self, code: str) -> dict[str, Any]:
+        return _Elaboration(self, code).response()
+
+    def to_json(self) -> str:
+        rules = [{"kind": _kind_of(rule), **asdict(rule)} for rule in self.rules]
+        return json.dumps(
+            {
+                "rules": rules,
+                "base_axioms": list(self.base_axioms),
+                "sorry_warning": self.sorry_warning,
+                "native_decide_axioms": list(self.native_decide_axioms),
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> ScriptedLean:
+        data = json.loads(text)
+        rules: list[Rule] = []
+        for raw in data.get("rules", []):
+            spec = dict(raw)
+            rules.append(_RULE_KINDS[spec.pop("kind")](**spec))
+        return cls(
+            rules=rules,
+            base_axioms=tuple(data.get("base_axioms", DEFAULT_AXIOMS)),
+            sorry_warning=data.get("sorry_warning", SORRY_WARNING_V4_19),
+            native_decide_axioms=tuple(data.get("native_decide_axioms", NATIVE_DECIDE_AXIOMS)),
+        )
+
+
+def _kind_of(rule: Rule) -> str:
+    return next(kind for kind, cls in _RULE_KINDS.items() if isinstance(rule, cls))
+
+
+class _Elaboration:
+    """One run of ScriptedLean over one piece of code."""
+
+    def __init__(self, lean: ScriptedLean, code: str) -> None:
+        self.lean = lean
+        self.code = code
+        self.text = mask_comments_and_strings(code)
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", code)]
+        self.decls = self._find_decls()
+        self.messages: list[dict[str, Any]] = []
+        self.sorries: list[dict[str, Any]] = []
+
+    def response(self) -> dict[str, Any]:
+        for rule in self.lean.rules:
+            if isinstance(rule, ReplErrorRule) and re.search(rule.pattern, self.text, re.MULTILINE):
+                return {"message": rule.message}
+        self._apply_message_rules()
+        self._collect_sorries()
+        self._warn_sorry_decls()
+        self._print_axioms()
+        self.messages.sort(key=lambda m: (m["pos"]["line"], m["pos"]["column"]))
+        out: dict[str, Any] = {"env": 0}
+        if self.messages:
+            out["messages"] = self.messages
+        if self.sorries:
+            out["sorries"] = self.sorries
+        return out
+
+    # positions
+
+    def pos(self, offset: int) -> dict[str, int]:
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return {"line": line + 1, "column": offset - self._line_starts[line]}
+
+    def _message(self, severity: str, data: str, start: int, end: int) -> None:
+        self.messages.append(
+            {"severity": severity, "pos": self.pos(start), "endPos": self.pos(end), "data": data}
+        )
+
+    # declarations
+
+    def _find_decls(self) -> list[_Decl]:
+        command_starts = [m.start() for m in re.finditer(r"^\S", self.text, re.MULTILINE)]
+        namespaces = self._namespace_at()
+        decls = []
+        for m in _DECL_RE.finditer(self.text):
+            kind, name = m.group("kind"), m.group("name")
+            if kind == "example" or (name and name.startswith(":")):
+                name = None
+            later = [s for s in command_starts if s >= m.end("kind")]
+            end = later[0] if later else len(self.text)
+            ref = (m.start("name"), m.end("name")) if name else (m.start("kind"), m.end("kind"))
+            prefix = namespaces(m.start())
+            full = (
+                None
+                if name is None
+                else (f"{prefix}.{name}" if prefix and not name.startswith("_root_.") else name)
+            )
+            if full and full.startswith("_root_."):
+                full = full[len("_root_.") :]
+            decls.append(_Decl(kind, name, full, m.start(), end, ref))
+        return decls
+
+    def _namespace_at(self) -> Callable[[int], str]:
+        events: list[tuple[int, str, str]] = [
+            (m.start(), m.group("kind"), m.group("name")) for m in _SCOPE_RE.finditer(self.text)
+        ]
+
+        def prefix(offset: int) -> str:
+            stack: list[str] = []
+            for at, kind, name in events:
+                if at >= offset:
+                    break
+                if kind == "namespace":
+                    stack.append(name)
+                elif kind == "section":
+                    stack.append("")
+                elif stack:
+                    stack.pop()
+            return ".".join(part for part in stack if part)
+
+        return prefix
+
+    def _decl_at(self, offset: int) -> _Decl | None:
+        return next((d for d in self.decls if d.start <= offset < d.end), None)
+
+    def _resolve(self, name: str) -> _Decl | None:
+        name = name.strip("«»")
+        for decl in self.decls:
+            if decl.full_name == name:
+                return decl
+        return next(
+            (d for d in self.decls if d.name == name or (d.full_name or "").endswith("." + name)), None
+        )
+
+    # rules and sorries
+
+    def _apply_message_rules(self) -> None:
+        for rule in self.lean.rules:
+            if not isinstance(rule, MessageRule):
+                continue
+            for m in re.finditer(rule.pattern, self.text, re.MULTILINE):
+                self._message(rule.severity, m.expand(rule.data), m.start(), m.end())
+                decl = self._decl_at(m.start())
+                if decl and rule.severity == "error":
+                    decl.has_error = True
+
+    def _collect_sorries(self) -> None:
+        for proof_state, m in enumerate(_SORRY_RE.finditer(self.text)):
+            decl = self._decl_at(m.start())
+            if decl is not None:
+                decl.uses_sorry = True
+            self.sorries.append(
+                {
+                    "proofState": proof_state,
+                    "pos": self.pos(m.start()),
+                    "goal": self._goal_for(decl, m.start()),
+                    "endPos": self.pos(m.end()),
+                }
+            )
+
+    def _warn_sorry_decls(self) -> None:
+        for decl in self.decls:
+            if decl.uses_sorry and not decl.has_error:
+                self._message("warning", self.lean.sorry_warning, *decl.ref)
+
+    def _goal_for(self, decl: _Decl | None, offset: int) -> str:
+        if decl is None:
+            return "⊢ ?"
+        hypotheses, conclusion = _statement(self.text[decl.ref[1] : decl.end])
+        have = _HAVE_BEFORE_SORRY_RE.search(self.text[decl.start : offset])
+        target = _squash(have.group("prop")) if have else conclusion
+        return "\n".join([*hypotheses, f"⊢ {target}"])
+
+    # #print axioms
+
+    def _print_axioms(self) -> None:
+        for m in _PRINT_AXIOMS_RE.finditer(self.text):
+            name = m.group("name")
+            decl = self._resolve(name)
+            if decl is None:
+                self._message("error", f"unknown constant '{name}'", m.start("name"), m.end("name"))
+                continue
+            axioms = sorted(self._axioms_of(decl, set()), key=lean_name_order)
+            shown = decl.full_name or name
+            if axioms:
+                data = f"'{shown}' depends on axioms: [{', '.join(axioms)}]"
+            else:
+                data = f"'{shown}' does not depend on any axioms"
+            # Lean reports at the `#print` token (`withRef tk`).
+            self._message("info", data, m.start(), m.start() + len("#print"))
+
+    def _axioms_of(self, decl: _Decl, seen: set[int]) -> set[str]:
+        if decl.kind == "axiom":
+            return {decl.full_name or ""}
+        seen.add(decl.start)
+        body = self.text[decl.ref[1] : decl.end]
+        axioms = set(self.lean.base_axioms)
+        if decl.uses_sorry or decl.has_error:
+            axioms.add("sorryAx")
+        if _NATIVE_DECIDE_RE.search(body):
+            axioms.update(self.lean.native_decide_axioms)
+        for rule in self.lean.rules:
+            if isinstance(rule, AxiomRule) and re.search(rule.pattern, self.text[decl.start : decl.end]):
+                axioms.add(rule.axiom)
+        for other in self.decls:
+            if other.start in seen or other.name is None:
+                continue
+            if re.search(rf"(?<![{_IDENT_CHARS}.]){re.escape(other.name)}(?![{_IDENT_CHARS}])", body):
+                axioms |= self._axioms_of(other, seen)
+        return axioms
+
+
+def _statement(after_name: str) -> tuple[list[str], str]:
+    """(hypothesis lines, conclusion) of `binders : conclusion := proof`, read at bracket depth 0."""
+    hypotheses: list[str] = []
+    depth, group_start, colon = 0, -1, -1
+    closers: list[str] = []
+    i = 0
+    while i < len(after_name):
+        ch = after_name[i]
+        if ch in _OPENERS:
+            if depth == 0:
+                group_start = i
+            closers.append(_OPENERS[ch])
+            depth += 1
+        elif closers and ch == closers[-1]:
+            closers.pop()
+            depth -= 1
+            if depth == 0 and colon < 0:
+                hypotheses.extend(_binder_lines(after_name[group_start : i + 1]))
+        elif depth == 0 and ch == ":" and after_name[i : i + 2] != ":=":
+            if colon < 0:
+                colon = i
+        elif depth == 0 and after_name[i : i + 2] == ":=" and colon >= 0:
+            return hypotheses, _squash(after_name[colon + 1 : i])
+        i += 1
+    conclusion = after_name[colon + 1 :] if colon >= 0 else "?"
+    return hypotheses, _squash(conclusion)
+
+
+def _binder_lines(group: str) -> list[str]:
+    """`(a b : ℝ)` → `a b : ℝ`; an anonymous instance `[Foo α]` → `inst✝ : Foo α`."""
+    names, colon, typ = group[1:-1].partition(":")
+    if not colon:
+        return [f"inst✝ : {_squash(names)}"] if group[0] == "[" else []
+    return [f"{_squash(names)} : {_squash(typ)}"]
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def lean_name_order(name: str) -> tuple[int, list[str]]:
+    """Lean's `Name.lt` (used by `#print axioms`): compares prefixes first, so names with fewer
+    components come first, then component by component (e.g. propext, sorryAx, Classical.choice,
+    Lean.ofReduceBool, Quot.sound)."""
+    parts = name.split(".")
+    return len(parts), parts
+
+
+def mask_comments_and_strings(code: str) -> str:
+    """`code` with comments and string literals blanked (newlines kept), so offsets still match."""
+    out = list(code)
+    i, n = 0, len(code)
+
+    def blank(start: int, end: int) -> None:
+        for k in range(start, end):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        if code.startswith("/-", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if code.startswith("/-", j):
+                    depth, j = depth + 1, j + 2
+                elif code.startswith("-/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            blank(i, j)
+            i = j
+        elif code.startswith("--", i):
+            j = code.find("\n", i)
+            j = n if j < 0 else j
+            blank(i, j)
+            i = j
+        elif code[i] == '"':
+            j = i + 1
+            while j < n and code[j] != '"':
+                j += 2 if code[j] == "\\" else 1
+            j = min(j + 1, n)
+            blank(i, j)
+            i = j
+        else:
+            i += 1
+    return "".join(out)
+
+
+def kimina_split(code: str) -> tuple[str, str, int]:
+    """(header, body, header line count) the way the server's `split_snippet` cuts a snippet."""
+    lines = code.splitlines()
+    i = 0
+    while i < len(lines) and (lines[i].strip() == "" or lines[i].strip().startswith("import ")):
+        i += 1
+    imports = [line.strip() for line in lines[:i] if line.strip().startswith("import ")]
+    header = "\n".join(
+        dict.fromkeys("import Mathlib" if x.startswith("import Mathlib") else x for x in imports)
+    )
+    return header, "\n".join(lines[i:]), i
+
+
+# --- the server ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SnippetFailure:
+    """Snippets matching `pattern` get `{"error": error}` instead of a response (`{timeout}` is
+    replaced by the request's timeout, printed as a float like the server does)."""
+
+    pattern: str
+    error: str = TIMEOUT_ERROR
+
+
+@dataclass(frozen=True)
+class SnippetCrash:
+    """A snippet matching `pattern` crashes its REPL: the server answers HTTP 500 for the whole batch."""
+
+    pattern: str
+    detail: str = "Lean process broken pipe"
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+PositionShift = Literal["all", "messages", "none"]
+
+
+@dataclass
+class FakeKimina:
+    """Start with `with FakeKimina(...) as server:` (or `start()`/`stop()`); `server.url` is its base URL."""
+
+    responder: Responder = field(default_factory=ScriptedLean)
+    api_key: str | None = None
+    position_shift: PositionShift = "all"  # "all": current servers; "messages"/"none": older ones
+    delay: float = 0.0  # seconds before answering each request
+    snippet_failures: list[SnippetFailure] = field(default_factory=list)
+    crashes: list[SnippetCrash] = field(default_factory=list)
+    cold_import_seconds: float = 0.0  # a header not yet imported times out when timeout < this
+    requests: list[RecordedRequest] = field(default_factory=list)
+    max_in_flight: int = 0
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._scripted_failures: list[tuple[str, int, str]] = []  # ("status"|"drop", status, detail)
+        self._warm_headers: set[str] = set()
+        self._in_flight = 0
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # lifecycle
+
+    @property
+    def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("FakeKimina is not running")
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeKimina:
+        handler = type("Handler", (_Handler,), {"fake": self})
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        # A short poll interval keeps `stop()` (which waits for the serving loop) fast.
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-kimina", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> FakeKimina:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # fault injection
+
+    def fail_next(self, n: int, status: int = 503, detail: str | None = None) -> None:
+        default = {429: "No available REPLs", 500: "Internal Server Error", 503: "Service Unavailable"}
+        with self._lock:
+            self._scripted_failures += [("status", status, detail or default.get(status, "error"))] * n
+
+    def drop_next(self, n: int) -> None:
+        """Close the next `n` connections without answering."""
+        with self._lock:
+            self._scripted_failures += [("drop", 0, "")] * n
+
+    @property
+    def check_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.method == "POST" and r.path.rstrip("/") == "/api/check"]
+
+    # request handling (called from the handler threads)
+
+    def _handle(self, handler: _Handler, method: str) -> None:
+        body = _read_json(handler) if method == "POST" else None
+        with self._lock:
+            self.requests.append(RecordedRequest(method, handler.path, dict(handler.headers.items()), body))
+            failure = self._scripted_failures.pop(0) if self._scripted_failures else None
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+        try:
+            self._answer(handler, method, body, failure)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _answer(
+        self, handler: _Handler, method: str, body: Any, failure: tuple[str, int, str] | None
+    ) -> None:
+        if self.delay:
+            time.sleep(self.delay)
+        if failure and failure[0] == "drop":
+            handler.close_connection = True
+            return
+        if failure:
+            return _send(handler, failure[1], {"detail": failure[2]})
+        if not self._authorized(handler):
+            return _send(handler, 401, {"detail": "Invalid API key"})
+        path = handler.path.split("?")[0].rstrip("/") or "/"
+        if method == "GET" and path in ("/health", "/"):
+            return _send(handler, 200, {"status": "ok"})
+        if method == "POST" and path == "/api/check":
+            status, answer = self._check(body)
+            return _send(handler, status, answer)
+        if path in ("/health", "/", "/api/check"):
+            return _send(handler, 405, {"detail": "Method Not Allowed"})
+        return _send(handler, 404, {"detail": "Not Found"})
+
+    def _authorized(self, handler: _Handler) -> bool:
+        if self.api_key is None:
+            return True
+        token = handler.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        return token == self.api_key
+
+    def _check(self, body: Any) -> tuple[int, dict[str, Any]]:
+        problem = _validate(body)
+        if problem:
+            return 422, {"detail": [{"type": "value_error", "loc": ["body"], "msg": problem}]}
+        timeout = float(body.get("timeout", 30))
+        for snippet in body["snippets"]:
+            for crash in self.crashes:
+                if re.search(crash.pattern, snippet["code"]):
+                    return 500, {"detail": crash.detail}
+        return 200, {"results": [self._run_snippet(s["id"], s["code"], timeout) for s in body["snippets"]]}
+
+    def _run_snippet(self, snippet_id: str, code: str, timeout: float) -> dict[str, Any]:
+        header, body, header_lines = kimina_split(code)
+        with self._lock:
+            cold = bool(header) and header not in self._warm_headers
+            if cold and timeout < self.cold_import_seconds:
+                return {
+                    "id": snippet_id,
+                    "time": timeout,
+                    "error": HEADER_TIMEOUT_ERROR.format(timeout=timeout),
+                }
+            self._warm_headers.add(header)
+        for failure in self.snippet_failures:
+            if re.search(failure.pattern, code):
+                return {"id": snippet_id, "time": timeout, "error": failure.error.format(timeout=timeout)}
+        response = self.responder(body)
+        return {"id": snippet_id, "time": 0.01, "response": self._shift(response, header_lines)}
+
+    def _shift(self, response: dict[str, Any], header_lines: int) -> dict[str, Any]:
+        keys = {"all": ("messages", "sorries"), "messages": ("messages",), "none": ()}[self.position_shift]
+        out = dict(response)
+        for key in keys:
+            if isinstance(response.get(key), list):
+                out[key] = [_shifted(entry, header_lines) for entry in response[key]]
+        return out
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, like uvicorn
+    timeout = 10  # idle keep-alive connections end on their own
+    fake: FakeKimina
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self.fake._handle(self, "GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.fake._handle(self, "POST")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
+def _read_json(handler: BaseHTTPRequestHandler) -> Any:
+    length = int(handler.headers.get("Content-Length") or 0)
+    raw = handler.rfile.read(length) if length else b""
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return None
+
+
+def _send(handler: BaseHTTPRequestHandler, status: int, payload: Any) -> None:
+    data = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def _validate(body: Any) -> str | None:
+    """The checks the server's pydantic models make (CheckRequest)."""
+    if not isinstance(body, dict):
+        return "body must be a JSON object"
+    snippets = body.get("snippets")
+    if not isinstance(snippets, list) or not snippets:
+        return "`snippets` must be non empty"
+    if any(
+        not isinstance(s, dict) or not isinstance(s.get("id"), str) or not isinstance(s.get("code"), str)
+        for s in snippets
+    ):
+        return "each snippet needs a string `id` and `code`"
+    if len({s["id"] for s in snippets}) != len(snippets):
+        return "`snippets` must have unique ids"
+    timeout = body.get("timeout", 30)
+    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 0:
+        return "`timeout` must be a non-negative integer"
+    return None
+
+
+def _shifted(entry: Any, offset: int) -> Any:
+    if not isinstance(entry, dict) or not offset:
+        return entry
+    out = dict(entry)
+    for key in ("pos", "endPos"):
+        if isinstance(entry.get(key), dict):
+            out[key] = {**entry[key], "line": entry[key]["line"] + offset}
+    return out
+
+
+@contextmanager
+def running_fake_kimina(**options: Any) -> Iterator[FakeKimina]:
+    with FakeKimina(**options) as server:
+        yield server

@@ -1,0 +1,536 @@
+"""A fake OpenAI-compatible server: real HTTP on 127.0.0.1, scripted replies, injected failures.
+
+It speaks what `vllm serve` / SGLang / hosted APIs speak, as far as lemmaforge uses it:
+
+- `POST /v1/chat/completions` and `POST /v1/completions`: OpenAI response shapes with `choices`
+  (`message.content` / `text`, `finish_reason`, `index`) and `usage`; `n` choices per request;
+  `stop` strings cut the reply (finish_reason "stop"); a reply longer than `max_tokens` fake tokens
+  is cut (finish_reason "length"); errors as `{"error": {"message", "type", "code"}}`.
+- `GET /v1/models`: the configured model ids.
+
+Scripting is declarative. A `Rule` matches a request by a regex searched in the LAST USER MESSAGE
+(chat) or the PROMPT (completions) — or in all messages joined, with `target="all"` — optionally
+filtered by endpoint and model; its replies are a text, a list of texts, `Reply`s (text +
+finish_reason), or a callable. Each sampled choice takes the rule's next reply: cycled by default,
+or used once each with `consume=True` (an exhausted rule stops matching and later rules / the
+default answer). Rules are tried in order.
+
+    with FakeOpenAIServer(default="no idea") as srv:
+        srv.add_rule(r"theorem foo", ["```lean4\\n...\\n```", "bad answer"])
+        srv.fail_next(2, status=503)          # the next 2 generation requests get 503
+        llm = OpenAICompatibleLLM(srv.url, "fake-model")
+        ...
+        assert srv.count("chat") == 3
+
+Failure injection (applies to the two generation endpoints, in this order): permanent
+(`fail_always(500)`), queued (`fail_next(n, status)` / `drop_next(n)`: close the connection with no
+response), then delay (`srv.delay = 0.2`, or a rule's `delay`). `max_n=1` makes the server reject
+`n > 1` with a 400, like APIs that do not support it. Every request is logged in `srv.requests`
+(`Received`: path, parsed body, headers, status sent); `srv.max_in_flight` is the highest number of
+generation requests being served at once.
+
+Unknown input (no rule matches and no default) is answered with a 400 naming the text, so a test
+sees the problem at once instead of retrying.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+import pytest
+
+Endpoint = Literal["chat", "completions"]
+_TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+def count_tokens(text: str) -> int:
+    """The fake tokenizer: words and punctuation marks."""
+    return len(_TOKEN.findall(text))
+
+
+def _cut_tokens(text: str, limit: int) -> str:
+    for i, m in enumerate(_TOKEN.finditer(text)):
+        if i == limit:
+            return text[: m.start()]
+    return text
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    finish_reason: str = "stop"
+
+
+ReplySpec = str | Reply | Sequence[str | Reply] | Callable[["Received"], "str | Reply | Sequence[str | Reply]"]
+
+
+@dataclass
+class Received:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    body: dict[str, Any]
+    headers: dict[str, str]
+    at: float
+    status: int | None = None  # what the server answered; None for a dropped connection
+
+    @property
+    def endpoint(self) -> Endpoint | Literal["models", "other"]:
+        p = self.path.split("?")[0].rstrip("/")
+        if p.endswith("/chat/completions"):
+            return "chat"
+        if p.endswith("/completions"):
+            return "completions"
+        if p.endswith("/models"):
+            return "models"
+        return "other"
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.body.get("messages") or [])
+
+    @property
+    def prompt(self) -> str | None:
+        p = self.body.get("prompt")
+        return p if isinstance(p, str) else None
+
+    @property
+    def last_user(self) -> str:
+        for m in reversed(self.messages):
+            if m.get("role") == "user":
+                return _content(m)
+        return ""
+
+    @property
+    def text(self) -> str:
+        """What rules match by default: the last user message, or the prompt."""
+        return self.last_user if self.endpoint == "chat" else (self.prompt or "")
+
+    @property
+    def all_text(self) -> str:
+        if self.endpoint == "chat":
+            return "\n\n".join(_content(m) for m in self.messages)
+        return self.prompt or ""
+
+    @property
+    def n(self) -> int:
+        return int(self.body.get("n") or 1)
+
+
+def _content(message: dict[str, Any]) -> str:
+    c = message.get("content")
+    if isinstance(c, list):  # OpenAI content parts
+        return "".join(p.get("text", "") for p in c if isinstance(p, dict))
+    return c or ""
+
+
+@dataclass(eq=False)
+class Rule:
+    """Answer requests whose text matches `pattern` (None: every request)."""
+
+    pattern: str | re.Pattern[str] | None
+    replies: ReplySpec
+    consume: bool = False  # each reply used once, then the rule is exhausted
+    endpoint: Endpoint | None = None  # only chat or only completions requests
+    model: str | None = None  # only requests for this model
+    target: Literal["text", "all"] = "text"  # "text": last user message / prompt; "all": every message
+    delay: float = 0.0  # seconds to wait before answering
+    when: Callable[[Received], bool] | None = None  # any extra condition
+    hits: int = field(default=0, init=False)  # requests this rule answered (at least one choice)
+    _cursor: int = field(default=0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.pattern, str):
+            self.pattern = re.compile(self.pattern, re.DOTALL)
+
+    def matches(self, req: Received) -> bool:
+        if self.endpoint is not None and req.endpoint != self.endpoint:
+            return False
+        if self.model is not None and req.body.get("model") != self.model:
+            return False
+        if self.when is not None and not self.when(req):
+            return False
+        if self.pattern is not None:
+            text = req.all_text if self.target == "all" else req.text
+            if not self.pattern.search(text):  # type: ignore[union-attr]
+                return False
+        return not self.exhausted
+
+    @property
+    def exhausted(self) -> bool:
+        return self.consume and not callable(self.replies) and self._cursor >= len(_as_list(self.replies))
+
+    def take(self, req: Received) -> Reply | None:
+        """The reply for one choice, or None when the rule has no more."""
+        if callable(self.replies):
+            options = _as_list(self.replies(req))
+        else:
+            options = _as_list(self.replies)
+        if not options:
+            return None
+        if self.consume:
+            if self._cursor >= len(options):
+                return None
+            reply = options[self._cursor]
+        else:
+            reply = options[self._cursor % len(options)]
+        self._cursor += 1
+        return reply if isinstance(reply, Reply) else Reply(str(reply))
+
+
+def _as_list(spec: Any) -> list[str | Reply]:
+    if isinstance(spec, (str, Reply)):
+        return [spec]
+    return list(spec)
+
+
+@dataclass
+class _Failure:
+    kind: Literal["status", "drop"]
+    remaining: int
+    status: int = 503
+    message: str = "injected failure"
+    retry_after: float | None = None
+
+
+class FakeOpenAIServer:
+    """See the module docstring. Thread-safe; use as a context manager or `start()` / `stop()`."""
+
+    def __init__(
+        self,
+        rules: Sequence[Rule] = (),
+        *,
+        default: str | Reply | None = None,
+        models: Sequence[str] = ("fake-model",),
+        strict_models: bool = False,
+        max_n: int | None = None,
+        delay: float = 0.0,
+    ) -> None:
+        self.rules: list[Rule] = list(rules)
+        self.default = default
+        self.models = list(models)
+        self.strict_models = strict_models
+        self.max_n = max_n
+        self.delay = delay
+        self.requests: list[Received] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._failures: list[_Failure] = []
+        self._permanent: _Failure | None = None
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- scripting --------------------------------------------------------------------------
+
+    def add_rule(self, pattern: str | re.Pattern[str] | None, replies: ReplySpec, **kwargs: Any) -> Rule:
+        rule = Rule(pattern, replies, **kwargs)
+        with self._lock:
+            self.rules.append(rule)
+        return rule
+
+    def fail_next(
+        self, count: int = 1, status: int = 503, *, message: str | None = None, retry_after: float | None = None
+    ) -> None:
+        """The next `count` generation requests get HTTP `status` (queued after earlier ones)."""
+        with self._lock:
+            self._failures.append(
+                _Failure("status", count, status, message or f"injected {status}", retry_after)
+            )
+
+    def drop_next(self, count: int = 1) -> None:
+        """The next `count` generation requests get their connection closed with no response."""
+        with self._lock:
+            self._failures.append(_Failure("drop", count))
+
+    def fail_always(self, status: int | None = 500, *, message: str | None = None) -> None:
+        """Every generation request gets `status` until `fail_always(None)`."""
+        with self._lock:
+            self._permanent = None if status is None else _Failure("status", -1, status, message or f"injected {status}")
+
+    def clear(self) -> None:
+        """Forget failures and the request log (rules stay)."""
+        with self._lock:
+            self._failures.clear()
+            self._permanent = None
+            self.requests.clear()
+            self.max_in_flight = 0
+
+    # -- inspection -------------------------------------------------------------------------
+
+    def requests_to(self, endpoint: str) -> list[Received]:
+        with self._lock:
+            return [r for r in self.requests if r.endpoint == endpoint]
+
+    def count(self, endpoint: str | None = None) -> int:
+        with self._lock:
+            return sum(1 for r in self.requests if endpoint is None or r.endpoint == endpoint)
+
+    @property
+    def url(self) -> str:
+        """The OpenAI base URL (ends in /v1)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("the fake OpenAI server is not started")
+        return self._httpd.server_address[1]
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> FakeOpenAIServer:
+        if self._httpd is not None:
+            return self
+        handler = type("Handler", (_Handler,), {"fake": self})
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        httpd.daemon_threads = True
+        httpd.block_on_close = False
+        self._httpd = httpd
+        self._thread = threading.Thread(target=httpd.serve_forever, name="fake-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._httpd = None
+        self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- serving (called from handler threads) ----------------------------------------------
+
+    def _failure_for(self) -> _Failure | None:
+        with self._lock:
+            if self._permanent is not None:
+                return self._permanent
+            while self._failures:
+                f = self._failures[0]
+                if f.remaining <= 0:
+                    self._failures.pop(0)
+                    continue
+                f.remaining -= 1
+                return f
+            return None
+
+    def _choose(self, req: Received) -> tuple[list[Reply], float] | str:
+        """Replies for the request's choices and the delay, or an error text."""
+        replies: list[Reply] = []
+        used: list[Rule] = []
+        delay = 0.0
+        with self._lock:
+            for _ in range(req.n):
+                reply = None
+                for rule in self.rules:
+                    if rule.matches(req):
+                        reply = rule.take(req)
+                        if reply is not None:
+                            if rule not in used:
+                                used.append(rule)
+                            delay = max(delay, rule.delay)
+                            break
+                if reply is None:
+                    if self.default is None:
+                        return f"fake_openai: no rule matches and no default reply for: {req.text[:300]!r}"
+                    reply = self.default if isinstance(self.default, Reply) else Reply(self.default)
+                replies.append(reply)
+            for rule in used:
+                rule.hits += 1
+        return replies, delay
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeOpenAIServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
+        return
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _read_body(self) -> dict[str, Any] | None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if not raw:
+            return {}
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            return None
+        return body if isinstance(body, dict) else None
+
+    def _send(self, req: Received | None, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+        if req is not None:
+            req.status = status
+
+    def _error(self, req: Received | None, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        kind = {400: "BadRequestError", 404: "NotFoundError", 429: "RateLimitError"}.get(
+            status, "InternalServerError" if status >= 500 else "APIError"
+        )
+        self._send(req, status, {"error": {"message": message, "type": kind, "param": None, "code": status}}, headers)
+
+    def _drop(self) -> None:
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _log(self, body: dict[str, Any]) -> Received:
+        req = Received(self.command, self.path, body, dict(self.headers.items()), time.time())
+        with self.fake._lock:
+            self.fake.requests.append(req)
+        return req
+
+    # -- endpoints --------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        req = self._log({})
+        if req.endpoint == "models":
+            data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.fake.models]
+            self._send(req, 200, {"object": "list", "data": data})
+        else:
+            self._error(req, 404, f"no route {self.path}")
+
+    def do_POST(self) -> None:
+        body = self._read_body()
+        req = self._log(body or {})
+        if body is None:
+            self._error(req, 400, "request body is not a JSON object")
+            return
+        if req.endpoint not in ("chat", "completions"):
+            self._error(req, 404, f"no route {self.path}")
+            return
+        fake = self.fake
+        with fake._lock:
+            fake.in_flight += 1
+            fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+        try:
+            self._generate(req)
+        finally:
+            with fake._lock:
+                fake.in_flight -= 1
+
+    def _generate(self, req: Received) -> None:
+        fake = self.fake
+        failure = fake._failure_for()
+        if failure is not None:
+            if fake.delay:
+                time.sleep(fake.delay)
+            if failure.kind == "drop":
+                self._drop()
+                return
+            headers = {"Retry-After": str(failure.retry_after)} if failure.retry_after is not None else None
+            self._error(req, failure.status, failure.message, headers)
+            return
+        body = req.body
+        problem = self._validate(req)
+        if problem:
+            self._error(req, problem[0], problem[1])
+            return
+        chosen = fake._choose(req)
+        if isinstance(chosen, str):
+            self._error(req, 400, chosen)
+            return
+        replies, rule_delay = chosen
+        if fake.delay or rule_delay:
+            time.sleep(fake.delay + rule_delay)
+        stop = body.get("stop")
+        stops = [stop] if isinstance(stop, str) else list(stop or [])
+        max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
+        texts: list[str] = []
+        reasons: list[str] = []
+        for reply in replies:
+            text, reason = reply.text, reply.finish_reason
+            cuts = [i for i in (text.find(s) for s in stops if s) if i >= 0]
+            if cuts:
+                text, reason = text[: min(cuts)], "stop"
+            if max_tokens is not None and count_tokens(text) > int(max_tokens):
+                text, reason = _cut_tokens(text, int(max_tokens)), "length"
+            texts.append(text)
+            reasons.append(reason)
+        prompt_tokens = count_tokens(req.all_text)
+        completion_tokens = sum(count_tokens(t) for t in texts)
+        ident = next(fake._ids)
+        common = {"created": int(time.time()), "model": body.get("model") or fake.models[0]}
+        if req.endpoint == "chat":
+            choices = [
+                {
+                    "index": i,
+                    "message": {"role": "assistant", "content": t},
+                    "finish_reason": r,
+                    "logprobs": None,
+                }
+                for i, (t, r) in enumerate(zip(texts, reasons, strict=True))
+            ]
+            payload = {"id": f"chatcmpl-fake-{ident}", "object": "chat.completion", **common, "choices": choices}
+        else:
+            choices = [
+                {"index": i, "text": t, "finish_reason": r, "logprobs": None}
+                for i, (t, r) in enumerate(zip(texts, reasons, strict=True))
+            ]
+            payload = {"id": f"cmpl-fake-{ident}", "object": "text_completion", **common, "choices": choices}
+        payload["usage"] = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        }
+        self._send(req, 200, payload)
+
+    def _validate(self, req: Received) -> tuple[int, str] | None:
+        body, fake = req.body, self.fake
+        if not body.get("model"):
+            return 400, "'model' is required"
+        if fake.strict_models and body["model"] not in fake.models:
+            return 404, f"The model `{body['model']}` does not exist."
+        if body.get("stream"):
+            return 400, "the fake server does not stream"
+        if req.endpoint == "chat":
+            msgs = body.get("messages")
+            if not isinstance(msgs, list) or not msgs:
+                return 400, "'messages' must be a non-empty list"
+            if any(not isinstance(m, dict) or "role" not in m for m in msgs):
+                return 400, "every message needs a 'role'"
+        elif not isinstance(body.get("prompt"), str):
+            return 400, "'prompt' must be a string"
+        n = body.get("n") or 1
+        if not isinstance(n, int) or n < 1:
+            return 400, "'n' must be a positive integer"
+        if fake.max_n is not None and n > fake.max_n:
+            return 400, f"n must be at most {fake.max_n}"
+        return None
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAIServer]:
+    """A started fake server with no rules and default reply "" (script it in the test)."""
+    with FakeOpenAIServer(default="") as server:
+        yield server

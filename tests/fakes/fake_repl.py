@@ -1,0 +1,278 @@
+"""A fake Lean REPL *process*: the exact stdin/stdout framing of `REPL/Main.lean`, answers from
+`FakeLean` (tests/fakes/fake_lean.py).
+
+    python fake_repl.py --config fake_lean.json
+
+Framing, as the real REPL does it:
+- read lines until one that is blank after trimming (or EOF); right-trim each non-blank line and
+  concatenate them with no separator; an empty query (EOF) ends the process;
+- a query starting with `#` or `--` is skipped (no answer);
+- anything else is parsed as JSON; a parse failure or an unknown request shape is an uncaught
+  exception in the real REPL: the process prints it to stderr and exits 1;
+- each answer is Lean's `Json.pretty` (width 80, keys in reverse order) + "\\n\\n", flushed.
+
+Test hooks (from the JSON config, see `write_fake_lean_config` in repl_harness.py):
+- latency per request kind, plus `delay_s` rules; `crash` / `hang` / `garbage` / `oom` rules;
+- a log of every request (one JSON line: pid, kind, time, head of the text) appended to
+  `log_path` (or `$FAKE_REPL_LOG`), so tests can count header elaborations across processes.
+
+Only the standard library and the sibling fake_lean.py are imported: this runs once per worker
+start, so it has to start fast, and it must work without the test package on sys.path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_lean import FakeLean, FakeProtocolError, Reply, lean_json, load_fake_lean  # noqa: E402
+
+
+def read_query(stdin: IO[str]) -> str:
+    """REPL `getLines`: non-blank lines right-trimmed and joined with nothing, followed by the blank
+    line that ended them ("" at EOF). So "" means EOF, and a lone extra blank line is the query
+    "\n", which the real REPL fails to parse and dies on (lean-interact never sends one)."""
+    parts: list[str] = []
+    while True:
+        line = stdin.readline()
+        if line.strip() == "":
+            return "".join(parts) + line
+        parts.append(line.rstrip())
+
+
+class RequestLog:
+    """Appends one JSON line per event. Lines are written with a single O_APPEND write, so several
+    fake processes can share one log file."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def write(self, **event: Any) -> None:
+        if not self.path:
+            return
+        line = json.dumps({"pid": os.getpid(), "time": time.time(), **event}, ensure_ascii=False) + "\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode("utf-8"))
+        finally:
+            os.close(fd)
+
+
+def _head(request: dict[str, Any]) -> str:
+    text = request.get("cmd") or request.get("tactic") or request.get("path") or ""
+    return str(text)[:80]
+
+
+def _die_out_of_memory(stdout: IO[str]) -> None:
+    # What a Lean process killed by RLIMIT_AS leaves behind.
+    stdout.flush()
+    sys.stderr.write("INTERNAL PANIC: out of memory\n")
+    sys.stderr.flush()
+    os._exit(1)
+
+
+def _hang_forever() -> None:
+    while True:
+        time.sleep(3600)
+
+
+_retained: list[bytes] = []  # memory a rule asked to keep (RSS grows like a REPL that never frees)
+
+
+def perform(reply: Reply, stdout: IO[str]) -> None:
+    if reply.delay_s > 0:
+        time.sleep(reply.delay_s)
+    if reply.alloc_mb:
+        try:
+            _retained.append(b"\x01" * (reply.alloc_mb * 1024 * 1024))  # touched pages: real RSS
+        except MemoryError:
+            _die_out_of_memory(stdout)
+    if reply.oom:
+        _die_out_of_memory(stdout)
+    if reply.crash:
+        os._exit(134)  # like a Lean abort: no answer, the pipe closes
+    if reply.hang:
+        _hang_forever()
+    if reply.garbage:
+        stdout.write('{"env": 0, "messages": [garbage\n\n')
+    else:
+        assert reply.response is not None
+        stdout.write(lean_json(reply.response) + "\n\n")
+    stdout.flush()
+
+
+def serve(engine: FakeLean, log: RequestLog, stdin: IO[str], stdout: IO[str]) -> int:
+    while True:
+        query = read_query(stdin)
+        if query == "":
+            return 0
+        if query.startswith("#") or query.startswith("--"):
+            continue
+        try:
+            request = json.loads(query)
+            if not isinstance(request, dict):
+                raise FakeProtocolError("Could not parse as a valid JSON command")
+            reply = engine.handle(request)
+        except (json.JSONDecodeError, FakeProtocolError) as exc:
+            sys.stderr.write(f"uncaught exception: {json.dumps({'message': str(exc)})}\n")
+            return 1
+        log.write(event="request", kind=reply.kind, source=reply.source, head=_head(request))
+        perform(reply, stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, help="JSON config (rules, latency, transcripts, log)")
+    args = parser.parse_args(argv)
+    config: dict[str, Any] = json.loads(args.config.read_text(encoding="utf-8")) if args.config else {}
+    config.setdefault("cwd", os.getcwd())
+    log = RequestLog(config.get("log_path") or os.environ.get("FAKE_REPL_LOG"))
+    log.write(event="start", kind="start")
+    engine = load_fake_lean(config)
+    startup = float(config.get("latency", {}).get("startup_s", 0.0))
+    if startup > 0:
+        time.sleep(startup)
+    # Lean writes UTF-8 whatever the locale; so must we (goals are full of ⊢, ℝ, →).
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", closefd=False)
+    stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)
+    return serve(engine, log, stdin, stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+# --------------------------------------------------------------------------------------------------
+# Wiring the fake into lean-interact (used by tests and the pool benchmark; imports lean_interact
+# lazily so the REPL process above stays standard-library only)
+# --------------------------------------------------------------------------------------------------
+
+_FAKE_LAKE = """#!/bin/sh
+# Fake `lake` for tests. lean-interact with a prebuilt local REPL only runs `lake env <repl>`
+# (and `lake --version` if asked to build); anything else is an error, so a test notices.
+echo "$*" >> {calls}
+case "$1" in
+  --version) echo "Lake version 5.0.0-fake (Lean version {lean})"; exit 0 ;;
+  env) shift; exec "$@" ;;
+  *) echo "fake lake: unsupported command: $*" >&2; exit 1 ;;
+esac
+"""
+
+_FAKE_REPL_BINARY = """#!/bin/sh
+# Stands for <repl>/.lake/build/bin/repl: the fake REPL process with this directory's config.
+exec {python} -S {script} --config {config}
+"""
+
+
+def default_transcripts_dir() -> Path:
+    from fake_lean import DEFAULT_TRANSCRIPT_FOLDER
+
+    repo = Path(__file__).resolve().parents[2]
+    shared = Path(os.environ.get("LEMMAFORGE_SHARED", repo.parent / "shared"))
+    return shared / "data" / "repl_transcripts" / DEFAULT_TRANSCRIPT_FOLDER
+
+
+class FakeRepl:
+    """A fake REPL installation in a directory, and the LeanREPLConfig that runs it through the
+    real lean-interact code path (`lake env <repl>/.lake/build/bin/repl`, cwd = the REPL dir)."""
+
+    def __init__(self, root: Path, config: Any, config_path: Path, log_path: Path, lake_path: Path) -> None:
+        self.root = root
+        self.config = config  # lean_interact.LeanREPLConfig
+        self.config_path = config_path
+        self.log_path = log_path
+        self.lake_path = lake_path
+
+    def set_behaviour(self, **changes: Any) -> None:
+        """Change rules / latency for processes started from now on (running ones keep theirs)."""
+        data = json.loads(self.config_path.read_text(encoding="utf-8"))
+        data.update(changes)
+        self.config_path.write_text(json.dumps(data), encoding="utf-8")
+
+    def events(self) -> list[dict[str, Any]]:
+        if not self.log_path.exists():
+            return []
+        lines = self.log_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def requests(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [e for e in self.events() if e["event"] == "request" and (kind is None or e["kind"] == kind)]
+
+    def header_elaborations(self) -> int:
+        """Commands starting with `import` sent to any fake process of this installation."""
+        return len(self.requests("header"))
+
+    def process_starts(self) -> int:
+        return sum(1 for e in self.events() if e["event"] == "start")
+
+    def lake_calls(self) -> list[str]:
+        calls = self.root / "lake_calls.log"
+        return calls.read_text(encoding="utf-8").splitlines() if calls.exists() else []
+
+
+def make_fake_repl_config(
+    root: Path,
+    *,
+    rules: Sequence[Mapping[str, Any]] = (),
+    latency: Mapping[str, float] | None = None,
+    transcripts: bool | Path = True,
+    transcript_names: Sequence[str] | None = None,
+    memory_limit_mb: int | None = None,
+    lean_version: str = "v4.19.0",
+) -> FakeRepl:
+    """Create `root/{bin/lake, repl/…, fake_lean.json}` and return the LeanREPLConfig for it.
+
+    `transcripts`: True = the default recorded folder, a Path = that folder, False = scripted only.
+    lean-interact does no git, network or build here: `local_repl_path` with `build_repl=False`
+    and no project only reads `repl/lean-toolchain`.
+    """
+    from lean_interact import LeanREPLConfig
+
+    root = Path(root).resolve()
+    repl_dir = root / "repl"
+    binary = repl_dir / ".lake" / "build" / "bin" / "repl"
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    (root / "bin").mkdir(exist_ok=True)
+    (repl_dir / "lean-toolchain").write_text(f"leanprover/lean4:{lean_version}\n", encoding="utf-8")
+    log_path = root / "requests.jsonl"
+    config_path = root / "fake_lean.json"
+    folder = default_transcripts_dir() if transcripts is True else transcripts or None
+    config = {
+        "rules": [dict(r) for r in rules],
+        "latency": dict(latency or {}),
+        "transcripts_dir": str(folder) if folder else None,
+        "transcript_names": list(transcript_names) if transcript_names is not None else None,
+        "log_path": str(log_path),
+    }
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    lake = root / "bin" / "lake"
+    lake.write_text(
+        _FAKE_LAKE.format(calls=shlex.quote(str(root / "lake_calls.log")), lean=lean_version.lstrip("v")),
+        encoding="utf-8",
+    )
+    binary.write_text(
+        _FAKE_REPL_BINARY.format(
+            python=shlex.quote(sys.executable),
+            script=shlex.quote(str(Path(__file__).resolve())),
+            config=shlex.quote(str(config_path)),
+        ),
+        encoding="utf-8",
+    )
+    for exe in (lake, binary):
+        exe.chmod(0o755)
+    repl_config = LeanREPLConfig(
+        local_repl_path=repl_dir,
+        build_repl=False,
+        lake_path=lake,
+        memory_hard_limit_mb=memory_limit_mb,
+    )
+    return FakeRepl(root, repl_config, config_path, log_path, lake)
