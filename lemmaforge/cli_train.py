@@ -17,6 +17,7 @@ a CPU smoke run of the whole stack.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -25,6 +26,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from lemmaforge.training.sft import TrainingDataError
 
@@ -58,7 +60,7 @@ class BadInput(Exception):
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True, markup=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -168,6 +170,12 @@ def _verifier_factory(config: Path | None, verifier: str | None, kimina_url: str
     return (lambda: make_verifier(settings.verifier)), settings
 
 
+def _quiet(as_json: bool) -> contextlib.AbstractContextManager[Any]:
+    """With --json, whatever the libraries print while training goes to stderr: stdout carries
+    the one JSON object."""
+    return contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext()
+
+
 def _report(metrics: dict[str, Any], as_json: bool, what: str) -> None:
     if as_json:
         print_json(metrics)
@@ -209,24 +217,25 @@ def sft(
     from lemmaforge.training.sft import run_sft
 
     use_cpu = cpu or tiny
-    metrics = run_sft(
-        m,
-        tok,
-        rows,
-        output,
-        lora=lora,
-        lora_r=lora_r,
-        max_steps=max_steps,
-        epochs=epochs,
-        lr=lr,
-        batch_size=batch_size,
-        grad_accum=grad_accum,
-        max_length=max_length,
-        use_cpu=use_cpu,
-        bf16=False if use_cpu else None,
-        logging_steps=1 if tiny else 10,
-        disable_tqdm=as_json,
-    )
+    with _quiet(as_json):
+        metrics = run_sft(
+            m,
+            tok,
+            rows,
+            output,
+            lora=lora,
+            lora_r=lora_r,
+            max_steps=max_steps,
+            epochs=epochs,
+            lr=lr,
+            batch_size=batch_size,
+            grad_accum=grad_accum,
+            max_length=max_length,
+            use_cpu=use_cpu,
+            bf16=False if use_cpu else None,
+            logging_steps=1 if tiny else 10,
+            disable_tqdm=as_json,
+        )
     _report(metrics, as_json, "sft")
 
 
@@ -287,21 +296,22 @@ def grpo(
     if preset == "server":
         overrides["base_url"] = vllm_url
     try:
-        metrics = run_grpo(
-            m,
-            tok,
-            rows,
-            factory,
-            output,
-            preset=preset,
-            lora=lora,
-            lora_r=lora_r,
-            consistency_weight=consistency_weight,
-            consistency_steps=consistency_steps,
-            timeout=settings.verifier.timeout,
-            audit_config=settings.audit,
-            **overrides,
-        )
+        with _quiet(as_json):
+            metrics = run_grpo(
+                m,
+                tok,
+                rows,
+                factory,
+                output,
+                preset=preset,
+                lora=lora,
+                lora_r=lora_r,
+                consistency_weight=consistency_weight,
+                consistency_steps=consistency_steps,
+                timeout=settings.verifier.timeout,
+                audit_config=settings.audit,
+                **overrides,
+            )
     except VerifierError as exc:
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
     except ValueError as exc:
@@ -333,7 +343,9 @@ def es(
     as_json: JsonOpt = False,
 ) -> None:
     """Evolution Strategies: seeded weight perturbations scored by Lean-verified sampled proofs.
-    The run is OUTPUT/es_history.json (base model + seeds + coefficients); `--resume` replays it."""
+    The run is OUTPUT/es_history.json (base model + seeds + coefficients). `--resume` replays it
+    onto the same --model (or --tiny on the same data) and continues with the history's own
+    sigma, alpha, population and seed (the flags for those are then ignored)."""
     from lemmaforge.lean.verifier import VerifierError
     from lemmaforge.training.grpo import validate_grpo_rows
 
@@ -388,7 +400,8 @@ def es(
             strategy = EvolutionStrategy(m, reward_fn, cfg, history=history, base=name)
         except ValueError as exc:
             fail(str(exc))
-        strategy.train(iterations, history_path=history_path, callback=progress)
+        with _quiet(as_json):
+            strategy.train(iterations, history_path=history_path, callback=progress)
     except VerifierError as exc:
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
     finally:

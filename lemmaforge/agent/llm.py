@@ -111,7 +111,12 @@ def one_line(exc: BaseException | str, limit: int = 400) -> str:
         cause = exc.__cause__ or exc.__context__
         # a bare "Connection error." says little: name what failed underneath (not for HTTP statuses,
         # whose message already has the server's answer)
-        if getattr(exc, "status_code", None) is None and cause is not None and str(cause) and str(cause) not in text:
+        if (
+            getattr(exc, "status_code", None) is None
+            and cause is not None
+            and str(cause)
+            and str(cause) not in text
+        ):
             text += f" ({type(cause).__name__}: {cause})"
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -620,7 +625,9 @@ class OpenAICompatibleLLM(BaseLLM):
                     f"{where} is unavailable after {self.retries + 1} attempt(s): {one_line(exc)}"
                 ) from exc
             if isinstance(exc, openai.OpenAIError):
-                raise LLMRequestError(f"{where} rejected the request: {one_line(exc)}", _status_of(exc)) from exc
+                raise LLMRequestError(
+                    f"{where} rejected the request: {one_line(exc)}", _status_of(exc)
+                ) from exc
             raise
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -710,7 +717,12 @@ class VLLMOfflineLLM(BaseLLM):
         self.engine_kwargs = dict(engine_kwargs or {})
         self.batch_wait = batch_wait
         # shared with the views `bind` makes: one engine, one queue
-        self._state: dict[str, Any] = {"engine": None, "lock": threading.Lock(), "pending": [], "flusher": None}
+        self._state: dict[str, Any] = {
+            "engine": None,
+            "lock": threading.Lock(),
+            "pending": [],
+            "flusher": None,
+        }
 
     def _get_engine(self) -> Any:
         state = self._state
@@ -847,7 +859,9 @@ class TransformersLLM(BaseLLM):
         self.device = device
         self.model_kwargs = dict(model_kwargs or {})
         # shared with the views `bind` makes: one model in memory, one generation at a time
-        self._shared = SimpleNamespace(tokenizer=tokenizer, model=hf_model, ready=False, lock=threading.Lock())
+        self._shared = SimpleNamespace(
+            tokenizer=tokenizer, model=hf_model, ready=False, lock=threading.Lock()
+        )
 
     def _load(self) -> tuple[Any, Any]:
         sh = self._shared
@@ -882,7 +896,8 @@ class TransformersLLM(BaseLLM):
             do_sample = sampling.temperature > 0
             gen_kwargs: dict[str, Any] = {
                 "max_new_tokens": sampling.max_tokens,
-                "num_return_sequences": sampling.n,
+                # greedy decoding gives one answer: computed once, repeated n times (as vLLM does)
+                "num_return_sequences": sampling.n if do_sample else 1,
                 "do_sample": do_sample,
                 "pad_token_id": tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id,
             }
@@ -893,6 +908,8 @@ class TransformersLLM(BaseLLM):
                 torch.manual_seed(sampling.seed)
             with torch.no_grad():
                 out = hf_model.generate(**enc, **gen_kwargs)
+            if not do_sample and sampling.n > 1:
+                out = out.repeat(sampling.n, 1)
         eos = tok.eos_token_id
         texts: list[str] = []
         reasons: list[str | None] = []
@@ -927,7 +944,13 @@ def backend_of(url: str | None, backend: str | None = None) -> str:
     """Which backend serves `url`: explicit `backend` wins; `vllm://` → vllm, `hf://` → transformers,
     anything else → openai (an OpenAI-compatible HTTP server)."""
     if backend:
-        aliases = {"openai": "openai", "http": "openai", "vllm": "vllm", "hf": "transformers", "transformers": "transformers"}
+        aliases = {
+            "openai": "openai",
+            "http": "openai",
+            "vllm": "vllm",
+            "hf": "transformers",
+            "transformers": "transformers",
+        }
         if backend not in aliases:
             raise ValueError(f"unknown LLM backend {backend!r} (choose one of: {', '.join(BACKENDS)})")
         return aliases[backend]
@@ -968,7 +991,9 @@ def make_llm(
                 "(e.g. http://localhost:8000/v1), vllm://MODEL or hf://MODEL"
             )
         if not url.startswith(("http://", "https://")):
-            raise LLMUnavailableError(f"[{role}].url {url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL")
+            raise LLMUnavailableError(
+                f"[{role}].url {url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL"
+            )
         return OpenAICompatibleLLM.from_endpoint(endpoint, role, recorder=recorder, run_id=run_id, **kwargs)
 
     target = url or ""

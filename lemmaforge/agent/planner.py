@@ -103,7 +103,9 @@ class Planner:
             return prompts.to_plain(messages)
         return messages
 
-    async def _ask(self, messages: list[dict[str, str]], n: int, sampling: dict[str, Any]) -> list[Completion]:
+    async def _ask(
+        self, messages: list[dict[str, str]], n: int, sampling: dict[str, Any]
+    ) -> list[Completion]:
         return await self.llm.generate(self._input(messages), n=n, **{**self.sampling, **sampling})
 
     def parse(self, header: str, statement: str, out: Completion) -> Sketch | None:

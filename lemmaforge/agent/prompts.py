@@ -144,7 +144,9 @@ def format_errors(code: str, errors: Sequence[Any], *, max_errors: int = MAX_ERR
             last = lines[end_line]
             snippet += last[:end_col] + "</error>" + last[end_col:] + "\n"
         else:
-            snippet += first[:start_col] + "<error>" + first[start_col:end_col] + "</error>" + first[end_col:] + "\n"
+            snippet += (
+                first[:start_col] + "<error>" + first[start_col:end_col] + "</error>" + first[end_col:] + "\n"
+            )
         if end_line + 1 < len(lines):
             snippet += f"{lines[end_line + 1]}\n"
         out += snippet + "\n```\n" + f"\nError Message: {data}\n"
@@ -202,11 +204,11 @@ def prover_correction_messages(
 
 
 def prover_correction_completion_prompt(
-    header: str, open_statement: str, previous_code: str, errors: Sequence[Any], round_: int
+    header: str, open_statement: str, annotated_previous: str, round_: int
 ) -> str:
-    """Completion mode: the failed attempt as comments with its errors marked inline, then the
-    open theorem to prove again."""
-    annotated = annotate_errors_inline(previous_code, errors)
+    """Completion mode: the failed attempt (with its errors marked inline by
+    `annotate_errors_inline`) as comments, then the open theorem to prove again."""
+    annotated = annotated_previous
     commented = "\n".join(f"-- {line}" if line.strip() else "--" for line in annotated.split("\n"))
     note = (
         f"-- The previous proof attempt (Round {round_}) did not compile; Lean's errors are marked below.\n"
@@ -333,7 +335,10 @@ def planner_correction_messages(
 ) -> Messages:
     return [
         {"role": "system", "content": PLANNER_SYSTEM},
-        {"role": "user", "content": planner_correction_prompt(header, statement, checked_file, errors, informal)},
+        {
+            "role": "user",
+            "content": planner_correction_prompt(header, statement, checked_file, errors, informal),
+        },
     ]
 
 

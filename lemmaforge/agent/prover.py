@@ -129,7 +129,14 @@ def find_decls(text: str, masked: str | None = None) -> list[Decl]:
         end = _top_level_end(masked, assign if assign is not None else m.end("name"))
         end = min(end, limit) if k + 1 < len(found) else end
         decls.append(
-            Decl(m.group("name"), _line_start(masked, m.start("kw")), m.start("kw"), m.start("name"), assign, end)
+            Decl(
+                m.group("name"),
+                _line_start(masked, m.start("kw")),
+                m.start("kw"),
+                m.start("name"),
+                assign,
+                end,
+            )
         )
     return decls
 
@@ -159,7 +166,9 @@ def _after_by(masked: str, assign: int) -> int | None:
     i = assign + 2
     while i < len(masked) and masked[i].isspace():
         i += 1
-    if masked.startswith("by", i) and (i + 2 == len(masked) or not (masked[i + 2].isalnum() or masked[i + 2] in "_'!?")):
+    if masked.startswith("by", i) and (
+        i + 2 == len(masked) or not (masked[i + 2].isalnum() or masked[i + 2] in "_'!?")
+    ):
         return i + 2
     return None
 
@@ -542,7 +551,9 @@ class Prover:
             opts["stop"] = [*stops, "```"] if "```" not in stops else stops
         return await self.llm.generate(inp, n=n, **opts)
 
-    async def prove(self, header: str, lemma_statement: str, n: int = 1, **sampling: Any) -> list[ProofCandidate]:
+    async def prove(
+        self, header: str, lemma_statement: str, n: int = 1, **sampling: Any
+    ) -> list[ProofCandidate]:
         """Up to `n` candidates (outputs with no usable proof are dropped; the LLM call record keeps
         them)."""
         if self.completion_mode:
@@ -591,13 +602,22 @@ class Prover:
         return self._from_outputs(header, candidate.statement, outs, messages, candidate.round + 1)
 
     def _from_outputs(
-        self, header: str, statement: str, outs: list[Completion], history: Sequence[Mapping[str, str]], round_: int
+        self,
+        header: str,
+        statement: str,
+        outs: list[Completion],
+        history: Sequence[Mapping[str, str]],
+        round_: int,
     ) -> list[ProofCandidate]:
         result = []
         for out in outs:
             code = extract_lean_code(out.text, header=header)
-            cand = None if code is None else build_candidate(
-                statement, code, raw=out.text, completion=out, round_=round_, history=history
+            cand = (
+                None
+                if code is None
+                else build_candidate(
+                    statement, code, raw=out.text, completion=out, round_=round_, history=history
+                )
             )
             if cand is not None:
                 result.append(cand)

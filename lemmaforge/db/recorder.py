@@ -143,10 +143,12 @@ class SqlRecorder:
                 self._wake.set()
                 if threading.current_thread() is not self._thread:
                     self._thread.join(timeout)
-                if not self._thread.is_alive():
-                    self._drain()  # anything emitted while stopping
+                # from here on emit() writes synchronously; set before the last drain so that no
+                # record can slip in between that drain and the flag
                 self._closed = True
                 atexit.unregister(self._atexit)
+                if not self._thread.is_alive():
+                    self._drain()  # anything emitted while stopping
             self._raise_errors()
 
     async def aclose(self) -> None:

@@ -120,15 +120,14 @@ _BANNED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-_SORRY_LIKE = re.compile(r"(?<![\w.'’])(sorry|admit)(?![\w'’!?])")
 
 
 def banned_constructs(candidate: str, original: str | None = None) -> list[Rejection]:
     """Banned constructs of `candidate` that `original` does not already contain."""
-    cand_text = lean_code.strip_comments(candidate)
+    cand_text = code_only(candidate)
     orig_hits: set[str] = set()
     if original is not None:
-        orig_text = lean_code.strip_comments(original)
+        orig_text = code_only(original)
         for _, rx in _BANNED_PATTERNS:
             orig_hits.update(_norm(m.group(0)) for m in rx.finditer(orig_text))
     found: list[Rejection] = []
@@ -149,9 +148,20 @@ def _norm(s: str) -> str:
 
 
 def sorry_tokens(candidate: str) -> list[tuple[str, int]]:
-    """(`sorry`|`admit`, line) for each real token outside comments and strings."""
-    text = lean_code.strip_comments(candidate)
-    return [(m.group(1), text.count("\n", 0, m.start()) + 1) for m in _SORRY_LIKE.finditer(text)]
+    """(`sorry`|`admit`, line) for each real token outside comments, docstrings and strings."""
+    return [(t.text, t.line) for t in lean_code.find_tokens(candidate, ("sorry", "admit"))]
+
+
+def code_only(code: str) -> str:
+    """`code` with comments, docstrings and string/char literals blanked (offsets and newlines
+    kept), so text patterns see only what Lean elaborates."""
+    chars = list(code)
+    for t in lean_code.tokens(code, comments=True):
+        if t.kind in ("comment", "doc", "string", "char"):
+            for i in range(t.start, t.end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+    return "".join(chars)
 
 
 # --- context before the theorem ------------------------------------------------------------------
@@ -175,7 +185,7 @@ _ALLOWED_OPTIONS = re.compile(r"^set_option\s+(?:maxHeartbeats|maxRecDepth|synth
 def _preamble_commands(code: str) -> list[tuple[str, str]]:
     """(keyword, normalized text) of each command before the last theorem."""
     theorem = lean_code.last_theorem(code)
-    text = lean_code.strip_comments(code)[: theorem.start if theorem else len(code)]
+    text = code_only(code)[: theorem.start if theorem else len(code)]
     starts = [(m.start(), m.group("kw")) for m in _COMMAND_START.finditer(text)]
     commands = []
     for i, (start, kw) in enumerate(starts):
@@ -185,7 +195,7 @@ def _preamble_commands(code: str) -> list[tuple[str, str]]:
 
 
 def _is_answer_slot(command: str) -> bool:
-    return bool(_SORRY_LIKE.search(command)) and ":=" in command
+    return bool(lean_code.find_tokens(command, ("sorry",))) and ":=" in command
 
 
 def context_changes(original: str, candidate: str) -> list[str]:
@@ -251,7 +261,7 @@ def _same_decl(printed: str, full: str, short: str) -> bool:
 def full_theorem_name(candidate: str, name: str, start: int) -> str:
     """Qualify `name` with the namespaces open at offset `start` (so `#print axioms` placed at the
     end of the file, after every `end`, still finds it)."""
-    text = lean_code.strip_comments(candidate)[:start]
+    text = code_only(candidate)[:start]
     stack: list[str] = []
     for m in re.finditer(r"^[ \t]*(namespace|section|end)\b[ \t]*([^\s]*)", text, re.MULTILINE):
         kind, ident = m.group(1), m.group(2)
@@ -347,7 +357,7 @@ async def audit(
 
 def _axioms_declared_in(original: str) -> set[str]:
     """Axioms that the original problem itself declares (ProverBench preambles do)."""
-    text = lean_code.strip_comments(original)
+    text = code_only(original)
     return set(re.findall(r"^[ \t]*(?:(?:private|protected|noncomputable)[ \t]+)*axiom[ \t]+([^\s:({\[]+)", text, re.MULTILINE))
 
 

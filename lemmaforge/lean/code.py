@@ -34,7 +34,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "Declaration",
@@ -61,6 +61,7 @@ __all__ = [
     "strip_comments",
     "structure_consistency",
     "tokens",
+    "top_level_tactics",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -109,16 +110,19 @@ TokenKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One lexical token. `kind` "comment" covers `--` and `/- -/`; "doc" covers `/-- -/` and
-    `/-! -/` (they are syntax in Lean but never code we reason about)."""
+    `/-! -/` (they are syntax in Lean but never code we reason about). A NamedTuple rather than a
+    dataclass: a proof file has thousands of tokens and construction cost matters."""
 
     kind: str
     text: str
     start: int
     end: int
 
+
+# `tuple.__new__` skips the generated NamedTuple constructor: a third of the lexer's time.
+_new_token = tuple.__new__
 
 _COMMENT_DELIMITER = re.compile(r"/-|-/")
 
@@ -137,39 +141,61 @@ def _block_comment_end(code: str, start: int) -> int:
     return len(code)
 
 
-@functools.lru_cache(maxsize=64)
 def _lex(code: str) -> tuple[Token, ...]:
-    """All tokens of `code`, comments included (cached: every public function starts here)."""
+    """All tokens of `code`, comments included. Whole files are cached (every public function
+    starts here, often on the same file); short snippets (statements, proof pieces) are not, so
+    that they cannot evict the files."""
+    return _lex_cached(code) if len(code) > 512 else _lex_uncached(code)
+
+
+@functools.lru_cache(maxsize=64)
+def _lex_cached(code: str) -> tuple[Token, ...]:
+    return _lex_uncached(code)
+
+
+_SIMPLE_KINDS = frozenset({"ident", "number", "symbol", "char", "namelit", "mvar", "dotident", "hashcmd"})
+
+
+def _lex_uncached(code: str) -> tuple[Token, ...]:
     out: list[Token] = []
-    pos = 0
-    match = _TOKEN_RE.match
-    while True:
-        m = match(code, pos)
-        assert m is not None  # `\Z` or the any-character symbol always matches
-        kind = m.lastgroup
-        if kind == "end":
+    append = out.append
+    pos: int | None = 0
+    while pos is not None:
+        restart: int | None = None
+        # finditer runs the fast path; tokens whose end the regex cannot know (nested comments,
+        # interpolated and raw strings) are finished by hand and the scan restarts after them.
+        for m in _TOKEN_RE.finditer(code, pos):
+            kind = m.lastgroup or "symbol"
+            if kind in _SIMPLE_KINDS:
+                start = m.start(kind)
+                append(_new_token(Token, (kind, code[start : m.end()], start, m.end())))
+                continue
+            if kind == "end":
+                break
+            if kind == "hashes":  # inner group of raw_string, reported when it is the last one
+                kind = "raw_string"
+            start, end = m.start(kind), m.end()
+            if kind == "line_comment":
+                append(Token("comment", code[start:end], start, end))
+                continue
+            if kind == "string":
+                if out and out[-1].kind == "ident" and out[-1].text.endswith("!") and out[-1].end == start:
+                    restart = _lex_interpolated(code, start, out)  # `s!"… {e} …"`: braces hold code
+                    break
+                append(Token("string", code[start:end], start, end))
+                continue
+            if kind == "block_open":
+                end = _block_comment_end(code, start)
+                is_doc = code.startswith(("/--", "/-!"), start) and not code.startswith("/--/", start)
+                append(Token("doc" if is_doc else "comment", code[start:end], start, end))
+            else:  # raw string
+                closing = '"' + (m.group("hashes") or "")
+                stop = code.find(closing, end)
+                end = len(code) if stop < 0 else stop + len(closing)
+                append(Token("string", code[start:end], start, end))
+            restart = end
             break
-        if kind == "hashes":  # inner group of raw_string; lastgroup reports it when it is last
-            kind = "raw_string"
-        pos = m.start(kind)
-        end = m.end()
-        if kind == "line_comment":
-            out.append(Token("comment", code[pos:end], pos, end))
-        elif kind == "block_open":
-            end = _block_comment_end(code, pos)
-            is_doc = code.startswith(("/--", "/-!"), pos) and not code.startswith("/--/", pos)
-            out.append(Token("doc" if is_doc else "comment", code[pos:end], pos, end))
-        elif kind == "string" and out and out[-1].kind == "ident" and out[-1].text.endswith("!") and out[-1].end == pos:
-            # `s!"… {e} …"`: the pieces inside braces are code.
-            end = _lex_interpolated(code, pos, out)
-        elif kind == "raw_string":
-            closing = '"' + (m.group("hashes") or "")
-            stop = code.find(closing, end)
-            end = len(code) if stop < 0 else stop + len(closing)
-            out.append(Token("string", code[pos:end], pos, end))
-        else:
-            out.append(Token(kind or "symbol", code[pos:end], pos, end))
-        pos = end
+        pos = restart
     return tuple(out)
 
 
@@ -353,9 +379,11 @@ class _Analysis:
     item_of: list[_Block | None]  # block in which the token starts a new tactic of the sequence
     stack: list[tuple[_Block, ...]]  # blocks open at the token, before it opens its own
     depth: list[int]  # bracket depth before the token
+    cols: list[int]  # column of each token
+    declarations: list[Declaration] | None = None  # filled lazily by _declarations
 
     def col(self, i: int) -> int:
-        return self.lines.column(self.toks[i].start)
+        return self.cols[i]
 
 
 @functools.lru_cache(maxsize=32)
@@ -364,12 +392,21 @@ def _analyze(code: str) -> _Analysis:
     toks = tokens(code)
     lines = _Lines(code)
     n = len(toks)
+    cols = [0] * n
     line_start = [False] * n
+    # One merged walk over tokens and line starts (both sorted) instead of a bisect per token.
+    starts = lines.starts
+    ln = 0  # index into starts of the line holding the current token
     last_line = -1
     for i, t in enumerate(toks):
-        ln = lines.line(t.start)
+        while ln + 1 < len(starts) and starts[ln + 1] <= t.start:
+            ln += 1
+        cols[i] = t.start - starts[ln]
         line_start[i] = ln != last_line
-        last_line = lines.line(t.end - 1) if t.end > t.start else ln
+        end_line = ln
+        if "\n" in t.text:
+            end_line = lines.line(t.end - 1) - 1
+        last_line = end_line
     tactic_pos = [False] * n
     item_of: list[_Block | None] = [None] * n
     stacks: list[tuple[_Block, ...]] = [()] * n
@@ -383,7 +420,7 @@ def _analyze(code: str) -> _Analysis:
     skip_number_after_iterate = False
 
     for i, t in enumerate(toks):
-        col = lines.column(t.start)
+        col = cols[i]
         if line_start[i]:
             while blocks and blocks[-1].depth == depth and col < blocks[-1].column:
                 blocks.pop()
@@ -407,7 +444,7 @@ def _analyze(code: str) -> _Analysis:
         elif i > 0 and in_tactic and top is not None and toks[i - 1].text == ";":
             tactic_pos[i] = True
             item_of[i] = top
-        elif i > 0 and toks[i - 1].text in _TRAILING_COMBINATORS:
+        elif i > 0 and toks[i - 1].text in ("<;>", "<|>"):
             tactic_pos[i] = True
         skip_number_after_iterate = False
         if item_of[i] is not None:
@@ -457,7 +494,7 @@ def _analyze(code: str) -> _Analysis:
                 blocks.pop()
             if open_request is not None and toks[open_request].text == "(":
                 open_request = None  # `()`: nothing was opened
-    return _Analysis(code, toks, lines, line_start, tactic_pos, item_of, stacks, depths)
+    return _Analysis(code, toks, lines, line_start, tactic_pos, item_of, stacks, depths, cols)
 
 
 # --------------------------------------------------------------------------------------------
@@ -629,6 +666,10 @@ _HARMLESS_OPTIONS = re.compile(
 )
 
 
+# Term-level local definitions whose `:=` can appear at depth 0 inside a type or statement.
+_LOCAL_DEFINERS = frozenset({"let", "letI", "have", "haveI"})
+
+
 @dataclass(frozen=True, slots=True)
 class Declaration:
     """One top-level declaration.
@@ -751,15 +792,14 @@ def declarations(code: str) -> list[Declaration]:
 
 
 def _declarations(an: _Analysis) -> list[Declaration]:
-    code = an.code
-    all_toks = _lex(code)
-    out: list[Declaration] = []
-    for cmd in _commands(an):
-        kw = an.toks[cmd.keyword]
-        if kw.kind != "ident" or kw.text not in _DECL_KINDS:
-            continue
-        out.append(_declaration(an, all_toks, cmd))
-    return out
+    if an.declarations is None:  # computed once per (cached) analysis
+        all_toks = _lex(an.code)
+        an.declarations = [
+            _declaration(an, all_toks, cmd)
+            for cmd in _commands(an)
+            if an.toks[cmd.keyword].kind == "ident" and an.toks[cmd.keyword].text in _DECL_KINDS
+        ]
+    return list(an.declarations)
 
 
 def _declaration(an: _Analysis, all_toks: list[Token], cmd: _Command) -> Declaration:
@@ -787,12 +827,17 @@ def _declaration(an: _Analysis, all_toks: list[Token], cmd: _Command) -> Declara
     colon: int | None = None
     assign: int | None = None
     stop = last + 1
+    local_definitions = 0  # `let x := v; …` inside the type: that `:=` is not the body's
     for j in range(i, last + 1):
         t = toks[j]
         if an.depth[j] != base_depth:
             continue
-        if t.text == ":" and colon is None:
+        if t.text in _LOCAL_DEFINERS and t.kind == "ident":
+            local_definitions += 1
+        elif t.text == ":" and colon is None:
             colon = j
+        elif t.text == ":=" and local_definitions:
+            local_definitions -= 1
         elif t.text == ":=":
             assign = j
             stop = j
@@ -1060,16 +1105,19 @@ class _Item:
 def _block_items(an: _Analysis, block: _Block, lo: int, hi: int) -> list[_Item]:
     """The tactics of `block` among tokens [lo, hi)."""
     starts = [i for i in range(lo, hi) if an.item_of[i] is block]
-    items = []
-    for k, s in enumerate(starts):
-        limit = starts[k + 1] if k + 1 < len(starts) else hi
-        e = s
-        for j in range(s + 1, limit):
-            if block not in an.stack[j]:
-                break
-            e = j
-        items.append(_Item(s, e))
-    return items
+    return [_item_at(an, s, starts[k + 1] if k + 1 < len(starts) else hi) for k, s in enumerate(starts)]
+
+
+def _item_at(an: _Analysis, first: int, limit: int) -> _Item:
+    """The tactic starting at token `first` (an item of its block): it runs until the next item
+    of the same block (`limit`) or until the block closes."""
+    block = an.item_of[first]
+    last = first
+    for j in range(first + 1, limit):
+        if block not in an.stack[j]:
+            break
+        last = j
+    return _Item(first, last)
 
 
 def _theorem_proof_block(an: _Analysis, decl: Declaration) -> tuple[int, _Block] | None:
@@ -1090,36 +1138,86 @@ def _decl_token_range(an: _Analysis, decl: Declaration) -> tuple[int, int]:
     return bisect.bisect_left(starts, decl.start), bisect.bisect_left(starts, decl.end)
 
 
-def _parse_step(an: _Analysis, item: _Item) -> HaveStep | None:
-    toks, code = an.toks, an.code
+def _step_bounds(an: _Analysis, item: _Item) -> tuple[int, int] | None:
+    """(top-level `:`, `:=`) token indices of a `have`/`obtain` item that states what it proves
+    and has a proof after `:=`; None for anything else."""
+    toks = an.toks
     kw = toks[item.first]
     if kw.kind != "ident" or kw.text not in ("have", "obtain"):
         return None
     base_depth = an.depth[item.first]
     colon = assign = None
+    local_definitions = 0
     for j in range(item.first + 1, item.last + 1):
         if an.depth[j] != base_depth:
             continue
         t = toks[j]
-        if t.text == ":" and colon is None and assign is None:
+        if colon is not None and t.text in _LOCAL_DEFINERS and t.kind == "ident":
+            local_definitions += 1
+        elif t.text == ":" and colon is None:
             colon = j
+        elif t.text == ":=" and local_definitions:
+            local_definitions -= 1
         elif t.text == ":=":
             assign = j
             break
     if colon is None or assign is None or assign == item.last:
         return None  # no statement, or no proof after `:=`
+    return colon, assign
+
+
+def _step_binders_first(an: _Analysis, item: _Item, colon: int) -> int:
+    """Token index where a step's own binders start (== colon when it has none)."""
+    head = item.first + 1
+    if head < colon and an.toks[item.first].text == "have":
+        if an.toks[head].kind == "ident":
+            return head + 1
+        if an.toks[head].text in _OPEN_BRACKETS and an.toks[head].text != "⟨":
+            return head
+    return colon
+
+
+def _joined(an: _Analysis, lo: int, hi: int) -> str:
+    """`normalize_code` of the text of tokens [lo, hi), from the tokens already lexed."""
+    out: list[str] = []
+    prev_end: int | None = None
+    for t in an.toks[lo:hi]:
+        if prev_end is not None and t.start > prev_end:
+            out.append(" ")
+        out.append(t.text)
+        prev_end = t.end
+    return "".join(out)
+
+
+def _step_key(an: _Analysis, item: _Item) -> str | None:
+    """`normalize_code(step.full_statement)` without re-lexing (structure_consistency runs on
+    every GRPO sample)."""
+    bounds = _step_bounds(an, item)
+    if bounds is None:
+        return None
+    colon, assign = bounds
+    statement = _joined(an, colon + 1, assign)
+    first = _step_binders_first(an, item, colon)
+    return f"∀ {_joined(an, first, colon)}, {statement}" if first < colon else statement
+
+
+def _parse_step(an: _Analysis, item: _Item) -> HaveStep | None:
+    bounds = _step_bounds(an, item)
+    if bounds is None:
+        return None
+    colon, assign = bounds
+    toks, code = an.toks, an.code
+    kw = toks[item.first]
     head_end = toks[colon].start
     head_first = item.first + 1
-    name, binders = "this", ""
-    if head_first < colon:
-        head = toks[head_first]
-        if kw.text == "have" and head.kind == "ident":
-            name = head.text
-            binders = code[head.end : head_end].strip()
-        elif kw.text == "have" and head.text in _OPEN_BRACKETS and head.text != "⟨":
-            binders = code[head.start : head_end].strip()  # `have (x : ℕ) : P x`
-        else:
-            name = code[head.start : head_end].strip()
+    binders_first = _step_binders_first(an, item, colon)
+    binders = code[toks[binders_first].start : head_end].strip() if binders_first < colon else ""
+    if head_first == colon or (binders_first == head_first and binders):
+        name = "this"
+    elif kw.text == "have" and toks[head_first].kind == "ident":
+        name = toks[head_first].text
+    else:
+        name = code[toks[head_first].start : head_end].strip()
     statement = code[toks[colon].end : toks[assign].start].strip()
     proof_first = assign + 1
     proof_last = _proof_last(an, item, proof_first)
@@ -1167,6 +1265,17 @@ def _top_level(code: str) -> tuple[_Analysis, Declaration, list[_Item], int] | N
     return an, decl, _block_items(an, block, by_index + 1, hi), by_index
 
 
+def top_level_tactics(code: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of each top-level tactic of the last theorem's tactic proof (the
+    tactics at the proof block's column, each with everything that belongs to it); [] for a
+    term-mode proof."""
+    top = _top_level(code)
+    if top is None:
+        return []
+    an, _, items, _ = top
+    return [(an.toks[it.first].start, an.toks[it.last].end) for it in items]
+
+
 def have_steps(code: str) -> list[HaveStep]:
     """The top-level steps (see `HaveStep`) of the tactic proof of the LAST theorem/lemma of
     `code`: the tactics at the proof block's own column. [] for a term-mode proof."""
@@ -1177,27 +1286,43 @@ def have_steps(code: str) -> list[HaveStep]:
     return [s for s in (_parse_step(an, it) for it in items) if s is not None]
 
 
+def _all_step_items(an: _Analysis, decl: Declaration) -> list[_Item]:
+    """Every `have`/`obtain` tactic of `decl`'s proof, at any depth."""
+    lo, hi = _decl_token_range(an, decl)
+    starts_by_block: dict[int, list[int]] = {}
+    for i in range(lo, hi):
+        b = an.item_of[i]
+        if b is not None:
+            starts_by_block.setdefault(id(b), []).append(i)
+    items = []
+    for starts in starts_by_block.values():
+        for k, s in enumerate(starts):
+            if an.toks[s].text in ("have", "obtain"):
+                items.append(_item_at(an, s, starts[k + 1] if k + 1 < len(starts) else hi))
+    return sorted(items, key=lambda it: it.first)
+
+
 def _all_steps(code: str) -> list[HaveStep]:
     """Every step of the last theorem's proof, at any depth (nested blocks included)."""
     an = _analyze(code)
     theorems = [d for d in _declarations(an) if d.kind in ("theorem", "lemma")]
     if not theorems:
         return []
-    lo, hi = _decl_token_range(an, theorems[-1])
-    blocks: list[_Block] = []
-    seen: set[int] = set()
-    for i in range(lo, hi):
-        b = an.item_of[i]
-        if b is not None and id(b) not in seen:
-            seen.add(id(b))
-            blocks.append(b)
-    steps = []
-    for b in blocks:
-        for it in _block_items(an, b, lo, hi):
-            s = _parse_step(an, it)
-            if s is not None:
-                steps.append(s)
-    return sorted(steps, key=lambda s: s.start)
+    return [s for s in (_parse_step(an, it) for it in _all_step_items(an, theorems[-1])) if s is not None]
+
+
+def _step_keys(code: str, *, nested: bool) -> list[str]:
+    """Normalized full statements of the last theorem's steps (top level, or at any depth)."""
+    an = _analyze(code)
+    theorems = [d for d in _declarations(an) if d.kind in ("theorem", "lemma")]
+    if not theorems:
+        return []
+    if nested:
+        items = _all_step_items(an, theorems[-1])
+    else:
+        top = _top_level(code)
+        items = top[2] if top is not None else []
+    return [k for k in (_step_key(an, it) for it in items) if k is not None]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1228,7 +1353,7 @@ def _rebase(code: str, start: int, end: int, lines: _Lines) -> str:
     first_col = lines.column(start)
     rest_indents = [len(p) - len(p.lstrip(" \t")) for p in parts[1:] if p.strip()]
     base = min([first_col, *rest_indents])
-    out = [" " * (first_col - base) + parts[0]]
+    out = [parts[0]]  # the first line sits at `base` itself
     out.extend(p[base:] if p.strip() else "" for p in parts[1:])
     return "\n".join(ln.rstrip() for ln in out)
 
@@ -1454,9 +1579,9 @@ def structure_consistency(sketch: str, proof: str) -> float:
     sketched step inside a bullet), only in its last theorem. A sketch without steps gives 1.0:
     there is no structure to be inconsistent with (callers that want to reward structure should
     check `have_steps(sketch)` first)."""
-    wanted = Counter(normalize_code(s.full_statement) for s in have_steps(sketch))
+    wanted = Counter(_step_keys(sketch, nested=False))
     if not wanted:
         return 1.0
-    have = Counter(normalize_code(s.full_statement) for s in _all_steps(proof))
+    have = Counter(_step_keys(proof, nested=True))
     matched = sum(min(count, have[stmt]) for stmt, count in wanted.items())
     return matched / sum(wanted.values())

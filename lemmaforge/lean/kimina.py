@@ -131,7 +131,6 @@ class KiminaVerifier:
         concurrency: int = 8,
         retry: RetryPolicy | None = None,
         position_mode: PositionMode = "auto",
-        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise VerifierError(
@@ -149,10 +148,11 @@ class KiminaVerifier:
         self.stats = KiminaStats()
         self._shift_plan: _ShiftPlan | None = _SHIFT_PLANS.get(position_mode)
         self._probe_lock = asyncio.Lock()
+        # Shared by every call: the search engine runs many `check`s at once, each a batch of one.
+        self._slots = asyncio.Semaphore(concurrency)
         self._client = httpx.AsyncClient(
             base_url=self.url,
             headers=_auth_headers(api_key),
-            transport=transport,
             # Concurrency is bounded by our own semaphore; a pool limit would only add PoolTimeouts.
             limits=httpx.Limits(max_connections=None, max_keepalive_connections=concurrency),
         )
@@ -180,10 +180,9 @@ class KiminaVerifier:
             return []
         limit = self.timeout if timeout is None else timeout
         plan = await self._ensure_shift_plan(codes[0])
-        slots = asyncio.Semaphore(self.concurrency)
 
         async def one_batch(batch: Sequence[str]) -> list[CheckResult]:
-            async with slots:
+            async with self._slots:
                 return await self._check_batch(batch, limit, plan)
 
         batches = [codes[i : i + self.batch_size] for i in range(0, len(codes), self.batch_size)]
@@ -293,7 +292,9 @@ class KiminaVerifier:
             messages_by=header_lines if plan.messages else 0,
             sorries_by=header_lines if plan.sorries else 0,
         )
-        result = CheckResult.from_repl_response(shifted, time=elapsed, backend=self.name)
+        result = CheckResult.from_repl_response(
+            _without_proof_states(shifted), time=elapsed, backend=self.name
+        )
         result.raw = item
         return result
 
@@ -446,6 +447,18 @@ def _shift_entry(entry: Any, offset: int) -> Any:
         if isinstance(pos, dict) and isinstance(pos.get("line"), int):
             out[key] = {**pos, "line": pos["line"] + offset}
     return out
+
+
+def _without_proof_states(response: dict[str, Any]) -> dict[str, Any]:
+    """The server passes its REPL's `proofState` ids through, but they name states in a process we
+    cannot reach: holes must not look usable for tactics."""
+    sorries = response.get("sorries")
+    if not isinstance(sorries, list):
+        return response
+    stripped = [
+        {k: v for k, v in s.items() if k != "proofState"} if isinstance(s, dict) else s for s in sorries
+    ]
+    return {**response, "sorries": stripped}
 
 
 def _first_line(entries: Any) -> int | None:

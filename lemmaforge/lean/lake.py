@@ -103,10 +103,11 @@ class LakeVerifier:
 
     async def ping(self) -> str:
         """`lake --version` run in the project; raises VerifierError when lake cannot run there."""
+        process = await self._spawn([self.lake, "--version"])
         try:
-            process = await self._spawn([self.lake, "--version"])
             out, err = await asyncio.wait_for(process.communicate(), PING_TIMEOUT_S)
         except TimeoutError:
+            await _kill_and_reap(process)
             raise VerifierError(
                 f"'{self.lake} --version' did not answer within {PING_TIMEOUT_S:.0f}s"
             ) from None

@@ -41,6 +41,7 @@ import logging
 import re
 import resource  # noqa: F401  imported before any fork: see _start_process
 import shutil
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -196,17 +197,30 @@ class ReplPoolStats:
         return self.busy_total / (self.workers * self.wall_seconds) if self.wall_seconds > 0 else 0.0
 
 
-@dataclass(slots=True)
 class _Counters:
-    header_elaborations: int = 0
-    checks: int = 0
-    tactic_steps: int = 0
-    timeouts: int = 0
-    crashes: int = 0
-    crash_retries: int = 0
-    restarts: int = 0
-    recycles: int = 0
-    header_switches: int = 0
+    """Pool counters. Worker threads bump them concurrently, and `x += 1` on an attribute is not
+    atomic across threads, hence the lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.values: dict[str, int] = dict.fromkeys(
+            (
+                "header_elaborations",
+                "checks",
+                "tactic_steps",
+                "timeouts",
+                "crashes",
+                "crash_retries",
+                "restarts",
+                "recycles",
+                "header_switches",
+            ),
+            0,
+        )
+
+    def bump(self, name: str) -> None:
+        with self._lock:
+            self.values[name] += 1
 
 
 @dataclass(slots=True)
@@ -260,6 +274,9 @@ class ReplVerifier:
         self._workers: list[_Worker] = []
         self._waiters: deque[_Waiter] = deque()
         self._failed_headers: dict[str, CheckResult] = {}
+        # Running averages of Lean's answer times, to decide when switching a worker's header pays.
+        self._avg_header_s: float | None = None
+        self._avg_check_s: float | None = None
         self._counters = _Counters()
         self._started_at = time.monotonic()
         self._closed = False
@@ -311,7 +328,7 @@ class ReplVerifier:
             if result.status is not CheckStatus.CRASHED or attempts >= self._crash_retries or self._closed:
                 return result
             attempts += 1
-            self._counters.crash_retries += 1
+            self._counters.bump("crash_retries")
             log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result.error)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
@@ -331,12 +348,12 @@ class ReplVerifier:
         try:
             if self._is_stale(worker, hole.generation):  # restarted while we waited for it
                 return TacticResult(error=_LOST)
-            self._counters.tactic_steps += 1
+            self._counters.bump("tactic_steps")
             request = ProofStep(proof_state=hole.proof_state, tactic=tactic)
             outcome = await self._in_thread(worker, lambda: self._send(worker, request, timeout or self._timeout))
+            return self._tactic_result(outcome, worker)  # before release: the generation is ours
         finally:
             self._release(worker)
-        return self._tactic_result(outcome, worker)
 
     async def close(self) -> None:
         if self._closed:
@@ -349,7 +366,8 @@ class ReplVerifier:
         servers = [w.server for w in self._workers if w.server is not None]
         for w in self._workers:
             w.server, w.loaded_header = None, None
-        await asyncio.to_thread(lambda: [s.kill() for s in servers])
+        # LeanServer.kill waits up to 1 s per process tree: kill them side by side.
+        await asyncio.gather(*(asyncio.to_thread(s.kill) for s in servers))
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     async def __aenter__(self) -> ReplVerifier:
@@ -361,21 +379,12 @@ class ReplVerifier:
     # ---- statistics ---------------------------------------------------------------------------
 
     def stats(self) -> ReplPoolStats:
-        c = self._counters
         return ReplPoolStats(
             workers=self._capacity,
             started_workers=len(self._workers),
-            header_elaborations=c.header_elaborations,
-            checks=c.checks,
-            tactic_steps=c.tactic_steps,
-            timeouts=c.timeouts,
-            crashes=c.crashes,
-            crash_retries=c.crash_retries,
-            restarts=c.restarts,
-            recycles=c.recycles,
-            header_switches=c.header_switches,
             busy_seconds=tuple(w.busy_seconds for w in self._workers),
             wall_seconds=time.monotonic() - self._started_at,
+            **self._counters.values,
         )
 
     def worker_pids(self) -> list[int | None]:
@@ -389,11 +398,11 @@ class ReplVerifier:
             return _copy_result(self._failed_headers[header])
         worker = await self._acquire(header)
         try:
-            self._counters.checks += 1
+            self._counters.bump("checks")
             outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout))
+            return self._check_result(outcome, worker, header, offset)  # before release: see run_tactic
         finally:
             self._release(worker)
-        return self._check_result(outcome, worker, header, offset)
 
     def _blocking_check(self, worker: _Worker, body: str, timeout: float) -> _Outcome:
         """Runs in a thread while the worker is held: (re)start and header if needed, then the body."""
@@ -404,6 +413,8 @@ class ReplVerifier:
             return failed
         request = Command(cmd=body or "\n") if worker.header_env is None else Command(cmd=body or "\n", env=worker.header_env)
         outcome = self._send(worker, request, timeout)
+        if outcome.failure is None:
+            self._avg_check_s = _ewma(self._avg_check_s, outcome.seconds)
         outcome.seconds = time.monotonic() - started  # what this check cost, restarts included
         return outcome
 
@@ -411,10 +422,10 @@ class ReplVerifier:
         """Make the worker's process serve `worker.header`: replace it after a header switch or when
         it is due for recycling, start it if needed and elaborate the header once."""
         if worker.server is not None and worker.loaded_header != worker.header:
-            self._counters.header_switches += 1
+            self._counters.bump("header_switches")
             self._discard_process(worker)
         elif worker.server is not None and (worker.needs_recycle or worker.requests >= self._max_requests):
-            self._counters.recycles += 1
+            self._counters.bump("recycles")
             self._discard_process(worker)
         if worker.server is not None:
             return None
@@ -422,8 +433,10 @@ class ReplVerifier:
         if not worker.header:
             worker.loaded_header, worker.header_env = worker.header, None
             return None
-        self._counters.header_elaborations += 1
+        self._counters.bump("header_elaborations")
         outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
+        if outcome.failure is None:
+            self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
@@ -446,7 +459,7 @@ class ReplVerifier:
                 f"{self._repl_config.working_dir}): {_first_line(exc)}"
             ) from exc
         if worker.generation > 0:
-            self._counters.restarts += 1
+            self._counters.bump("restarts")
         worker.generation += 1
         worker.requests = 0
         worker.needs_recycle = False
@@ -461,12 +474,14 @@ class ReplVerifier:
         """One round-trip; every failure mode of lean-interact becomes a classified outcome.
         `counts`: the request adds states to the process (all but the header) and so counts
         toward `max_checks_per_worker`."""
-        assert worker.server is not None
+        server = worker.server  # read once: close() may clear the attribute from the loop thread
+        assert server is not None
         worker.requests += int(counts)
+        started = time.monotonic()
         try:
-            response = worker.server.run(request, timeout=timeout)  # type: ignore[call-overload]
+            response = server.run(request, timeout=timeout)  # type: ignore[call-overload]
         except TimeoutError:  # lean-interact already killed the process
-            self._counters.timeouts += 1
+            self._counters.bump("timeouts")
             self._discard_process(worker)
             return _Outcome(
                 failure=CheckStatus.TIMEOUT,
@@ -475,16 +490,17 @@ class ReplVerifier:
         except (OSError, ChildProcessError, MemoryError, ValueError) as exc:
             # ConnectionAbortedError / BrokenPipeError (dead pipe), ChildProcessError (not running),
             # JSONDecodeError and pydantic's ValidationError (garbage), MemoryError.
-            self._counters.crashes += 1
+            self._counters.bump("crashes")
             self._discard_process(worker)
             return _Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
-        self._maybe_schedule_recycle(worker)
-        return _Outcome(response=_response_dict(response))
+        seconds = time.monotonic() - started
+        self._maybe_schedule_recycle(worker, server)
+        return _Outcome(response=_response_dict(response), seconds=seconds)
 
-    def _maybe_schedule_recycle(self, worker: _Worker) -> None:
-        if self._memory_recycle_mb is None or worker.server is None:
-            return
-        if worker.server.get_memory_usage() >= self._memory_recycle_mb:
+    def _maybe_schedule_recycle(self, worker: _Worker, server: LeanServer) -> None:
+        # RLIMIT_AS kills a process mid-request, losing that check; recycling it between requests
+        # once its resident size nears the cap loses nothing.
+        if self._memory_recycle_mb is not None and server.get_memory_usage() >= self._memory_recycle_mb:
             worker.needs_recycle = True
 
     def _describe_crash(self, exc: BaseException) -> str:
@@ -567,9 +583,23 @@ class ReplVerifier:
             worker = _Worker(slot=len(self._workers), header=header)
             self._workers.append(worker)
             return self._mark_busy(worker, None)
-        if idle:  # LRU idle worker of another header switches over
+        if idle and self._worth_switching_to(header, arriving=1):  # the LRU idle worker switches over
             return self._mark_busy(min(idle, key=lambda w: w.last_released), header)
         return None
+
+    def _worth_switching_to(self, header: str, *, arriving: int = 0) -> bool:
+        """Should a worker of another header restart with `header`? Always when no worker serves
+        it (its checks would starve); otherwise only when its queue would still be busy by the time
+        the switched worker has elaborated the header (measured averages). A switch costs a full
+        header elaboration (Mathlib: 10-20 s), so moving a worker over for the last few queued
+        checks of a header only adds work."""
+        serving = sum(1 for w in self._workers if w.header == header)
+        if serving == 0:
+            return True
+        if self._avg_header_s is None or self._avg_check_s is None:
+            return False  # nothing measured yet: the header's own workers will get to it
+        queued = arriving + sum(1 for w in self._waiters if w.slot is None and w.header == header and not w.future.done())
+        return queued * self._avg_check_s / serving > self._avg_header_s
 
     def _mark_busy(self, worker: _Worker, new_header: str | None) -> _Worker:
         worker.busy = True
@@ -598,7 +628,7 @@ class ReplVerifier:
         for predicate in (
             lambda w: w.slot == worker.slot,
             lambda w: w.slot is None and w.header == worker.header,
-            lambda w: w.slot is None,
+            lambda w: w.slot is None and self._worth_switching_to(w.header),
         ):
             for waiter in live:
                 if predicate(waiter):
@@ -685,6 +715,10 @@ def _copy_result(result: CheckResult) -> CheckResult:
         error=result.error,
         raw=result.raw,
     )
+
+
+def _ewma(average: float | None, sample: float, weight: float = 0.2) -> float:
+    return sample if average is None else (1 - weight) * average + weight * sample
 
 
 def _first_line(exc: BaseException) -> str:

@@ -5,7 +5,7 @@ It speaks what `vllm serve` / SGLang / hosted APIs speak, as far as lemmaforge u
 - `POST /v1/chat/completions` and `POST /v1/completions`: OpenAI response shapes with `choices`
   (`message.content` / `text`, `finish_reason`, `index`) and `usage`; `n` choices per request;
   `stop` strings cut the reply (finish_reason "stop"); a reply longer than `max_tokens` fake tokens
-  is cut (finish_reason "length"); errors as `{"error": {"message", "type", "code"}}`.
+  (4 characters each) is cut (finish_reason "length"); errors as `{"error": {"message", "type", "code"}}`.
 - `GET /v1/models`: the configured model ids.
 
 Scripting is declarative. A `Rule` matches a request by a regex searched in the LAST USER MESSAGE
@@ -49,19 +49,16 @@ from typing import Any, Literal
 import pytest
 
 Endpoint = Literal["chat", "completions"]
-_TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+CHARS_PER_TOKEN = 4  # about what BPE tokenizers give on Lean code and English
 
 
 def count_tokens(text: str) -> int:
-    """The fake tokenizer: words and punctuation marks."""
-    return len(_TOKEN.findall(text))
+    """The fake tokenizer: one token per 4 characters (rounded up)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
 
 
 def _cut_tokens(text: str, limit: int) -> str:
-    for i, m in enumerate(_TOKEN.finditer(text)):
-        if i == limit:
-            return text[: m.start()]
-    return text
+    return text[: limit * CHARS_PER_TOKEN]
 
 
 @dataclass(frozen=True)
@@ -70,7 +67,9 @@ class Reply:
     finish_reason: str = "stop"
 
 
-ReplySpec = str | Reply | Sequence[str | Reply] | Callable[["Received"], "str | Reply | Sequence[str | Reply]"]
+ReplySpec = (
+    str | Reply | Sequence[str | Reply] | Callable[["Received"], "str | Reply | Sequence[str | Reply]"]
+)
 
 
 @dataclass
@@ -80,7 +79,7 @@ class Received:
     method: str
     path: str
     body: dict[str, Any]
-    headers: dict[str, str]
+    headers: dict[str, str]  # names lower-cased
     at: float
     status: int | None = None  # what the server answered; None for a dropped connection
 
@@ -241,7 +240,12 @@ class FakeOpenAIServer:
         return rule
 
     def fail_next(
-        self, count: int = 1, status: int = 503, *, message: str | None = None, retry_after: float | None = None
+        self,
+        count: int = 1,
+        status: int = 503,
+        *,
+        message: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         """The next `count` generation requests get HTTP `status` (queued after earlier ones)."""
         with self._lock:
@@ -257,7 +261,9 @@ class FakeOpenAIServer:
     def fail_always(self, status: int | None = 500, *, message: str | None = None) -> None:
         """Every generation request gets `status` until `fail_always(None)`."""
         with self._lock:
-            self._permanent = None if status is None else _Failure("status", -1, status, message or f"injected {status}")
+            self._permanent = (
+                None if status is None else _Failure("status", -1, status, message or f"injected {status}")
+            )
 
     def clear(self) -> None:
         """Forget failures and the request log (rules stay)."""
@@ -294,11 +300,13 @@ class FakeOpenAIServer:
         if self._httpd is not None:
             return self
         handler = type("Handler", (_Handler,), {"fake": self})
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        httpd = _QuietServer(("127.0.0.1", 0), handler)
         httpd.daemon_threads = True
         httpd.block_on_close = False
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name="fake-openai", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -359,6 +367,17 @@ class FakeOpenAIServer:
         return replies, delay
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (timeout, cancellation) is normal here: say nothing."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeOpenAIServer
     protocol_version = "HTTP/1.1"
@@ -379,7 +398,9 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         return body if isinstance(body, dict) else None
 
-    def _send(self, req: Received | None, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self, req: Received | None, status: int, payload: Any, headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -391,11 +412,15 @@ class _Handler(BaseHTTPRequestHandler):
         if req is not None:
             req.status = status
 
-    def _error(self, req: Received | None, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def _error(
+        self, req: Received | None, status: int, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         kind = {400: "BadRequestError", 404: "NotFoundError", 429: "RateLimitError"}.get(
             status, "InternalServerError" if status >= 500 else "APIError"
         )
-        self._send(req, status, {"error": {"message": message, "type": kind, "param": None, "code": status}}, headers)
+        self._send(
+            req, status, {"error": {"message": message, "type": kind, "param": None, "code": status}}, headers
+        )
 
     def _drop(self) -> None:
         self.close_connection = True
@@ -405,7 +430,9 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
     def _log(self, body: dict[str, Any]) -> Received:
-        req = Received(self.command, self.path, body, dict(self.headers.items()), time.time())
+        req = Received(
+            self.command, self.path, body, {k.lower(): v for k, v in self.headers.items()}, time.time()
+        )
         with self.fake._lock:
             self.fake.requests.append(req)
         return req
@@ -477,7 +504,10 @@ class _Handler(BaseHTTPRequestHandler):
                 text, reason = _cut_tokens(text, int(max_tokens)), "length"
             texts.append(text)
             reasons.append(reason)
-        prompt_tokens = count_tokens(req.all_text)
+        if req.endpoint == "chat":
+            prompt_tokens = sum(count_tokens(_content(m)) for m in req.messages)
+        else:
+            prompt_tokens = count_tokens(req.prompt or "")
         completion_tokens = sum(count_tokens(t) for t in texts)
         ident = next(fake._ids)
         common = {"created": int(time.time()), "model": body.get("model") or fake.models[0]}
@@ -491,7 +521,12 @@ class _Handler(BaseHTTPRequestHandler):
                 }
                 for i, (t, r) in enumerate(zip(texts, reasons, strict=True))
             ]
-            payload = {"id": f"chatcmpl-fake-{ident}", "object": "chat.completion", **common, "choices": choices}
+            payload = {
+                "id": f"chatcmpl-fake-{ident}",
+                "object": "chat.completion",
+                **common,
+                "choices": choices,
+            }
         else:
             choices = [
                 {"index": i, "text": t, "finish_reason": r, "logprobs": None}

@@ -115,8 +115,8 @@ def test_process_replays_every_recorded_pair_byte_for_byte(tmp_path: Path) -> No
 
 def test_comment_queries_are_skipped_and_lines_are_joined(tmp_path: Path) -> None:
     stdin = (
-        '# a comment query\n\n-- another\n\n{"cmd": "theorem t : 1 = 1 :=\n   rfl"}\n\n{"cmd": "#check 1",\n "env": 0}\n'
-    ).encode()
+        b'# a comment query\n\n-- another\n\n{"cmd": "theorem t : 1 = 1 :=\n   rfl"}\n\n{"cmd": "#check 1",\n "env": 0}\n'
+    )
     done = _run_fake_process(stdin, {}, tmp_path)
     assert done.returncode == 0
     out = done.stdout.decode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import socket
@@ -105,7 +106,10 @@ async def test_sorry_is_incomplete_with_holes_at_whole_file_positions(
     assert hole.pos == where(code, "sorry") and hole.pos.line == 10
     assert hole.end_pos == Position(hole.pos.line, hole.pos.column + len("sorry"))
     assert hole.goal.startswith("z : ℂ\nh₀ : z = (1 + Complex.I) / Real.sqrt 2\n⊢ ")
-    assert hole.proof_state is not None  # Kimina passes the REPL's id through; useless without the REPL
+    assert hole.proof_state is None  # the server's REPL ids are unreachable from here
+    assert (
+        result.raw is not None and result.raw["response"]["sorries"][0]["proofState"] == 0
+    )  # kept on record
     [warning] = result.messages
     assert warning.severity is Severity.WARNING and warning.data == "declaration uses 'sorry'"
     assert warning.pos == where(code, "amc12a_2019_p21")
@@ -227,13 +231,17 @@ async def test_batches_preserve_order_and_use_unique_ids(server: FakeKimina, min
 async def test_concurrency_bounds_requests_in_flight() -> None:
     with FakeKimina(delay=0.1) as server:
         verifier = KiminaVerifier(
-            server.url, batch_size=1, concurrency=3, retry=FAST_RETRIES, position_mode="server"
+            server.url, batch_size=2, concurrency=3, retry=FAST_RETRIES, position_mode="server"
         )
-        results = await verifier.check_many([f"example : {i} = {i} := rfl" for i in range(9)])
+        many = verifier.check_many([f"example : {i} = {i} := rfl" for i in range(8)])
+        singles = [verifier.check(f"example : {i} = {i} := rfl") for i in range(6)]
+        results = await asyncio.gather(many, *singles)
         await verifier.close()
 
-    assert len(results) == 9 and all(r.ok for r in results)
-    assert server.max_in_flight == 3
+    assert len(results[0]) == 8 and all(r.ok for r in results[0]) and all(r.ok for r in results[1:])
+    # Concurrent, but never more than `concurrency` requests across all callers together.
+    assert 1 < server.max_in_flight <= 3
+    assert len(server.check_requests) == 4 + 6
 
 
 async def test_empty_input_sends_nothing(verifier: KiminaVerifier, server: FakeKimina) -> None:

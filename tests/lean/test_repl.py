@@ -92,31 +92,28 @@ async def _wait_for_request(fake: FakeRepl, marker: str, timeout: float = 5.0) -
 # --------------------------------------------------------------------------------------------------
 
 
-def test_split_header_takes_leading_directives_and_counts_lines() -> None:
-    header, body, offset = split_header(HEADER + SKETCH)
-    assert header == HEADER.rstrip("\n")
-    assert offset == 6 and body == "\n" + SKETCH
-    assert (HEADER + SKETCH).split("\n")[offset:] == body.split("\n")
-
-
 @pytest.mark.parametrize(
-    ("code", "header", "offset"),
+    ("code", "header", "body_starts"),
     [
-        ("theorem t : 1 = 1 := rfl", "", 0),
-        ("/- Copyright\n  text -/\nimport Mathlib\n-- note\nopen Real\ntheorem t : True := trivial", None, 5),
-        ("import Mathlib\nopen Real in\ntheorem t : True := trivial", "import Mathlib", 1),
-        ("import Mathlib\nset_option maxHeartbeats 0 in\ntheorem t : True := trivial", "import Mathlib", 1),
-        ("import Mathlib\nopen Real\n  Nat\ntheorem t : True := trivial", "import Mathlib\nopen Real\n  Nat", 3),
-        ("import Mathlib\n/-- doc -/\ntheorem t : True := trivial", "import Mathlib", 1),
-        ("import Mathlib\nuniverse u\nnamespace Foo", "import Mathlib\nuniverse u", 2),
+        (HEADER + SKETCH, HEADER.strip(), "theorem t (a b"),
+        ("theorem t : 1 = 1 := rfl", "", "theorem t"),
+        (
+            "/- Copyright\n  text -/\nimport Mathlib\n-- note\nopen Real\ntheorem t : True := trivial",
+            "/- Copyright\n  text -/\nimport Mathlib\n-- note\nopen Real",
+            "theorem t",
+        ),
+        ("import Mathlib\nopen Real in\ntheorem t : True := trivial", "import Mathlib", "open Real in"),
+        ("import Mathlib\nset_option maxHeartbeats 0 in\ntheorem t : True := trivial", "import Mathlib", "set_option"),
+        ("import Mathlib\nopen Real\n  Nat\ntheorem t : True := trivial", "import Mathlib\nopen Real\n  Nat", "theorem"),
+        ("import Mathlib\n/-- doc -/\ntheorem t : True := trivial", "import Mathlib", "/-- doc -/"),
+        ("import Mathlib\nuniverse u\nnamespace Foo", "import Mathlib\nuniverse u", "namespace Foo"),
     ],
 )
-def test_split_header_cases(code: str, header: str | None, offset: int) -> None:
-    got_header, body, got_offset = split_header(code)
-    assert got_offset == offset
-    if header is not None:
-        assert got_header == header
-    assert "\n".join(filter(None, [got_header, body])) == code or got_header + "\n" + body == code
+def test_split_header(code: str, header: str, body_starts: str) -> None:
+    got_header, body, offset = split_header(code)
+    assert got_header.strip() == header
+    assert "\n".join(code.split("\n")[offset:]) == body  # the body starts at file line offset + 1
+    assert body.lstrip().startswith(body_starts)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -177,7 +174,7 @@ async def test_one_worker_switches_header_when_needed(pool: Factory) -> None:
 
 
 async def test_interleaved_headers_under_load_do_not_thrash(pool: Factory) -> None:
-    verifier, fake = pool(workers=2, latency={"cmd_s": 0.01})
+    verifier, fake = pool(workers=2, latency={"cmd_s": 0.01, "header_s": 0.1})
     codes = [(HEADER if i % 2 else OTHER_HEADER) + SKETCH for i in range(40)]
     results = await verifier.check_many(codes)
     assert all(r.status is CheckStatus.INCOMPLETE for r in results)
@@ -187,8 +184,8 @@ async def test_interleaved_headers_under_load_do_not_thrash(pool: Factory) -> No
 
 
 async def test_workers_run_in_parallel_without_blocking_the_event_loop(pool: Factory) -> None:
-    latency = 0.25
-    verifier, _ = pool(workers=4, latency={"cmd_s": latency, "header_s": 0.05})
+    latency, checks, workers = 0.4, 12, 4
+    verifier, _ = pool(workers=workers, latency={"cmd_s": latency, "header_s": 0.05})
     gaps: list[float] = []
     stop = asyncio.Event()
 
@@ -202,15 +199,17 @@ async def test_workers_run_in_parallel_without_blocking_the_event_loop(pool: Fac
 
     tick = asyncio.create_task(ticker())
     started = time.monotonic()
-    results = await verifier.check_many([HEADER + SKETCH] * 16)
+    results = await verifier.check_many([HEADER + SKETCH] * checks)
     wall = time.monotonic() - started
     stop.set()
     await tick
     assert all(r.status is CheckStatus.INCOMPLETE for r in results)
-    ideal = 16 * latency / 4
-    assert ideal <= wall < ideal + 1.0, wall  # one worker would need 16 × 0.25 = 4 s
-    assert max(gaps) < 0.1, max(gaps)  # nothing blocked the loop
-    assert verifier.stats().utilization > 0.5
+    sequential, ideal = checks * latency, checks * latency / workers  # 4.8 s and 1.2 s
+    assert ideal <= wall < sequential / 2, wall
+    # A blocking call on the loop would stall the ticker for a whole request (0.4 s); the bound
+    # leaves room for scheduling noise on a busy machine.
+    assert max(gaps) < 0.3, max(gaps)
+    assert verifier.stats().utilization > 0.3
 
 
 async def test_check_many_keeps_input_order(pool: Factory) -> None:
@@ -315,7 +314,7 @@ async def test_timeout_is_reported_and_the_worker_restarts_with_its_header(pool:
     hung = await verifier.check(HEADER + "-- HANG", timeout=0.3)
     assert hung.status is CheckStatus.TIMEOUT
     assert hung.error == "no answer from Lean within 0.3 s; the process was killed and will be restarted"
-    assert 0.3 <= hung.time < 2.0
+    assert hung.time >= 0.3
     assert (await verifier.check(HEADER + SKETCH)).status is CheckStatus.INCOMPLETE
     assert len(_requests_with(fake, "HANG")) == 1  # a timeout is never retried
     assert fake.header_elaborations() == 2 and fake.process_starts() == 2

@@ -1,0 +1,144 @@
+#!/usr/bin/env python
+"""Benchmark the REPL pool (ReplVerifier) on the fake Lean REPL with simulated latencies.
+
+    python scripts/bench_repl_pool.py                      # 1,000 checks, 4 workers, 3 headers
+    python scripts/bench_repl_pool.py --workers 8 --headers 2 --json
+    python scripts/bench_repl_pool.py --header-latency 2 --check-latency 0.05
+
+Every check goes through the real lean-interact path (`LeanServer` → fake `lake env` → fake REPL
+process), so what is measured is the pool: header reuse (elaborations per 1,000 checks; the goal is
+one per worker), utilization under load (busy time / (workers × wall)), and throughput against the
+ideal `workers / check_latency`. Checks are submitted all at once (`check_many`) or with at most
+`--concurrency` in flight, headers round-robin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lemmaforge.lean.repl import ReplVerifier  # noqa: E402
+from lemmaforge.lean.verifier import CheckResult, CheckStatus  # noqa: E402
+from tests.fakes.fake_repl import make_fake_repl_config  # noqa: E402
+
+HEADERS = [
+    "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n",
+    "import Mathlib\n\nopen Real\n",
+    "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n",
+    "import Mathlib\n\nopen Nat Finset\n",
+    "import Mathlib\n",
+]
+SKETCH = """theorem t{i} (a b : ℝ) (h : 0 < a ∧ 0 < b) : 0 < a * b ∧ 0 < a + b := by
+  have h1 : 0 < a * b := by sorry
+  have h2 : 0 < a + b := by sorry
+  exact ⟨h1, h2⟩
+"""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--checks", type=int, default=1000)
+    p.add_argument("--workers", type=int, default=4)
+    p.add_argument("--headers", type=int, default=3, help=f"distinct file headers (1-{len(HEADERS)})")
+    p.add_argument("--check-latency", type=float, default=0.02, help="simulated seconds per check")
+    p.add_argument("--header-latency", type=float, default=0.5, help="simulated seconds per `import …`")
+    p.add_argument("--concurrency", type=int, default=0, help="checks in flight (0: all at once)")
+    p.add_argument("--max-checks-per-worker", type=int, default=2000)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = p.parse_args(argv)
+    if not 1 <= args.headers <= len(HEADERS):
+        p.error(f"--headers must be between 1 and {len(HEADERS)}")
+    return args
+
+
+async def run_checks(verifier: ReplVerifier, codes: list[str], concurrency: int) -> tuple[list[CheckResult], list[float]]:
+    """All results, and each check's latency as its caller saw it (queueing included)."""
+    gate = asyncio.Semaphore(concurrency or len(codes))
+    latencies: list[float] = []
+
+    async def one(code: str) -> CheckResult:
+        async with gate:
+            started = time.monotonic()
+            result = await verifier.check(code)
+            latencies.append(time.monotonic() - started)
+            return result
+
+    return list(await asyncio.gather(*(one(c) for c in codes))), latencies
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench_repl_pool_") as tmp:
+        fake = make_fake_repl_config(
+            Path(tmp),
+            latency={"header_s": args.header_latency, "cmd_s": args.check_latency},
+            transcripts=False,  # scripted answers only: nothing here is in the recordings
+        )
+        verifier = ReplVerifier(
+            fake.config,
+            workers=args.workers,
+            timeout=60.0,
+            header_timeout=60.0,
+            max_checks_per_worker=args.max_checks_per_worker,
+        )
+        codes = [HEADERS[i % args.headers] + SKETCH.format(i=i) for i in range(args.checks)]
+        before = verifier.stats()
+        started = time.monotonic()
+        try:
+            results, latencies = await run_checks(verifier, codes, args.concurrency)
+        finally:
+            wall = time.monotonic() - started
+            after = verifier.stats()
+            await verifier.close()
+        fake_headers = fake.header_elaborations()
+    busy = after.busy_total - before.busy_total
+    ok = sum(r.status is CheckStatus.INCOMPLETE and len(r.holes) == 2 for r in results)
+    ideal_throughput = args.workers / args.check_latency if args.check_latency > 0 else float("inf")
+    return {
+        "checks": args.checks,
+        "workers": args.workers,
+        "headers": args.headers,
+        "check_latency_s": args.check_latency,
+        "header_latency_s": args.header_latency,
+        "concurrency": args.concurrency or args.checks,
+        "wall_s": round(wall, 3),
+        "answered_as_expected": ok,
+        "header_elaborations": after.header_elaborations,
+        "header_elaborations_seen_by_fake": fake_headers,
+        "header_elaborations_per_1000_checks": round(1000 * after.header_elaborations / args.checks, 2),
+        "header_switches": after.header_switches,
+        "restarts": after.restarts,
+        "utilization": round(busy / (args.workers * wall), 3),
+        "throughput_checks_per_s": round(args.checks / wall, 1),
+        "ideal_throughput_checks_per_s": round(ideal_throughput, 1),
+        "latency_p50_s": round(statistics.median(latencies), 3),
+        "latency_p95_s": round(statistics.quantiles(latencies, n=20)[18], 3) if len(latencies) >= 20 else None,
+    }
+
+
+def print_table(report: dict[str, Any]) -> None:
+    width = max(len(k) for k in report)
+    for key, value in report.items():
+        print(f"{key:<{width}}  {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    report = asyncio.run(bench(args))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_table(report)
+    return 0 if report["answered_as_expected"] == args.checks else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
