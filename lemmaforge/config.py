@@ -45,6 +45,11 @@ class VerifierConfig(BaseModel):
     kimina_api_key_env: str = "KIMINA_API_KEY"
     kimina_batch_size: int = Field(default=8, ge=1)
     kimina_concurrency: int = Field(default=8, ge=1)
+    kimina_retries: int = Field(default=5, ge=1)  # HTTP tries per batch, the first included
+    kimina_retry_wait: float = Field(default=1.0, ge=0)  # seconds before the first retry; doubles
+    # How the server reports line numbers: "auto" probes once; "all" (current Kimina) shifts
+    # messages and sorries back by the header; "messages" / "none" for older server versions.
+    kimina_position_mode: Literal["auto", "all", "messages", "none"] = "auto"
 
 
 class AuditConfig(BaseModel):

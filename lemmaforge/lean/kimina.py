@@ -166,6 +166,8 @@ class KiminaVerifier:
             "header_timeout": cfg.header_timeout,
             "batch_size": cfg.kimina_batch_size,
             "concurrency": cfg.kimina_concurrency,
+            "retry": RetryPolicy(attempts=cfg.kimina_retries, initial_wait=cfg.kimina_retry_wait),
+            "position_mode": cfg.kimina_position_mode,
         }
         kwargs.update(overrides)
         return cls(cfg.kimina_url, **kwargs)

@@ -95,7 +95,8 @@ def _closed_port() -> int:
 
 def test_unreachable_kimina_is_exit_2_naming_the_url():
     url = f"http://127.0.0.1:{_closed_port()}"
-    r = run("check", str(EXAMPLE), "--verifier", "kimina", "--kimina-url", url, "--timeout", "5")
+    r = run("check", str(EXAMPLE), "--verifier", "kimina", "--kimina-url", url, "--timeout", "5",
+            env={"LEMMAFORGE_VERIFIER__KIMINA_RETRIES": "2", "LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01"})
     assert r.exit_code == 2
     line = one_line_error(r)
     assert url in line
