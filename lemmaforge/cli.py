@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from lemmaforge import __version__
 from lemmaforge.config import ConfigError, Settings, load_config
@@ -39,7 +40,7 @@ class BadInput(Exception):
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -94,8 +95,10 @@ def check(
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check one Lean file and audit it: whole-file check, no sorry, whitelisted axioms,
-    statement unchanged (with --against), no banned commands. Exit 0 proved, 1 not, 2 bad input."""
+    """Check one Lean file and audit it for soundness.
+
+    Whole-file check, no sorry, whitelisted axioms, statement unchanged (with --against), no banned
+    commands. Exit 0 proved, 1 not, 2 bad input or unusable verifier."""
     from lemmaforge.lean import code as lean_code
     from lemmaforge.lean.audit import audit
     from lemmaforge.lean.backends import make_verifier
@@ -156,8 +159,10 @@ def doctor(
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Say what is present and reachable (Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database)
-    and what to do about what is missing. Exit 0 when the configured verifier is usable, else 1."""
+    """Say what is present and reachable, and what to do about what is missing.
+
+    Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database. Exit 0 when the configured verifier
+    is usable, else 1."""
     from lemmaforge.doctor import diagnose, render
 
     settings = settings_or_fail(config, {})
@@ -182,8 +187,9 @@ def setup(
     ] = True,
     config: ConfigOpt = None,
 ) -> None:
-    """Prepare Lean, Mathlib and the REPL through lean-interact (needs the internet; first run takes
-    a while: Mathlib's cache is several GB)."""
+    """Prepare Lean, Mathlib and the REPL through lean-interact.
+
+    Needs the internet; the first run takes a while (Mathlib's cache is several GB)."""
     from lemmaforge.lean.install import SetupError, prepare
 
     settings = settings_or_fail(config, {"verifier": {"lean_version": lean_version, "project": project}})
@@ -193,6 +199,17 @@ def setup(
         fail(str(exc))
     out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
     out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False)
+
+
+def _add_subcommands() -> None:
+    # Imported here, not at the top: `lemmaforge check` must not pay for the training stack's
+    # imports, and cli_train imports torch / trl only inside its commands.
+    from lemmaforge.cli_train import app as train_app
+
+    app.add_typer(train_app, name="train", help="Train provers: SFT, GRPO, ES (needs the train extra).")
+
+
+_add_subcommands()
 
 
 def main() -> None:

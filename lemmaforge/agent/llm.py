@@ -1014,6 +1014,9 @@ def make_llm(
     mode = getattr(endpoint, "mode", None)
     if mode:
         opts["mode"] = mode
+    engine_kwargs = getattr(endpoint, "engine_kwargs", None)
+    if kind == "vllm" and engine_kwargs:
+        opts["engine_kwargs"] = dict(engine_kwargs)
     opts.update(kwargs)
     if kind == "vllm":
         return VLLMOfflineLLM(model, **opts)

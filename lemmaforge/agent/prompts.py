@@ -23,6 +23,7 @@ Sources of the published templates (see `docs/research/provers.md`):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -82,10 +83,17 @@ def prover_completion_prompt(header: str, open_statement: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+_FORMATTED = re.compile(r"^(\d+):(\d+): (error|warning|info|trace): (.*)$", re.DOTALL)
+
+
 def _error_fields(error: Any) -> tuple[str, tuple[int, int] | None, tuple[int, int] | None, str]:
     """(message, (line, column) start, end, severity) from a `Message`, a REPL message dict or a
-    plain string. Lines are 1-based, columns 0-based (Lean REPL convention)."""
+    string — `Message.format()`'s `line:col: severity: text` is read back into a position. Lines
+    are 1-based, columns 0-based (Lean REPL convention)."""
     if isinstance(error, str):
+        m = _FORMATTED.match(error)
+        if m:
+            return m.group(4), (int(m.group(1)), int(m.group(2))), None, m.group(3)
         return error, None, None, "error"
     if isinstance(error, Mapping):
         data = str(error.get("data", error.get("message", "")))

@@ -457,6 +457,19 @@ class ProofCandidate:
         return self.finish_reason == "length"
 
 
+def lemma_code(statement: str, body: str) -> str:
+    """`statement` with its proof hole filled by `body`: `lemmaforge.lean.code.fill` (the way the
+    search engine builds the file it checks, so that Lean's positions match) when available, else
+    `… := by` + the body indented by two."""
+    try:
+        from lemmaforge.lean.code import fill, holes
+
+        text = statement if holes(statement) else statement_with_sorry(statement)
+        return fill(text, {len(holes(text)) - 1: body})
+    except Exception:  # code.py missing, or it cannot place this body: the plain layout
+        return f"{open_statement(statement)}\n{indent(body)}"
+
+
 def _aux_before(code: str, masked: str, target: Decl) -> str:
     """Declarations before `target` (helper lemmas), without the target's own docstring/comments."""
     j = target.line_start
@@ -495,8 +508,8 @@ def build_candidate(
         body = extracted
         aux = _aux_before(code, masked, target)
         changed = not same_statement(statement, code[target.line_start : target.end])
-    head = open_statement(statement)
-    full = f"{aux}\n\n{head}\n{indent(body)}" if aux else f"{head}\n{indent(body)}"
+    lemma = lemma_code(statement, body)
+    full = f"{aux}\n\n{lemma}" if aux else lemma
     return ProofCandidate(
         code=full,
         body=body,
@@ -577,10 +590,14 @@ class Prover:
     ) -> list[ProofCandidate]:
         """Self-correction: show the model its previous answer and Lean's errors, ask again.
 
-        `errors`: the verifier's `Message`s (or REPL message dicts, or plain strings), with
-        positions relative to `checked_code`, the exact file Lean checked — by default
-        `with_header(header, candidate.code)`."""
-        checked = checked_code if checked_code is not None else prompts.with_header(header, candidate.code)
+        `errors`: the verifier's `Message`s, REPL message dicts, or strings (`Message.format()`'s
+        `line:col: error: …` is read back into a position), with positions relative to
+        `checked_code`, the exact file Lean checked — by default what the search engine checks:
+        `header + lemma_code(candidate.statement, candidate.body)` (the lemma alone, without
+        `candidate.aux`)."""
+        if checked_code is None:
+            checked_code = prompts.with_header(header, lemma_code(candidate.statement, candidate.body))
+        checked = checked_code
         errs = prompts.only_errors(list(errors))
         if self.completion_mode:
             annotated = prompts.annotate_errors_inline(checked, errs, max_errors=self.max_errors)
@@ -633,7 +650,7 @@ class Prover:
                 continue
             result.append(
                 ProofCandidate(
-                    code=f"{open_statement(statement)}\n{indent(body)}",
+                    code=lemma_code(statement, body),
                     body=body,
                     raw=out.text,
                     call_id=out.call_id,
@@ -660,6 +677,7 @@ __all__ = [
     "final_block",
     "find_decls",
     "indent",
+    "lemma_code",
     "mask_comments",
     "open_statement",
     "replace_statement",

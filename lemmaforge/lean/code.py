@@ -359,7 +359,7 @@ _TACTIC_ARROW_STARTERS = frozenset(
 )
 # A line starting with one of these continues the previous tactic (`t\n  <;> t'`, the `else` of
 # a tactic `if`), it does not start a new one even at the block's column.
-_TRAILING_COMBINATORS = frozenset({"<;>", "<|>", "else"})
+_CONTINUATION_TOKENS = frozenset({"<;>", "<|>", "else"})
 
 
 @dataclass(eq=False, slots=True)
@@ -381,6 +381,9 @@ class _Analysis:
     depth: list[int]  # bracket depth before the token
     cols: list[int]  # column of each token
     declarations: list[Declaration] | None = None  # filled lazily by _declarations
+    # Filled lazily by _top_level (a 1-tuple, so that "no tactic proof" can be cached as (None,)).
+    top_level: tuple[tuple[Declaration, list[_Item], int] | None] | None = None
+    steps: list[HaveStep] | None = None  # filled lazily by have_steps
 
     def col(self, i: int) -> int:
         return self.cols[i]
@@ -391,110 +394,141 @@ def _analyze(code: str) -> _Analysis:
     """Tokens and block structure of `code` (cached; callers must not mutate the result)."""
     toks = tokens(code)
     lines = _Lines(code)
-    n = len(toks)
-    cols = [0] * n
-    line_start = [False] * n
-    # One merged walk over tokens and line starts (both sorted) instead of a bisect per token.
+    cols, line_start = _columns_and_line_starts(toks, lines)
+    tracker = _BlockTracker(toks, cols, line_start)
+    for i in range(len(toks)):
+        tracker.visit(i)
+    return _Analysis(
+        code, toks, lines, line_start, tracker.tactic_pos, tracker.item_of, tracker.stacks, tracker.depths, cols
+    )
+
+
+def _columns_and_line_starts(toks: Sequence[Token], lines: _Lines) -> tuple[list[int], list[bool]]:
+    """Column of each token and whether it is the first token of its line, in one merged walk
+    over tokens and line starts (both sorted) rather than a bisect per token."""
+    cols = [0] * len(toks)
+    line_start = [False] * len(toks)
     starts = lines.starts
     ln = 0  # index into starts of the line holding the current token
-    last_line = -1
+    last_line = -1  # line index (0-based) on which the previous token ended
     for i, t in enumerate(toks):
         while ln + 1 < len(starts) and starts[ln + 1] <= t.start:
             ln += 1
         cols[i] = t.start - starts[ln]
         line_start[i] = ln != last_line
-        end_line = ln
-        if "\n" in t.text:
-            end_line = lines.line(t.end - 1) - 1
-        last_line = end_line
-    tactic_pos = [False] * n
-    item_of: list[_Block | None] = [None] * n
-    stacks: list[tuple[_Block, ...]] = [()] * n
-    depths = [0] * n
+        last_line = lines.line(t.end - 1) - 1 if "\n" in t.text else ln
+    return cols, line_start
 
-    blocks: list[_Block] = []
-    depth = 0
-    open_request: int | None = None  # token index of a pending block opener
-    item_first: dict[int, str] = {}  # id(block) -> first token text of its current tactic
-    pending_fun: Counter[int] = Counter()  # `fun`s at a depth still waiting for their `=>`
-    skip_number_after_iterate = False
 
-    for i, t in enumerate(toks):
-        col = cols[i]
-        if line_start[i]:
-            while blocks and blocks[-1].depth == depth and col < blocks[-1].column:
-                blocks.pop()
-        stacks[i] = tuple(blocks)
-        depths[i] = depth
-        top = blocks[-1] if blocks else None
-        in_tactic = top is not None and top.depth == depth
+class _BlockTracker:
+    """Lean's layout rules for tactic blocks, one token at a time (see the module docstring)."""
 
-        if skip_number_after_iterate and t.kind == "number":
+    def __init__(self, toks: Sequence[Token], cols: list[int], line_start: list[bool]) -> None:
+        n = len(toks)
+        self.toks, self.cols, self.line_start = toks, cols, line_start
+        self.tactic_pos = [False] * n
+        self.item_of: list[_Block | None] = [None] * n
+        self.stacks: list[tuple[_Block, ...]] = [()] * n
+        self.depths = [0] * n
+        self.blocks: list[_Block] = []
+        self.depth = 0
+        self.open_request: int | None = None  # index of an opener whose block starts at the next token
+        self.item_first: dict[int, str] = {}  # id(block) -> first token of its current tactic
+        self.pending_fun: Counter[int] = Counter()  # `fun`s at a depth still waiting for their `=>`
+        self.after_iterate = False
+
+    def visit(self, i: int) -> None:
+        if self.line_start[i]:
+            self._close_blocks_right_of(self.cols[i])
+        self.stacks[i] = tuple(self.blocks)
+        self.depths[i] = self.depth
+        self._classify(i)
+        self._maybe_request_block(i)
+        self._track_brackets(i)
+
+    def _close_blocks_right_of(self, col: int) -> None:
+        """A line starting left of a block's column (at the block's bracket depth) ends it."""
+        while self.blocks and self.blocks[-1].depth == self.depth and col < self.blocks[-1].column:
+            self.blocks.pop()
+
+    def _in_tactic(self) -> _Block | None:
+        """The innermost block, if the current token is directly in it (not inside brackets)."""
+        top = self.blocks[-1] if self.blocks else None
+        return top if top is not None and top.depth == self.depth else None
+
+    def _classify(self, i: int) -> None:
+        t = self.toks[i]
+        top = self._in_tactic()
+        prev = self.toks[i - 1].text if i > 0 else None
+        if self.after_iterate and t.kind == "number":
             pass  # `iterate 3 tac`: the count is not the block's first tactic
-        elif open_request is not None and not (line_start[i] and t.text in _TRAILING_COMBINATORS):
-            block = _Block(col, depth, open_request)
-            blocks.append(block)
-            open_request = None
-            tactic_pos[i] = True
-            item_of[i] = block
-        elif line_start[i] and in_tactic and top is not None and col == top.column:
-            if t.text not in _TRAILING_COMBINATORS:
-                tactic_pos[i] = True
-                item_of[i] = top
-        elif i > 0 and in_tactic and top is not None and toks[i - 1].text == ";":
-            tactic_pos[i] = True
-            item_of[i] = top
-        elif i > 0 and toks[i - 1].text in ("<;>", "<|>"):
-            tactic_pos[i] = True
-        skip_number_after_iterate = False
-        if item_of[i] is not None:
-            item_first[id(item_of[i])] = t.text
+        elif self.open_request is not None and not (self.line_start[i] and t.text in _CONTINUATION_TOKENS):
+            block = _Block(self.cols[i], self.depth, self.open_request)
+            self.blocks.append(block)
+            self.open_request = None
+            self._start_item(i, block)
+        elif top is not None and self.line_start[i] and self.cols[i] == top.column:
+            if t.text not in _CONTINUATION_TOKENS:
+                self._start_item(i, top)
+        elif top is not None and prev == ";":
+            self._start_item(i, top)
+        elif prev in ("<;>", "<|>"):
+            self.tactic_pos[i] = True  # one tactic, not a new item of the sequence
+        self.after_iterate = False
 
-        cur = blocks[-1] if blocks else None
-        current_first = item_first.get(id(cur)) if cur is not None and cur.depth == depth else None
+    def _start_item(self, i: int, block: _Block) -> None:
+        self.tactic_pos[i] = True
+        self.item_of[i] = block
+        self.item_first[id(block)] = self.toks[i].text
 
+    def _maybe_request_block(self, i: int) -> None:
+        """Does this token make the next one start a tactic block?"""
+        t = self.toks[i]
         text = t.text
+        top = self._in_tactic()
+        current_first = self.item_first.get(id(top)) if top is not None else None
         if t.kind == "ident" and text in ("fun", "λ"):
-            pending_fun[depth] += 1
+            self.pending_fun[self.depth] += 1
         if text == "by" and t.kind == "ident":
-            open_request = i
-        elif tactic_pos[i] and text in ("·", "."):
-            open_request = i
-        elif tactic_pos[i] and text in _SEQ_TAKING_TACTICS:
-            open_request = i
-            skip_number_after_iterate = text == "iterate"
+            self.open_request = i
+        elif self.tactic_pos[i] and (text in ("·", ".", "(") or text in _SEQ_TAKING_TACTICS):
+            # bullets, `(tac; tac)`, `try tac`, `all_goals tac`, `iterate n tac`…
+            self.open_request = i
+            self.after_iterate = text == "iterate"
         elif text == "=>":
-            if pending_fun[depth] > 0:
-                pending_fun[depth] -= 1
+            if self.pending_fun[self.depth] > 0:
+                self.pending_fun[self.depth] -= 1  # `fun x => …`: a term
             elif current_first in _TACTIC_ARROW_STARTERS:
-                open_request = i
-        elif text == "then" and current_first == "if":
-            open_request = i
+                self.open_request = i
+        elif (text == "then" and current_first == "if") or (text == "|" and current_first == "first"):
+            self.open_request = i
         elif text == "else":
-            # A tactic `if … then tac else tac`: the `then` branch may still be open on this line;
-            # the `else` belongs to the `if` tactic below it.
-            for k in range(len(blocks) - 1, -1, -1):
-                if blocks[k].depth != depth:
-                    break
-                if item_first.get(id(blocks[k])) == "if":
-                    del blocks[k + 1 :]
-                    open_request = i
-                    break
-        elif text == "|" and current_first == "first":
-            open_request = i
-        elif tactic_pos[i] and text == "(":
-            open_request = i  # `(tac; tac)`: a tactic sequence inside the parentheses
+            self._open_else_branch(i)
 
-        if t.kind == "symbol" and text in _OPEN_BRACKETS:
-            depth += 1
-        elif t.kind == "symbol" and text in _CLOSE_BRACKETS:
-            pending_fun[depth] = 0
-            depth = max(0, depth - 1)
-            while blocks and blocks[-1].depth > depth:
-                blocks.pop()
-            if open_request is not None and toks[open_request].text == "(":
-                open_request = None  # `()`: nothing was opened
-    return _Analysis(code, toks, lines, line_start, tactic_pos, item_of, stacks, depths, cols)
+    def _open_else_branch(self, i: int) -> None:
+        """A tactic `if … then tac else tac`: the `then` branch may still be open on this line;
+        the `else` belongs to the `if` tactic below it."""
+        for k in range(len(self.blocks) - 1, -1, -1):
+            if self.blocks[k].depth != self.depth:
+                return
+            if self.item_first.get(id(self.blocks[k])) == "if":
+                del self.blocks[k + 1 :]
+                self.open_request = i
+                return
+
+    def _track_brackets(self, i: int) -> None:
+        t = self.toks[i]
+        if t.kind != "symbol":
+            return
+        if t.text in _OPEN_BRACKETS:
+            self.depth += 1
+        elif t.text in _CLOSE_BRACKETS:
+            self.pending_fun[self.depth] = 0
+            self.depth = max(0, self.depth - 1)
+            while self.blocks and self.blocks[-1].depth > self.depth:
+                self.blocks.pop()  # a closing bracket ends the blocks opened inside it
+            if self.open_request is not None and self.toks[self.open_request].text == "(":
+                self.open_request = None  # `()`: nothing was opened
 
 
 # --------------------------------------------------------------------------------------------
@@ -592,11 +626,11 @@ class Hole:
 @dataclass(frozen=True, slots=True)
 class _HoleContext:
     hole: Hole
-    index: int  # token index of the sorry
     prev: Token | None
     prev2: Token | None
     enclosing_column: int | None  # column of the tactic block the hole's tactic/term lives in
     rest_of_line_empty: bool  # nothing but whitespace/comments after the sorry on its line
+    rest_only_closers: bool  # …or only closing brackets (`(by sorry)`)
     line_start: bool  # the sorry is the first token on its line
 
 
@@ -621,11 +655,11 @@ def _hole_contexts(code: str) -> list[_HoleContext]:
         out.append(
             _HoleContext(
                 hole=Hole(t.start, line, column, position),
-                index=i,
                 prev=an.toks[i - 1] if i > 0 else None,
                 prev2=an.toks[i - 2] if i > 1 else None,
                 enclosing_column=enclosing,
                 rest_of_line_empty=rest.strip() == "",
+                rest_only_closers=all(c in _CLOSE_BRACKETS or c.isspace() for c in rest),
                 line_start=an.line_start_tok[i],
             )
         )
@@ -655,7 +689,7 @@ _COMMAND_KEYWORDS = (
         "import", "open", "namespace", "section", "end", "variable", "universe", "set_option", "attribute",
         "notation", "infix", "infixl", "infixr", "prefix", "postfix", "macro", "macro_rules", "syntax", "elab",
         "elab_rules", "mutual", "deriving", "initialize", "export", "alias", "declare_syntax_cat",
-        "run_cmd", "theory",
+        "run_cmd", "omit", "include", "add_decl_doc",
     }
 )
 # Options that only change resources or printing: allowed to differ in `set_option … in`
@@ -1253,6 +1287,13 @@ def _proof_last(an: _Analysis, item: _Item, proof_first: int) -> int:
 def _top_level(code: str) -> tuple[_Analysis, Declaration, list[_Item], int] | None:
     """The analysis, the last theorem, its top-level tactics and the `by` token index."""
     an = _analyze(code)
+    if an.top_level is None:  # computed once per (cached) analysis
+        an.top_level = (_compute_top_level(an),)
+    top = an.top_level[0]
+    return None if top is None else (an, *top)
+
+
+def _compute_top_level(an: _Analysis) -> tuple[Declaration, list[_Item], int] | None:
     theorems = [d for d in _declarations(an) if d.kind in ("theorem", "lemma")]
     if not theorems:
         return None
@@ -1261,8 +1302,8 @@ def _top_level(code: str) -> tuple[_Analysis, Declaration, list[_Item], int] | N
     if found is None:
         return None
     by_index, block = found
-    lo, hi = _decl_token_range(an, decl)
-    return an, decl, _block_items(an, block, by_index + 1, hi), by_index
+    _, hi = _decl_token_range(an, decl)
+    return decl, _block_items(an, block, by_index + 1, hi), by_index
 
 
 def top_level_tactics(code: str) -> list[tuple[int, int]]:
@@ -1283,7 +1324,9 @@ def have_steps(code: str) -> list[HaveStep]:
     if top is None:
         return []
     an, _, items, _ = top
-    return [s for s in (_parse_step(an, it) for it in items) if s is not None]
+    if an.steps is None:
+        an.steps = [s for s in (_parse_step(an, it) for it in items) if s is not None]
+    return list(an.steps)
 
 
 def _all_step_items(an: _Analysis, decl: Declaration) -> list[_Item]:
@@ -1392,59 +1435,38 @@ def _place(lines: Sequence[str], column: int) -> str:
 
 
 def _fill_one(code: str, ctx: _HoleContext, proof: str) -> tuple[int, int, str]:
-    """(start, end, replacement) that puts `proof` into the hole described by `ctx`.
-
-    Rules (proof = tactic text unless it is a `TermProof`; a leading `by` is dropped, so a `by …`
-    term never becomes `by by`):
-    * `sorry` as the proof: the hole is left as it is.
-    * tactic hole right after `by` with nothing after it on the line (`:= by sorry`): one line
-      stays inline (`by simp`); several go on the next lines, indented two columns deeper than the
-      tactic block that contains the `by` (for a `have` at column 2: column 4).
-    * other tactic hole: one line replaces the `sorry`; several are aligned at the `sorry`'s
-      column (a block after `·`, `=>`, `by`, or a new tactic line), or wrapped in `( … )` when
-      the hole follows `<;>`, `;`, `<|>` or has more code after it on its line (those take ONE
-      tactic).
-    * term hole that is the whole right-hand side of `:=` (nothing after it on the line):
-      `:= by tac` / `:= by` + indented lines (column = enclosing tactic block + 2, or 2 at top
-      level); any other term hole: `(by tac)` / `(by` + indented lines + `)`.
-    * a `TermProof` goes in as a term: `:= by sorry` → `:= term`, a term hole → `term` or
-      `(term)`, a tactic hole → `exact term`.
-    """
+    """(start, end, replacement) that puts `proof` into the hole described by `ctx` (the rules
+    are listed in `fill`)."""
     hole = ctx.hole
     start, end = hole.offset, hole.end
     block_column = (ctx.enclosing_column if ctx.enclosing_column is not None else 0) + 2
     if isinstance(proof, TermProof):
-        return _fill_term_proof(code, ctx, proof, block_column)
-    body = _strip_leading_by(_dedent(proof))
-    lines = body.split("\n") if body else ["skip"]
+        return _fill_term_proof(ctx, proof, block_column)
+    lines = _strip_leading_by(_dedent(proof)).split("\n")
     single = len(lines) == 1
     prev = ctx.prev.text if ctx.prev is not None else None
 
     if hole.position == "tactic":
-        if prev == "by" and ctx.rest_of_line_empty and not ctx.line_start and ctx.prev is not None:
-            if single:
-                return start, end, lines[0]
-            return ctx.prev.end, end, "\n" + "\n".join(_indent(lines, block_column))
         if single:
             return start, end, lines[0]
+        if prev == "by" and ctx.prev is not None and not ctx.line_start and ctx.rest_only_closers:
+            # `:= by sorry`, `(by sorry)`: the block goes on the next lines.
+            return ctx.prev.end, end, "\n" + "\n".join(_indent(lines, block_column))
         if prev in (";", "<;>", "<|>") or not ctx.rest_of_line_empty:
-            return start, end, "(" + _place(lines, hole.column + 1) + ")"
+            return start, end, "(" + _place(lines, hole.column + 1) + ")"  # these take ONE tactic
         return start, end, _place(lines, hole.column)
 
-    # term position
-    if prev == ":=" and ctx.rest_of_line_empty and ctx.prev is not None:
-        gap = code[ctx.prev.end : start]
-        if gap.strip() == "":
-            start = ctx.prev.end
-            if single:
-                return start, end, " by " + lines[0]
-            return start, end, " by\n" + "\n".join(_indent(lines, block_column))
+    if prev == ":=" and ctx.prev is not None and ctx.rest_of_line_empty and code[ctx.prev.end : start].strip() == "":
+        # The whole right-hand side of `:=`: no parentheses needed.
+        if single:
+            return ctx.prev.end, end, " by " + lines[0]
+        return ctx.prev.end, end, " by\n" + "\n".join(_indent(lines, block_column))
     if single:
         return start, end, f"(by {lines[0]})"
     return start, end, "(by\n" + "\n".join(_indent(lines, block_column)) + ")"
 
 
-def _fill_term_proof(code: str, ctx: _HoleContext, proof: TermProof, block_column: int) -> tuple[int, int, str]:
+def _fill_term_proof(ctx: _HoleContext, proof: TermProof, block_column: int) -> tuple[int, int, str]:
     hole = ctx.hole
     lines = _dedent(proof).split("\n")
     term = _place(lines, block_column)
@@ -1462,10 +1484,27 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
     """Put proofs into the holes of `code`.
 
     `proofs` is a list aligned with `holes(code)` (None leaves that hole), or a dict
-    hole index → proof. A proof is tactic text as a prover returns it (one or many lines, any
-    common indentation, which is removed), a `by …` term (its `by` is dropped where tactics are
-    expected), or a `TermProof`. See `_fill_one` for where the lines go; in short the result is
-    laid out the way a person would write it and stays valid under Lean's column rules."""
+    hole index → proof. A proof is tactic text as a prover returns it (one or many lines; their
+    common indentation is removed), or a `by …` term (the `by` is dropped, so it never becomes
+    `by by`), or a `TermProof` (a term, e.g. a PutnamBench answer). Proof `sorry` leaves the hole
+    as it is; an empty proof is an error. Where the lines go:
+
+    * tactic hole, one line: it replaces the `sorry` (`:= by sorry` → `:= by simp`).
+    * tactic hole right after `by` with nothing but closing brackets after it (`:= by sorry`,
+      `(by sorry)`), several lines: they go on the next lines, two columns deeper than the tactic
+      block that contains the `by` (a `have` at column 2: column 4; a theorem: column 2).
+    * other tactic hole, several lines: aligned at the `sorry`'s column (a new tactic line, or a
+      block after `·`, `=>`, `case … =>`), or wrapped as `(l1\n l2)` when the hole follows `<;>`,
+      `;` or `<|>`, or has code after it on its line (those positions take ONE tactic).
+    * term hole that is the whole right-hand side of `:=` (`have h : P := sorry`, PutnamBench's
+      `:=\nsorry`): `:= by tac`, or `:= by` + lines indented as above.
+    * any other term hole (`exact sorry`, `foo (sorry)`): `(by tac)`, or `(by` + lines + `)`.
+    * `TermProof`: `:= by sorry` → `:= term`; a term hole → `term` (whole right-hand side of
+      `:=`) or `(term)`; another tactic hole → `exact term`. Continuation lines keep their
+      relative indentation, two columns deeper than the enclosing block.
+    """
+    if isinstance(proofs, str):
+        raise TypeError("proofs must be a list or a dict of proofs, not one string")
     contexts = _hole_contexts(code)
     if isinstance(proofs, Mapping):
         chosen = dict(proofs)
@@ -1481,6 +1520,8 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
         proof = chosen.get(k)
         if proof is None or (not isinstance(proof, TermProof) and proof.strip() == "sorry"):
             continue
+        if not _strip_leading_by(_dedent(proof)).strip():
+            raise ValueError(f"empty proof for hole {k}")
         edits.append(_fill_one(code, ctx, proof))
     out = code
     for start, end, replacement in sorted(edits, reverse=True):

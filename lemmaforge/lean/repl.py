@@ -10,10 +10,15 @@ Scheduling (all on the event loop; only the blocking lean-interact calls run in 
 in-flight request per worker):
 - a check goes to an idle worker that already has its header; else a new worker is started while
   there are fewer than `workers`; else the least recently used idle worker of another header is
-  switched over (its process restarted with the new header); else the check waits in a FIFO queue;
+  switched over (its process restarted with the new header) if that pays (below); else the check
+  waits in a FIFO queue;
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
   states live there), to the oldest check waiting for its header, or to the oldest check waiting for
-  another header (so no worker idles while checks are queued).
+  another header if switching pays;
+- switching pays when no worker serves that header (its checks would starve), or when its queue
+  would still be busy after the switched worker has elaborated the header (measured averages of
+  header and check times). A switch costs a whole header elaboration (Mathlib: 10-20 s), so a
+  worker is not moved over for the last few checks of another header.
 
 Failures are reported, never hidden: a check that runs past its timeout is `TIMEOUT` (lean-interact
 killed the process); a dead pipe, unparseable output or an out-of-memory death is `CRASHED` and
@@ -43,7 +48,7 @@ import resource  # noqa: F401  imported before any fork: see _start_process
 import shutil
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -344,7 +349,7 @@ class ReplVerifier:
         worker = self._workers[handle.slot]
         if self._is_stale(worker, hole.generation):
             return TacticResult(error=_LOST)
-        worker = await self._acquire(None, slot=handle.slot)
+        worker = await self._acquire(None, slot=handle.slot)  # the process that holds the state
         try:
             if self._is_stale(worker, hole.generation):  # restarted while we waited for it
                 return TacticResult(error=_LOST)
@@ -435,11 +440,10 @@ class ReplVerifier:
             return None
         self._counters.bump("header_elaborations")
         outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
-        if outcome.failure is None:
-            self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
+        self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
         response = outcome.response or {}
         if "env" not in response or _has_errors(response):
             self._discard_process(worker)  # its env is useless; restart clean for the next header
@@ -583,23 +587,28 @@ class ReplVerifier:
             worker = _Worker(slot=len(self._workers), header=header)
             self._workers.append(worker)
             return self._mark_busy(worker, None)
-        if idle and self._worth_switching_to(header, arriving=1):  # the LRU idle worker switches over
+        if idle and self._worth_switching_to(header, queued=1 + self._queued_for(header)):  # LRU idle one switches
             return self._mark_busy(min(idle, key=lambda w: w.last_released), header)
         return None
 
-    def _worth_switching_to(self, header: str, *, arriving: int = 0) -> bool:
-        """Should a worker of another header restart with `header`? Always when no worker serves
-        it (its checks would starve); otherwise only when its queue would still be busy by the time
-        the switched worker has elaborated the header (measured averages). A switch costs a full
-        header elaboration (Mathlib: 10-20 s), so moving a worker over for the last few queued
-        checks of a header only adds work."""
-        serving = sum(1 for w in self._workers if w.header == header)
+    def _worth_switching_to(self, header: str, *, queued: int) -> bool:
+        """Should a worker of another header restart with `header`, which has `queued` checks
+        waiting? Always when no worker serves it (its checks would starve); otherwise only when its
+        queue would still be busy by the time the switched worker has elaborated the header
+        (measured averages). A switch costs a full header elaboration (Mathlib: 10-20 s), so moving
+        a worker over for the last few queued checks of a header only adds work."""
+        serving = self._serving(header)
         if serving == 0:
             return True
         if self._avg_header_s is None or self._avg_check_s is None:
             return False  # nothing measured yet: the header's own workers will get to it
-        queued = arriving + sum(1 for w in self._waiters if w.slot is None and w.header == header and not w.future.done())
         return queued * self._avg_check_s / serving > self._avg_header_s
+
+    def _serving(self, header: str) -> int:
+        return sum(1 for w in self._workers if w.header == header)
+
+    def _queued_for(self, header: str) -> int:
+        return sum(1 for w in self._waiters if w.slot is None and w.header == header and not w.future.done())
 
     def _mark_busy(self, worker: _Worker, new_header: str | None) -> _Worker:
         worker.busy = True
@@ -622,18 +631,21 @@ class ReplVerifier:
         waiter.future.set_result(self._mark_busy(worker, waiter.header if waiter.header != worker.header else None))
 
     def _next_waiter_for(self, worker: _Worker) -> _Waiter | None:
-        live = [w for w in self._waiters if not w.future.done()]
-        for w in [w for w in self._waiters if w.future.done()]:
-            self._waiters.remove(w)
-        for predicate in (
-            lambda w: w.slot == worker.slot,
-            lambda w: w.slot is None and w.header == worker.header,
-            lambda w: w.slot is None and self._worth_switching_to(w.header),
-        ):
-            for waiter in live:
-                if predicate(waiter):
-                    return waiter
-        return None
+        for gone in [w for w in self._waiters if w.future.done()]:  # cancelled while queued
+            self._waiters.remove(gone)
+        for waiter in self._waiters:  # a tactic step on a proof state of this very process
+            if waiter.slot == worker.slot:
+                return waiter
+        for waiter in self._waiters:
+            if waiter.slot is None and waiter.header == worker.header:
+                return waiter
+        # Switch to the header with the longest backlog per worker serving it, if that pays.
+        queued = Counter(w.header for w in self._waiters if w.slot is None and w.header is not None)
+        candidates = [h for h, n in queued.items() if h is not None and self._worth_switching_to(h, queued=n)]
+        if not candidates:
+            return None
+        target = max(candidates, key=lambda h: queued[h] / (1 + self._serving(h)))
+        return next(w for w in self._waiters if w.slot is None and w.header == target)
 
     async def _in_thread(self, worker: _Worker, fn: Callable[[], _Outcome]) -> _Outcome:
         """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the

@@ -64,7 +64,9 @@ def tiny_model_dir(tmp_path_factory) -> Path:
 
 async def test_sampling_chat_and_recording(tiny_model_dir):
     rec = MemoryRecorder()
-    llm = make_llm(LLMEndpoint(url=f"hf://{tiny_model_dir}", max_tokens=12), "prover", recorder=rec, run_id="r")
+    llm = make_llm(
+        LLMEndpoint(url=f"hf://{tiny_model_dir}", max_tokens=12), "prover", recorder=rec, run_id="r"
+    )
     assert isinstance(llm, TransformersLLM) and isinstance(llm, LLM)
     messages = [{"role": "user", "content": "theorem foo (a b : ℝ) : a + b = b + a := by"}]
 

@@ -416,16 +416,16 @@ def _parse_binders(signature: str) -> list[str]:
 
 
 def find_declarations(masked: str) -> list[Declaration]:
-    starts = [m for m in _DECL.finditer(masked)]
+    """Declarations in source order (`masked`: see mask_comments_and_strings)."""
     decls: list[Declaration] = []
-    for m in starts:
+    for m in _DECL.finditer(masked):
         kw_start, kw_end = m.start("kw"), m.end("kw")
         end = _next_top_level_command(masked, kw_end)
         text = masked[kw_end:end]
         name = None
-        name_span = (kw_start, kw_end)
+        name_span = (kw_start, kw_end)  # `example` and anonymous instances: Lean uses the keyword
         nm = _DECL_NAME.match(text)
-        if m.group("kw") not in ("example",) and nm and nm.group("name") not in (":=",):
+        if m.group("kw") != "example" and nm:
             name = nm.group("name")
             name_span = (kw_end + nm.start("name"), kw_end + nm.end("name"))
         sig_start = name_span[1] - kw_end if name else 0
@@ -450,9 +450,8 @@ def find_declarations(masked: str) -> list[Declaration]:
 
 def _next_top_level_command(masked: str, after: int) -> int:
     """Top-level commands start in column 0; indented lines (and `|` match arms) continue one."""
-    for m in re.finditer(r"\n(?=[^\s|)\]}⟩,])", masked[after:]):
-        return after + m.start() + 1
-    return len(masked)
+    m = re.compile(r"\n(?=[^\s|)\]}⟩,])").search(masked, after)
+    return m.start() + 1 if m else len(masked)
 
 
 def _name_order(a: str, b: str) -> int:

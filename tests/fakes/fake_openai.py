@@ -31,6 +31,10 @@ generation requests being served at once.
 
 Unknown input (no rule matches and no default) is answered with a 400 naming the text, so a test
 sees the problem at once instead of retrying.
+
+As a pytest fixture: import `fake_openai` into a conftest.py
+(`from tests.fakes.fake_openai import fake_openai  # noqa: F401`); it yields a started server with
+no rules and the default reply "".
 """
 
 from __future__ import annotations

@@ -370,6 +370,24 @@ class TestFill:
             "  have h : Q := by\n    norm_num\n    linarith\n  exact h"
         )
 
+    def test_by_hole_inside_a_term(self) -> None:
+        code = "theorem t : P := by\n  · exact foo (by sorry) (by sorry)"
+        out = C.fill(code, ["simp\nring", "simp\nring"])
+        # More code after it: one parenthesized tactic; only `)`: a block on the next lines,
+        # two columns deeper than the bullet's block.
+        assert out == (
+            "theorem t : P := by\n  · exact foo (by (simp\n" + " " * 19 + "ring)) (by\n      simp\n      ring)"
+        )
+        assert [h.position for h in C.holes(code)] == ["tactic", "tactic"]
+
+    def test_bad_proofs(self) -> None:
+        code = "theorem t : P := by\n  sorry"
+        for empty in ("", "  \n ", "by", "by\n"):
+            with pytest.raises(ValueError, match="empty proof"):
+                C.fill(code, [empty])
+        with pytest.raises(TypeError):
+            C.fill(code, "simp")
+
     def test_putnam_term_statement(self) -> None:
         code = "theorem t\n(n : ℕ)\n: n = n :=\nsorry"
         assert C.fill(code, ["rfl"]) == "theorem t\n(n : ℕ)\n: n = n := by rfl"
