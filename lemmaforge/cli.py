@@ -201,6 +201,118 @@ def setup(
     out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False)
 
 
+def _parse_budget(items: list[str] | None) -> dict[str, Any]:
+    from lemmaforge.config import BudgetConfig
+
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in BudgetConfig.model_fields:
+            known = ", ".join(BudgetConfig.model_fields)
+            raise BadInput(f"--budget takes KEY=VALUE with KEY one of: {known} (got '{item}')")
+        out[key] = value.strip()
+    return out
+
+
+@app.command()
+def prove(
+    file: Annotated[Path | None, typer.Argument(help="Lean file: header + one theorem ending in sorry.")] = None,
+    statement: Annotated[str | None, typer.Option("--statement", help="The theorem as text instead of a file.")] = None,
+    header: Annotated[
+        str | None, typer.Option("--header", help="Header for --statement (default: the miniF2F header).")
+    ] = None,
+    informal: Annotated[str | None, typer.Option("--informal", help="Informal statement / proof for the planner.")] = None,
+    planner_url: Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")] = None,
+    planner_model: Annotated[str | None, typer.Option("--planner-model")] = None,
+    prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
+    prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
+    cot: Annotated[bool, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt.")] = False,
+    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
+    kimina_url: Annotated[str | None, typer.Option("--kimina-url")] = None,
+    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
+    budget: Annotated[
+        list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
+    ] = None,
+    db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the proof here.")] = None,
+    live: Annotated[bool, typer.Option("--live/--no-live", help="Show the proof tree while it runs.")] = True,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Prove one theorem by recursive decomposition.
+
+    Exit 0 proved, 1 not proved, 2 bad input or unusable backend."""
+    from lemmaforge.agent.llm import LLMUnavailableError
+    from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
+    from lemmaforge.db import StoreError
+    from lemmaforge.lean.verifier import VerifierError
+
+    if (file is None) == (statement is None):
+        fail("give exactly one of FILE or --statement")
+    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
+        fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    try:
+        code = read_lean_file(file) if file is not None else (header or MINIF2F_HEADER) + (statement or "")
+        problem = problem_from_code(code)
+        budget_overrides = _parse_budget(budget)
+    except (BadInput, ProblemError) as exc:
+        fail(str(exc))
+    if informal:
+        from dataclasses import replace
+
+        problem = replace(problem, informal=informal)
+    settings = settings_or_fail(
+        config,
+        {
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+            "planner": {"url": planner_url, "model": planner_model},
+            "prover": {"url": prover_url, "model": prover_model},
+            "budget": budget_overrides,
+            "db_url": db,
+        },
+    )
+    try:
+        recorder, close_recorder = open_recorder(settings.db_url)
+    except StoreError as exc:
+        fail(str(exc))
+
+    show_live = live and not as_json and out.is_terminal
+    try:
+        result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
+    except (VerifierError, LLMUnavailableError) as exc:
+        fail(str(exc))
+    finally:
+        close_recorder()
+
+    if output is not None and result.proof:
+        output.write_text(result.proof, encoding="utf-8")
+    if as_json:
+        print_json(result.to_json())
+    else:
+        out.print(result.tree.render())
+        if result.proved:
+            out.print(result.proof, markup=False, highlight=False)
+        verdict = "[green]proved[/]" if result.proved else f"[red]not proved[/] ({escape(result.stop_reason)})"
+        out.print(
+            f"{verdict} in {result.seconds:.1f}s: {result.stats.llm_calls} LLM calls, {result.stats.checks} Lean "
+            f"checks, depth {result.depth if result.depth is not None else '-'}, run {result.run_id}"
+        )
+    raise typer.Exit(EXIT_OK if result.proved else EXIT_NO)
+
+
+async def _prove(settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool) -> Any:
+    from lemmaforge.app import open_services, prove_problem
+
+    async with open_services(settings, recorder=recorder, cot=cot) as services:
+        if not show_live:
+            return await prove_problem(services, settings, problem)
+        from rich.live import Live
+
+        with Live(console=out, refresh_per_second=4, transient=True) as view:
+            return await prove_problem(services, settings, problem, on_update=lambda tree: view.update(tree.render()))
+
+
 def _add_subcommands() -> None:
     # Imported here, not at the top: `lemmaforge check` must not pay for the training stack's
     # imports, and cli_train imports torch / trl only inside its commands.

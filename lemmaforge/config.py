@@ -62,8 +62,18 @@ class AuditConfig(BaseModel):
 class LLMEndpoint(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str | None = None  # OpenAI-compatible base URL, e.g. http://localhost:8000/v1
-    model: str | None = None
+    # OpenAI-compatible base URL (http://localhost:8000/v1), or `vllm://MODEL` (offline vLLM, GPU)
+    # or `hf://PATH` (transformers, small models on CPU).
+    url: str | None = None
+    model: str | None = None  # None: the first model the server lists
+    backend: Literal["openai", "vllm", "transformers"] | None = None  # None: from the URL scheme
+    mode: Literal["chat", "completion"] = "chat"
+    native_n: bool = True  # False for servers that reject n > 1: n single requests instead
+    retries: int = Field(default=5, ge=0)
+    backoff: float = Field(default=1.0, ge=0)
+    backoff_max: float = Field(default=60.0, ge=0)
+    extra_body: dict[str, Any] = Field(default_factory=dict)  # server-specific sampling (top_k…)
+    engine_kwargs: dict[str, Any] = Field(default_factory=dict)  # vLLM offline engine arguments
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = 1.0
     top_p: float = 0.95

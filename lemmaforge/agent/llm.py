@@ -259,7 +259,9 @@ class BaseLLM:
 
     def bind(self, recorder: Recorder | None = None, run_id: str | None = None, *, role: str | None = None):
         """A view of this model whose calls are recorded on `recorder` under `run_id` (and
-        `role`). Shares connections, the concurrency limit and `stats` with this object."""
+        `role`). Shares connections, the concurrency limit and `stats` with this object, so
+        binding per run is cheap; close the original once at the end (closing any view closes the
+        shared connection pool)."""
         view = copy.copy(self)
         view._recorder = recorder if recorder is not None else self._recorder
         view._run_id = run_id if run_id is not None else self._run_id

@@ -166,70 +166,13 @@ def code_only(code: str) -> str:
 
 # --- context before the theorem ------------------------------------------------------------------
 
-# A command starts at column 0 with one of these words (after optional attributes / modifiers).
-_COMMAND_START = re.compile(
-    r"^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|partial|unsafe|scoped|local)\s+)*"
-    r"(?P<kw>import|open|set_option|universe|variable|namespace|section|end|theorem|lemma|def|abbrev|"
-    r"instance|axiom|example|structure|class|inductive|opaque|attribute|notation|macro|syntax|"
-    r"macro_rules|elab|infix|infixl|infixr|prefix|postfix|deriving|noncomputable|mutual|#\w+)\b",
-    re.MULTILINE,
-)
-# What a proof may add before the theorem: proved lemmas (lemma-style assembly) and resource
-# options. Anything else (an instance, a definition, an `open`, an attribute…) can change what the
-# unchanged statement text MEANS (e.g. a new `LT ℝ` instance), so it is rejected.
-_ALLOWED_ADDITIONS = {"theorem", "lemma"}
-_ALLOWED_OPTIONS = re.compile(r"^set_option\s+(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|"
-                              r"synthInstance\.maxSize|linter\.\S+|pp\.\S+)\s")
-
-
-def _preamble_commands(code: str) -> list[tuple[str, str]]:
-    """(keyword, normalized text) of each command before the last theorem."""
-    theorem = lean_code.last_theorem(code)
-    text = code_only(code)[: theorem.start if theorem else len(code)]
-    starts = [(m.start(), m.group("kw")) for m in _COMMAND_START.finditer(text)]
-    commands = []
-    for i, (start, kw) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-        commands.append((kw, _norm(text[start:end])))
-    return commands
-
-
-def _is_answer_slot(command: str) -> bool:
-    return bool(lean_code.find_tokens(command, ("sorry",))) and ":=" in command
-
 
 def context_changes(original: str, candidate: str) -> list[str]:
-    """What the candidate changed before its theorem: every original command must still be there,
+    """What the candidate changed before its theorem. Every original command must still be there,
     in order and unchanged (an answer slot `… := sorry` may get a value); additions may only be
-    proved lemmas and resource options."""
-    orig = _preamble_commands(original)
-    cand = _preamble_commands(candidate)
-    problems: list[str] = []
-    j = 0
-    for kw, text in orig:
-        slot_head = text.split(":=", 1)[0] if _is_answer_slot(text) else None
-        k = j
-        while k < len(cand):
-            ckw, ctext = cand[k]
-            if ctext == text or (slot_head is not None and ckw == kw and ctext.split(":=", 1)[0] == slot_head):
-                break
-            k += 1
-        if k == len(cand):
-            problems.append(f"'{text[:80]}' from the original is missing or changed")
-            continue
-        problems.extend(_check_additions(cand[j:k]))
-        j = k + 1
-    problems.extend(_check_additions(cand[j:]))
-    return problems
-
-
-def _check_additions(added: list[tuple[str, str]]) -> list[str]:
-    out = []
-    for kw, text in added:
-        if kw in _ALLOWED_ADDITIONS or (kw == "set_option" and _ALLOWED_OPTIONS.match(text + " ")):
-            continue
-        out.append(f"added '{text[:80]}' before the theorem (only lemmas may be added)")
-    return out
+    proved lemmas and resource options: anything else (an instance, a definition, an `open`…)
+    could change what the unchanged statement text MEANS (e.g. a new `LT ℝ` instance)."""
+    return lean_code.preamble_diff(original, candidate, allow_answer_slots=True, allow_added_lemmas=True)
 
 
 # --- axioms ------------------------------------------------------------------------------------

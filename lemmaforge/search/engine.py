@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from lemmaforge.agent.llm import LLMRequestError
 from lemmaforge.config import AuditConfig, BudgetConfig
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
@@ -66,7 +67,7 @@ class CandidateLike(Protocol):
 
 class PlannerLike(Protocol):
     async def draft(
-        self, header: str, statement: str, informal: str | None = None, n: int = 1
+        self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
     ) -> Sequence[SketchLike]: ...
 
     async def correct(
@@ -409,6 +410,10 @@ class _Run:
         started = time.monotonic()
         try:
             return await call
+        except LLMRequestError:
+            # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
+            # attempt, not a dead endpoint. LLMUnavailableError (endpoint down) propagates.
+            return []
         finally:
             self.budget.stats.generation_seconds += time.monotonic() - started
 
@@ -467,10 +472,12 @@ class _Run:
         planner = self.engine.planner
         assert planner is not None
         informal = self.problem.informal if node.parent_id is None else None
+        failed: list[str] = []  # earlier sketches: the planner is asked for a different one
         for _alternative in range(self.opts.budget.sketch_alternatives):
-            sketches = await self._generate(planner.draft(self.header, node.text, informal, n=1))
+            sketches = await self._generate(planner.draft(self.header, node.text, informal, n=1, avoid=tuple(failed)))
             if not sketches:
                 continue
+            failed.append(sketches[0].code)
             elaborated = await self._elaborate_sketch(node, sketches[0])
             if elaborated is None:
                 continue
@@ -517,7 +524,11 @@ class _Run:
         lean_holes = _align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
         children: list[tuple[Node, Goal | None]] = []
         for index, lean_hole in enumerate(lean_holes):
-            lemma = await self._lemma_for_hole(sketch.code, index, lean_hole)
+            try:
+                lemma = await self._lemma_for_hole(sketch.code, index, lean_hole)
+            except lean_lemmas.LemmaBuildError as exc:
+                self._set_status(sketch_node, "abandoned", reason=f"hole {index}: {exc}")
+                return None
             child = self._new_goal(
                 lemma, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
                 goal_state=lean_hole.goal if lean_hole else None,
@@ -530,10 +541,13 @@ class _Run:
                 raise _HoleFailed(child.node_id)
             return solution
 
+        hole_failed = False
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(solve_or_fail(c, h)) for c, h in children]
         except* _HoleFailed:
+            hole_failed = True  # (`return` is not allowed inside `except*`)
+        if hole_failed:
             for child, _ in children:
                 if child.status == "open":
                     self._set_status(child, "cancelled", reason="a sibling hole failed")

@@ -213,3 +213,29 @@ async def test_prover_completion_mode(fake_openai, make_client):
 def test_cot_needs_chat(make_client):
     with pytest.raises(ValueError, match="CoT"):
         Prover(make_client(mode="completion"), cot=True)
+
+
+async def test_prover_correction_with_engine_style_errors(fake_openai, make_client):
+    """The search engine checks `header + fill(statement, [body])` and passes `Message.format()`
+    strings: the default checked file must be that one, so the marks land on the right code."""
+    one_line = "theorem foo (a b : ℝ) (h : a < b) : a ≤ b := by sorry"
+    fake_openai.add_rule(
+        r"^Complete", "```lean4\ntheorem foo (a b : ℝ) (h : a < b) : a ≤ b := by linarith\n```"
+    )
+    fake_openai.add_rule(
+        r"^The proof \(Round 0\)",
+        "```lean4\ntheorem foo (a b : ℝ) (h : a < b) : a ≤ b := by\n  exact le_of_lt h\n```",
+    )
+    prover = Prover(make_client())
+    [cand] = await prover.prove(MINIF2F_HEADER, one_line)
+    assert cand.body == "linarith"
+    checked = MINIF2F_HEADER + cand.code  # what the engine checks
+    line = checked.split("\n").index(cand.code.split("\n")[0]) + 1
+    col = checked.split("\n")[line - 1].index("linarith")
+    err = Message(Severity.ERROR, "linarith failed", Position(line, col), None)
+
+    [fixed] = await prover.correct(MINIF2F_HEADER, cand, [err.format()])
+
+    assert fixed.body == "exact le_of_lt h"
+    feedback = fake_openai.requests_to("chat")[-1].messages[-1]["content"]
+    assert ":= by <error>linarith</error>\n" in feedback

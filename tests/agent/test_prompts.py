@@ -157,3 +157,10 @@ def test_with_header_and_to_plain():
         prompts.to_plain([{"role": "system", "content": "a "}, {"role": "user", "content": "b"}])
         == "a\n\nb\n\n"
     )
+
+
+def test_formatted_message_strings_are_read_back_into_positions():
+    err = Message(Severity.ERROR, "linarith failed", Position(5, 4), None)
+    assert prompts.format_errors(CODE, [err.format()]) == prompts.format_errors(CODE, [err])
+    assert "    <error>nlinarith</error>\n" in prompts.format_errors(CODE, ["5:4: error: linarith failed"])
+    assert prompts.only_errors(["3:0: warning: declaration uses 'sorry'", "x"]) == ["x"]

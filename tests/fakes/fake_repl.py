@@ -11,13 +11,20 @@ Framing, as the real REPL does it:
   exception in the real REPL: the process prints it to stderr and exits 1;
 - each answer is Lean's `Json.pretty` (width 80, keys in reverse order) + "\\n\\n", flushed.
 
-Test hooks (from the JSON config, see `write_fake_lean_config` in repl_harness.py):
-- latency per request kind, plus `delay_s` rules; `crash` / `hang` / `garbage` / `oom` rules;
-- a log of every request (one JSON line: pid, kind, time, head of the text) appended to
-  `log_path` (or `$FAKE_REPL_LOG`), so tests can count header elaborations across processes.
+Test hooks (from the JSON config written by `make_fake_repl_config` below):
+- `rules` (see fake_lean.Rule) and `latency` per request kind; `crash` / `hang` / `garbage` /
+  `oom` / `alloc_mb` rules act here, in the process;
+- `transcripts_dir` (+ `transcript_names`): the recorded answers to replay;
+- a log of every process start and request (one JSON line: pid, event, kind, time, head of the
+  text) appended to `log_path` (or `$FAKE_REPL_LOG`), so tests count header elaborations and
+  see which process served what, across processes.
 
-Only the standard library and the sibling fake_lean.py are imported: this runs once per worker
-start, so it has to start fast, and it must work without the test package on sys.path.
+`make_fake_repl_config(tmp_path, …)` lays out a fake REPL install (`bin/lake`, `repl/lean-toolchain`,
+`repl/.lake/build/bin/repl`) and returns the `LeanREPLConfig` that makes lean-interact run this
+process through its real code path: `lake env <repl>/.lake/build/bin/repl`, cwd = the REPL dir.
+
+The process part imports only the standard library and the sibling fake_lean.py: it runs once per
+worker start, so it has to start fast, and it must work without the test package on sys.path.
 """
 
 from __future__ import annotations

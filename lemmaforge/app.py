@@ -1,0 +1,186 @@
+"""Wiring: configuration → verifier, models, store, engine. Used by `prove` and `bench`.
+
+The search engine receives Protocols; this is the one place that picks the concrete classes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from lemmaforge import __version__
+from lemmaforge.config import Settings
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.verifier import Verifier
+from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder
+from lemmaforge.search.engine import SearchEngine, SearchOptions, SearchResult
+from lemmaforge.search.tree import ProofTree
+
+MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+
+
+class ProblemError(ValueError):
+    """The input is not a provable problem (no theorem, no proof slot); one line."""
+
+
+def problem_from_code(code: str, *, dataset: str = "adhoc", name: str | None = None) -> ProblemRecord:
+    """A problem from a whole Lean file: header (imports, options, opens) + the theorem."""
+    header, statement = lean_code.split_header(code)
+    theorem = lean_code.last_theorem(statement)
+    if theorem is None:
+        raise ProblemError("no theorem or lemma found")
+    if not lean_code.holes(statement[theorem.start :]):
+        raise ProblemError(f"theorem '{theorem.name}' has no `sorry` to prove (nothing to do)")
+    digest = hashlib.sha256((header + statement).encode("utf-8")).hexdigest()[:12]
+    problem_name = name or theorem.name
+    return ProblemRecord(
+        problem_id=f"{dataset}/{problem_name}/{digest}",
+        name=problem_name,
+        header=header if header.endswith("\n") or not header else header + "\n",
+        statement=statement if statement.endswith("\n") else statement + "\n",
+        dataset=dataset,
+    )
+
+
+def versions(settings: Settings) -> dict[str, str | None]:
+    """Everything a run's result depends on that is not in the config."""
+
+    def pkg(name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+
+    out: dict[str, str | None] = {
+        "lemmaforge": __version__,
+        "python": platform.python_version(),
+        "lean-interact": pkg("lean-interact"),
+        "openai": pkg("openai"),
+        "lean": None,
+        "mathlib": None,
+        "planner_model": settings.planner.model,
+        "prover_model": settings.prover.model,
+    }
+    project = settings.verifier.project
+    if project is not None:
+        toolchain = Path(project) / "lean-toolchain"
+        if toolchain.is_file():
+            out["lean"] = toolchain.read_text(encoding="utf-8").strip()
+        from lemmaforge.doctor import mathlib_version
+
+        out["mathlib"] = mathlib_version(Path(project))
+    elif settings.verifier.backend == "repl":
+        out["lean"] = settings.verifier.lean_version
+    return out
+
+
+@dataclass(slots=True)
+class Services:
+    """What runs share: one verifier pool and one client per model endpoint (with its
+    concurrency limit). Planner and prover objects are made per run, bound to its id."""
+
+    verifier: Verifier
+    recorder: Recorder
+    planner_llm: Any
+    prover_llm: Any
+    cot: bool = False
+
+
+def _sampling(endpoint: Any) -> dict[str, Any]:
+    return {"temperature": endpoint.temperature, "top_p": endpoint.top_p, "max_tokens": endpoint.max_tokens}
+
+
+def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple[Any, Any]:
+    """Planner and prover whose every LLM call is recorded under `run_id`."""
+    from lemmaforge.agent.planner import Planner
+    from lemmaforge.agent.prover import Prover
+
+    planner = prover = None
+    if services.planner_llm is not None:
+        planner = Planner(services.planner_llm.bind(services.recorder, run_id), **_sampling(settings.planner))
+    if services.prover_llm is not None:
+        prover = Prover(
+            services.prover_llm.bind(services.recorder, run_id), cot=services.cot, **_sampling(settings.prover)
+        )
+    return planner, prover
+
+
+def open_recorder(db_url: str | None) -> tuple[Recorder, Callable[[], None]]:
+    """The SQL recorder for `db_url` (None: in memory) and the function that flushes and closes it."""
+    if db_url is None:
+        return MemoryRecorder(), lambda: None
+    from lemmaforge.db import SqlRecorder, Store
+
+    recorder = SqlRecorder(Store(db_url))
+    return recorder, recorder.close
+
+
+@asynccontextmanager
+async def open_services(
+    settings: Settings, *, recorder: Recorder, cot: bool = False, verifier: Verifier | None = None
+) -> AsyncIterator[Services]:
+    """Verifier and models for a run; closed on exit. Raises VerifierError / LLMUnavailableError
+    (one line each) when a backend cannot be built."""
+    from lemmaforge.lean.backends import make_verifier
+
+    if not settings.planner.url and not settings.prover.url:
+        from lemmaforge.agent.llm import LLMUnavailableError
+
+        raise LLMUnavailableError(
+            "no model configured: set --prover-url (and --planner-url for decomposition), "
+            "or [prover].url / [planner].url in the config"
+        )
+    from lemmaforge.agent.llm import make_llm
+
+    own_verifier = verifier is None
+    verifier = verifier or make_verifier(settings.verifier)
+    planner_llm = prover_llm = None
+    try:
+        planner_llm = make_llm(settings.planner, "planner", recorder=recorder) if settings.planner.url else None
+        prover_llm = make_llm(settings.prover, "prover", recorder=recorder) if settings.prover.url else None
+        yield Services(verifier, recorder, planner_llm, prover_llm, cot)
+    finally:
+        for llm in (planner_llm, prover_llm):
+            if llm is not None:
+                await llm.close()
+        if own_verifier:
+            await verifier.close()
+
+
+def search_options(settings: Settings) -> SearchOptions:
+    return SearchOptions(
+        budget=settings.budget,
+        audit=settings.audit,
+        check_timeout=settings.verifier.timeout,
+    )
+
+
+async def prove_problem(
+    services: Services,
+    settings: Settings,
+    problem: ProblemRecord,
+    *,
+    run_id: str | None = None,
+    parent_run_id: str | None = None,
+    on_update: Callable[[ProofTree], None] | None = None,
+) -> SearchResult:
+    """One search, its LLM calls attributed to the run."""
+    from lemmaforge.records import new_id
+
+    run_id = run_id or new_id()
+    planner, prover = agents_for_run(services, settings, run_id)
+    engine = SearchEngine(
+        services.verifier, planner, prover, recorder=services.recorder, options=search_options(settings),
+        on_update=on_update,
+    )
+    return await engine.prove(
+        problem, run_id=run_id, run_config=json.loads(json.dumps(settings.to_record(), default=str)),
+        versions=versions(settings), parent_run_id=parent_run_id,
+    )
