@@ -259,7 +259,9 @@ async def audit(
     if name is None:
         return AuditReport(AuditStatus.REJECTED, reasons=reasons)
     full_name = full_theorem_name(candidate, name, start)
-    leftover = sorry_tokens(candidate)
+    theorem_line = candidate.count("\n", 0, start) + 1
+    inherited = _inherited_sorries(original)
+    leftover = _new_sorries(sorry_tokens(candidate), theorem_line, inherited)
     check = await verifier.check(with_axiom_probe(candidate, full_name), timeout=timeout)
     report = AuditReport(AuditStatus.PROVED, theorem=full_name, reasons=list(reasons), check=check)
 
@@ -276,8 +278,9 @@ async def audit(
         report.reasons.append(Rejection(Reason.LEAN_ERROR, err.format()))
     for token, line in leftover:
         report.reasons.append(Rejection(Reason.SORRY, f"`{token}` at line {line}"))
-    if check.holes and not leftover:
-        report.reasons.append(Rejection(Reason.SORRY, f"Lean reports {len(check.holes)} hole(s)"))
+    holes = _new_holes(check, theorem_line, inherited)
+    if holes and not leftover:
+        report.reasons.append(Rejection(Reason.SORRY, f"Lean reports {holes} hole(s)"))
 
     report.axioms = parse_axioms(check, full_name)
     allowed = set(config.axioms) | (set(NATIVE_DECIDE_AXIOMS) if config.allow_native_decide else set())
@@ -288,7 +291,7 @@ async def audit(
                 Rejection(Reason.AXIOMS_UNKNOWN, f"Lean printed no axiom list for '{full_name}'")
             )
     else:
-        if "sorryAx" in report.axioms and not leftover and not check.holes:
+        if "sorryAx" in report.axioms and not leftover and not holes:
             report.reasons.append(Rejection(Reason.SORRY, "the theorem depends on sorryAx"))
         for ax in report.axioms:
             if ax != "sorryAx" and ax not in allowed:
@@ -296,6 +299,28 @@ async def audit(
 
     report.status = _status(report.reasons)
     return report
+
+
+def _inherited_sorries(original: str | None) -> int:
+    """`sorry`s of the original's context (before its theorem): ProverBench headers hold lemmas
+    proved by `sorry`. They are the problem's, not the proof's; the axiom check still rejects a
+    theorem that USES them (sorryAx)."""
+    if original is None:
+        return 0
+    theorem = lean_code.last_theorem(original)
+    line = original.count("\n", 0, theorem.start) + 1 if theorem else 1 << 30
+    return sum(1 for _, ln in sorry_tokens(original) if ln < line)
+
+
+def _new_sorries(tokens: list[tuple[str, int]], theorem_line: int, inherited: int) -> list[tuple[str, int]]:
+    before = [t for t in tokens if t[1] < theorem_line]
+    after = [t for t in tokens if t[1] >= theorem_line]
+    return before[inherited:] + after
+
+
+def _new_holes(check: CheckResult, theorem_line: int, inherited: int) -> int:
+    before = sum(1 for h in check.holes if h.pos is not None and h.pos.line < theorem_line)
+    return len(check.holes) - min(before, inherited)
 
 
 def _axioms_declared_in(original: str) -> set[str]:

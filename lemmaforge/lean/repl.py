@@ -43,7 +43,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import re
 import resource  # noqa: F401  imported before any fork: see _start_process
 import shutil
 import threading
@@ -60,6 +59,7 @@ from lean_interact.interface import BaseREPLQuery, LeanError
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
+from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -77,69 +77,15 @@ BACKEND = "repl"
 MEMORY_RECYCLE_FRACTION = 0.8
 
 # --------------------------------------------------------------------------------------------------
-# Header / body split (kept in one place: to be replaced by lemmaforge.lean.code.split_header)
+# Header / body split
 # --------------------------------------------------------------------------------------------------
-
-_HEADER_DIRECTIVE = re.compile(r"(import|set_option|open|universe)\b")
 
 
 def split_header(code: str) -> tuple[str, str, int]:
-    """Split a Lean file into (header, body, body_line_offset).
-
-    The header is the leading run of `import` / `set_option` / `open` / `universe` lines (with
-    blank lines, line comments and block comments among them). `open … in` and `set_option … in`
-    scope over the next command, so they start the body. The header is returned verbatim (its
-    positions are file positions); the body starts at line `body_line_offset + 1` of the file.
-    """
-    lines = code.split("\n")
-    header_end = 0  # index after the last header directive line
-    i = 0
-    in_directive = False
-    while i < len(lines):
-        stripped = lines[i].strip()
-        if not stripped or stripped.startswith("--"):
-            i += 1
-            continue
-        if stripped.startswith("/-") and not stripped.startswith("/--"):
-            end = _block_comment_end(lines, i)
-            if end is None:
-                break
-            i, in_directive = end + 1, False
-            continue
-        if _HEADER_DIRECTIVE.match(stripped) and lines[i] == lines[i].lstrip() and not stripped.endswith(" in"):
-            i, header_end, in_directive = i + 1, i + 1, True
-            continue
-        if in_directive and lines[i][:1].isspace():  # an indented continuation of `open A\n  B`
-            i, header_end = i + 1, i + 1
-            continue
-        break
-    header = "\n".join(lines[:header_end])
-    body = "\n".join(lines[header_end:])
-    return header, body, header_end
-
-
-def _block_comment_end(lines: list[str], start: int) -> int | None:
-    """Index of the line that closes the (nested) block comment opened on `lines[start]`, or None
-    when code follows the comment on that line or it never closes."""
-    depth = 0
-    for j in range(start, len(lines)):
-        text = lines[j]
-        k = 0
-        while k < len(text):
-            if text.startswith("/-", k):
-                depth, k = depth + 1, k + 2
-            elif text.startswith("-/", k):
-                depth, k = depth - 1, k + 2
-                if depth == 0:
-                    return j if not text[k:].strip() else None
-            else:
-                k += 1
-    return None
-
-
-# --------------------------------------------------------------------------------------------------
-# Workers and statistics
-# --------------------------------------------------------------------------------------------------
+    """(header, body, body_line_offset): `lean.code.split_header`, plus the number of lines the
+    header takes, by which positions of the body's results are shifted back."""
+    header, body = lean_code.split_header(code)
+    return header, body, header.count("\n")
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,9 @@ Two ways to run it, so every backend can:
 - on the hole's proof state (REPL): each tactic is a `ProofStep` on the state, in order of cost,
   stopping at the first that closes the goal (kernel-checked: `proofStatus == "Completed"`);
 - on the standalone lemma (Kimina, lake: no proof states): ONE Lean check of the lemma proved by
-  `first | t1 | t2 | …`, which costs one check instead of one per tactic. The combinator itself is
-  then the proof (it is deterministic, so it re-checks in the assembled file).
+  `first_combinator(portfolio)`, which costs one check instead of one per tactic (the engine runs
+  it, through its deduplicating check). The combinator itself is then the proof (it is
+  deterministic, so it re-checks in the assembled file).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult, Verifier
 
 DEFAULT_PORTFOLIO: tuple[str, ...] = (
@@ -59,15 +59,3 @@ async def on_proof_state(
         if last.error and "proof state lost" in last.error:
             break  # the worker restarted: the state is gone, fall back to the lemma path
     return AutomationOutcome(None, len(tried), tried, last.error if last else None, last)
-
-
-async def on_lemma(
-    verifier: Verifier, header: str, lemma: str, tactics: Sequence[str], *, timeout: float | None
-) -> AutomationOutcome:
-    proof = first_combinator(tactics)
-    code = header + lean_code.fill(lemma, [proof])
-    result = await verifier.check(code, timeout=timeout)
-    if result.ok:
-        return AutomationOutcome(proof, 1, list(tactics), None, result)
-    error = result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value
-    return AutomationOutcome(None, 1, list(tactics), error, result)

@@ -30,7 +30,7 @@ from lemmaforge.config import AuditConfig, BudgetConfig
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.audit import AuditReport, audit
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Verifier
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
 from lemmaforge.records import (
     AttemptRecord,
     NodeCreated,
@@ -71,7 +71,8 @@ class PlannerLike(Protocol):
     ) -> Sequence[SketchLike]: ...
 
     async def correct(
-        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1
+        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1, *,
+        checked_code: str | None = None,
     ) -> Sequence[SketchLike]: ...
 
 
@@ -229,15 +230,20 @@ class _Run:
         self.recorder = engine.recorder
         self.problem = problem
         self.run_id = run_id
-        self.header = problem.header
         self.original = problem.header + problem.statement
+        theorem = lean_code.last_theorem(problem.statement)
+        split = theorem.start if theorem is not None else 0
+        # Everything before the theorem (ProverBench / PutnamBench defs, helper lemmas) is context
+        # that every check, prompt and lemma needs; the goal itself is the theorem alone.
+        self.header = problem.header + problem.statement[:split]
+        self.theorem = problem.statement[split:]
+        self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
         self.budget = _Budget(self.opts.budget)
         self.cache = SubgoalCache(self.recorder)
         self._checked: dict[str, CheckResult] = {}
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
         self._lemma_counter = 0
-        theorem = lean_code.last_theorem(problem.statement)
         base = theorem.name if theorem else "goal"
         self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
 
@@ -245,7 +251,7 @@ class _Run:
 
     async def execute(self) -> SearchResult:
         started = time.monotonic()
-        root = self._new_goal(self.problem.statement, depth=0)
+        root = self._new_goal(self.theorem, depth=0)
         stop_reason = "exhausted"
         solution: Solution | None = None
         report: AuditReport | None = None
@@ -278,7 +284,7 @@ class _Run:
 
     async def _finish(self, root: Node, solution: Solution) -> tuple[str, AuditReport]:
         """Assemble the whole file, check it whole and audit it against the original."""
-        body_file = lean_code.fill(self.problem.statement, [solution.body])
+        body_file = lean_code.fill(self.theorem, [solution.body])
         lemmas = "\n\n".join(solution.lemmas)
         assembled = self.header + (lemmas + "\n\n" if lemmas else "") + body_file
         self.budget.spend_check()
@@ -357,13 +363,18 @@ class _Run:
             self.budget.stats.checks -= len(tactics) - outcome.checks  # refund tactics not run
             code = outcome.proof or "\n".join(outcome.tried)
         else:
-            self.budget.spend_check()
-            outcome = await automation.on_lemma(
-                self.verifier, self.header, node.text, tactics, timeout=self.opts.check_timeout
+            proof = automation.first_combinator(tactics)
+            code = self.header + lean_code.fill(node.text, [proof])
+            result = await self._check(code)
+            closed = self._proves(result)
+            outcome = automation.AutomationOutcome(
+                proof if closed else None, 1, list(tactics),
+                None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value),
+                result,
             )
-            code = lean_code.fill(node.text, [outcome.proof or automation.first_combinator(tactics)])
         elapsed = time.monotonic() - started
-        self.budget.stats.check_seconds += elapsed
+        if not isinstance(outcome.result, CheckResult):  # _check already counted its own time
+            self.budget.stats.check_seconds += elapsed
         verdict: Verdict = "valid" if outcome.proof else "error"
         self._attempt(node, "automation", verdict, code, errors=[outcome.last_error] if outcome.last_error else [],
                       check_seconds=elapsed)
@@ -458,11 +469,11 @@ class _Run:
         # rewrote the statement cannot pass.
         code = self.header + lean_code.fill(node.text, [body])
         result = await self._check(code)
-        verdict: Verdict = "valid" if result.ok else _verdict(result)
+        verdict: Verdict = "valid" if self._proves(result) else _verdict(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
                       check_seconds=result.time)
-        if result.ok:
+        if self._proves(result):
             return self._solved(node, strategy, Solution(body))
         return candidate, result
 
@@ -482,7 +493,7 @@ class _Run:
             if elaborated is None:
                 continue
             sketch, result = elaborated
-            if result.ok:  # the "sketch" is already a complete proof
+            if self._proves(result):  # the "sketch" is already a complete proof
                 body = _proof_body(sketch.code)
                 if body is not None:
                     return self._solved(node, "planner", Solution(body))
@@ -511,7 +522,9 @@ class _Run:
             if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or round_ == self.opts.budget.sketch_corrections:
                 return None
             errors = [m.format() for m in result.errors[:8]]
-            fixed = await self._generate(planner.correct(self.header, node.text, sketch, errors, n=1))
+            fixed = await self._generate(
+                planner.correct(self.header, node.text, sketch, errors, n=1, checked_code=self.header + sketch.code)
+            )
             if not fixed:
                 return None
             sketch = fixed[0]
@@ -579,10 +592,10 @@ class _Run:
         inline = lean_code.fill(sketch_code, [s.body for s in solutions])
         prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
         result = await self._check(self.header + prefix + inline)
-        self._attempt(sketch_node, "assembly", _verdict(result) if not result.ok else "valid",
+        self._attempt(sketch_node, "assembly", "valid" if self._proves(result) else _verdict(result),
                       self.header + prefix + inline, errors=[m.format() for m in result.errors[:8]],
                       check_seconds=result.time)
-        if result.ok:
+        if self._proves(result):
             body = _proof_body(inline)
             if body is not None:
                 return Solution(body, lemmas)
@@ -595,13 +608,27 @@ class _Run:
         all_lemmas = lemmas + tuple(proved_lemmas)
         code = self.header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style
         result = await self._check(code)
-        self._attempt(sketch_node, "assembly", "valid" if result.ok else _verdict(result), code,
+        self._attempt(sketch_node, "assembly", "valid" if self._proves(result) else _verdict(result), code,
                       errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
-        if result.ok:
+        if self._proves(result):
             body = _proof_body(lemma_style)
             if body is not None:
                 return Solution(body, all_lemmas)
         return None
+
+    def _proves(self, result: CheckResult) -> bool:
+        """Lean accepted the code: no error, and no hole or sorry warning past the context (the
+        problem's own context may carry `sorry`s, e.g. ProverBench helper lemmas; the final audit
+        still rejects a theorem that depends on them)."""
+        if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or result.errors:
+            return False
+        past = lambda pos: pos is None or pos.line > self._context_lines  # noqa: E731
+        if any(past(h.pos) for h in result.holes):
+            return False
+        return not any(
+            m.severity is not Severity.ERROR and "declaration uses" in m.data and "sorry" in m.data and past(m.pos)
+            for m in result.messages
+        )
 
     # -- Lean checks (deduplicated: never re-check what was checked) -------------------------------
 

@@ -1,0 +1,279 @@
+"""`lemmaforge prove` end to end: the fake OpenAI-compatible server plays planner and prover, the
+fake Kimina server plays Lean, the store is a real SQLite file. Every scenario is then read back
+from the database to show the run is reconstructible.
+
+Lean semantics of the fake (ScriptedLean + rules below): code without `sorry` and without a
+failing tactic checks; `bad_*` tactics fail with an error; the automation portfolio (one tactic,
+`auto_tac`) closes only goals whose lemma mentions `Easy`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lemmaforge.cli import app
+from lemmaforge.db import Store
+from lemmaforge.records import AttemptRecord, LLMCallRecord
+from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
+from tests.fakes.fake_openai import FakeOpenAIServer
+
+runner = CliRunner()
+
+HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+DEFS = (
+    "def A (x : ℕ) : Prop := x = x\ndef Easy (x : ℕ) : Prop := x = x\ndef Hard (x : ℕ) : Prop := x = x\n"
+    "def Hard1 (x : ℕ) : Prop := x = x\ndef Hard2 (x : ℕ) : Prop := x = x\ndef Stuck (x : ℕ) : Prop := x = x\n"
+    "def D (x : ℕ) : Prop := x = x\n\n"
+)
+THEOREM = "theorem t (x : ℕ) (h : A x) : D x := by\n  sorry\n"
+
+
+def lean_block(code: str) -> str:
+    return f"Here is the proof.\n\n```lean4\n{code}```\n"
+
+
+def proof_of(statement_head: str, tactic: str) -> str:
+    return lean_block(f"{statement_head} := by\n  {tactic}\n")
+
+
+SKETCH = (
+    "theorem t (x : ℕ) (h : A x) : D x := by\n"
+    "  have h1 : Easy x := by sorry\n"
+    "  have h2 : Hard x := by sorry\n"
+    "  sorry\n"
+)
+SKETCH_STUCK = (
+    "theorem t (x : ℕ) (h : A x) : D x := by\n"
+    "  have h1 : Stuck x := by sorry\n"
+    "  sorry\n"
+)
+SKETCH_HARD = (  # a sketch for the lemma of h2 (its name is filled in from the prompt)
+    "theorem {name} (x : ℕ) (h : A x) (h1 : Easy x) : Hard x := by\n"
+    "  have k1 : Hard1 x := by sorry\n"
+    "  have k2 : Hard2 x := by sorry\n"
+    "  exact combine k1 k2\n"
+)
+
+
+def fake_lean() -> ScriptedLean:
+    return ScriptedLean(
+        rules=[
+            MessageRule(r"\bbad_\w+", "tactic failed"),
+            # automation closes a goal only when its lemma is about `Easy`
+            MessageRule(r"(?s)\A(?!.*Easy x :=).*?\bauto_tac\b", "auto_tac failed"),
+        ]
+    )
+
+
+def lemma_head(prompt: str, conclusion: str) -> str:
+    """The `theorem NAME (binders) : conclusion` the prover was asked about, from its prompt."""
+    m = re.search(r"theorem (\S+)(.*?): " + re.escape(conclusion) + r" := by", prompt, re.DOTALL)
+    assert m, prompt
+    return f"theorem {m.group(1)}{m.group(2)}: {conclusion}"
+
+
+def prover_rule(conclusion: str, tactic: str):
+    def reply(req):
+        return proof_of(lemma_head(req.text, conclusion), tactic)
+
+    return rf": {re.escape(conclusion)} := by", reply
+
+
+@pytest.fixture()
+def servers():
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad")) as llm:
+        yield kimina, llm
+
+
+def write_problem(tmp_path: Path) -> Path:
+    f = tmp_path / "t.lean"
+    f.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
+    return f
+
+
+def prove(tmp_path: Path, kimina, llm, *extra: str):
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    args = [
+        "prove", str(write_problem(tmp_path)), "--verifier", "kimina", "--kimina-url", kimina.url,
+        "--planner-url", llm.url + "/v1", "--planner-model", "fake-model",
+        "--prover-url", llm.url + "/v1", "--prover-model", "fake-model",
+        "--db", db, "--json", "--no-live",
+        "--budget", "root_whole_proof_attempts=2", "--budget", "prover_samples_per_goal=2",
+        *extra,
+    ]
+    env = {"LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01", "LEMMAFORGE_VERIFIER__KIMINA_POSITION_MODE": "all",
+           "LEMMAFORGE_PROVER__BACKOFF": "0.01", "LEMMAFORGE_PLANNER__BACKOFF": "0.01",
+           "LEMMAFORGE_PROVER__RETRIES": "2", "LEMMAFORGE_PLANNER__RETRIES": "2"}
+    result = runner.invoke(app, args, env=env)
+    return result, Store(db)
+
+
+def is_planner(req) -> bool:
+    return any(m.get("role") == "system" for m in req.messages)
+
+
+def add_planner(llm, pattern: str, replies, **kw):
+    return llm.add_rule(pattern, replies, when=is_planner, **kw)
+
+
+def add_prover(llm, pattern: str, replies, **kw):
+    return llm.add_rule(pattern, replies, when=lambda r: not is_planner(r), **kw)
+
+
+def use_auto_tac(monkeypatch):
+    from lemmaforge.search import engine
+
+    monkeypatch.setattr(engine.SearchOptions, "__init__", _with_portfolio(engine.SearchOptions.__init__))
+
+
+def _with_portfolio(init):
+    def patched(self, *a, **kw):
+        kw.setdefault("portfolio", ("auto_tac",))
+        init(self, *a, **kw)
+
+    return patched
+
+
+def read_back(store: Store, run_id: str):
+    run = store.get_run(run_id)
+    tree = store.tree(run_id)
+    attempts = store.attempts(run_id)
+    calls = store.llm_calls(run_id)
+    return run, tree, attempts, calls
+
+
+# --- scenarios ---------------------------------------------------------------------------------------
+
+
+def test_prover_proves_the_theorem_directly(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_prover(llm, *prover_rule("D x", "exact rfl"))
+    r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["proved"] is True and out["depth"] == 0
+    assert out["proof"].startswith(HEADER + DEFS) and "exact rfl" in out["proof"]
+    assert out["calls"] >= 1 and out["checks"] >= 2  # a candidate check + the audited whole-file check
+    run, tree, attempts, calls = read_back(store, out["run_id"])
+    assert run.status == "proved"
+    assert [p.kind for p in store.proofs(out["run_id"])] == ["whole"]
+    assert all(isinstance(a, AttemptRecord) for a in attempts) and any(a.verdict == "valid" for a in attempts)
+    assert calls and all(isinstance(c, LLMCallRecord) and c.role == "prover" for c in calls)
+
+
+def test_sketch_with_holes_closed_by_automation_and_prover(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_prover(llm, ": D x := by\n  sorry", lean_block("bad_root"), when=None)  # whole-proof attempts fail
+    llm.rules.clear()
+    add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
+    add_prover(llm, r"\(h2 : Hard x\) : D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+    r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["proved"] and out["depth"] == 1
+    proof = out["proof"]
+    assert "have h1 : Easy x := by" in proof and "auto_tac" in proof and "exact hard_fact" in proof
+    run, tree, attempts, _ = read_back(store, out["run_id"])
+    goals = [d for _, d in tree.nodes(data=True) if d["kind"] == "goal"]
+    sketches = [d for _, d in tree.nodes(data=True) if d["kind"] == "sketch"]
+    assert len(sketches) == 1 and len(goals) == 4  # root + h1 + h2 + closing hole
+    strategies = sorted(d["strategy"] for d in goals if d["depth"] == 1)
+    assert strategies == ["automation", "prover", "prover"]
+    assert {p.kind for p in store.proofs(out["run_id"])} == {"whole", "subgoal"}
+
+
+def test_a_hole_needs_a_second_level_of_decomposition(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_prover(llm, *prover_rule("Hard1 x", "exact h1_fact"))
+    add_prover(llm, *prover_rule("Hard2 x", "exact h2_fact"))
+    add_prover(llm, r"\(h2 : Hard x\) : D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+
+    def hard_sketch(req):
+        name = re.search(r"theorem (\S+) \(x : ℕ\) \(h : A x\) \(h1 : Easy x\) : Hard x", req.text).group(1)
+        return lean_block(SKETCH_HARD.format(name=name))
+
+    add_planner(llm, r": Hard x := by", hard_sketch)
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+    r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["proved"] and out["depth"] == 2
+    assert "exact h1_fact" in out["proof"] and "exact combine k1 k2" in out["proof"]
+    _, tree, _, _ = read_back(store, out["run_id"])
+    assert max(d["depth"] for _, d in tree.nodes(data=True)) == 2
+
+
+def test_first_sketch_abandoned_for_an_alternative(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
+    add_prover(llm, r"\(h2 : Hard x\) : D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_prover(llm, r"\(h1 : Stuck x\) : D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_planner(llm, r"theorem t ", [lean_block(SKETCH_STUCK), lean_block(SKETCH)], consume=True)
+    r, store = prove(tmp_path, kimina, llm, "--budget", "max_depth=1")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["proved"] and out["depth"] == 1
+    _, tree, _, _ = read_back(store, out["run_id"])
+    sketch_status = sorted(d["status"] for _, d in tree.nodes(data=True) if d["kind"] == "sketch")
+    assert sketch_status == ["abandoned", "solved"]
+    # the second request to the planner carried the failed sketch, asking for a different one
+    planner_requests = [q for q in llm.requests if q.endpoint == "chat" and is_planner(q)]
+    assert "Stuck x" in planner_requests[-1].text
+
+
+def test_never_solved_within_budget_stops_cleanly_with_everything_recorded(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_planner(llm, r"theorem t ", lean_block(SKETCH_STUCK))
+    r, store = prove(tmp_path, kimina, llm, "--budget", "llm_calls=6", "--budget", "max_depth=1")
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.stdout)
+    assert out["proved"] is False and out["proof"] is None and out["depth"] is None
+    assert out["calls"] <= 6
+    run, tree, attempts, calls = read_back(store, out["run_id"])
+    assert run.status == "not_proved" and run.summary["stop_reason"] == out["stop_reason"]
+    assert len(calls) == out["calls"]
+    assert attempts and not any(a.verdict == "valid" for a in attempts if a.strategy == "prover")
+    assert all(d["status"] != "open" for _, d in tree.nodes(data=True))
+    assert store.proofs(out["run_id"], kind="whole") == []
+
+
+def test_transient_endpoint_failures_are_retried(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    add_prover(llm, *prover_rule("D x", "exact rfl"))
+    llm.fail_next(2, status=503)
+    kimina.fail_next(1, status=503)
+    r, _ = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["proved"]
+
+
+def test_permanently_failing_endpoint_is_exit_2_naming_it(tmp_path, servers, monkeypatch):
+    use_auto_tac(monkeypatch)
+    kimina, llm = servers
+    llm.fail_always(500)
+    r, _ = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 2, r.output
+    assert llm.url in r.output and "error:" in r.output
+
+
+def test_bad_input_exit_2(tmp_path):
+    no_sorry = tmp_path / "done.lean"
+    no_sorry.write_text(HEADER + "theorem u : 1 = 1 := rfl\n", encoding="utf-8")
+    r = runner.invoke(app, ["prove", str(no_sorry), "--prover-url", "http://127.0.0.1:9/v1", "--json"])
+    assert r.exit_code == 2 and "no `sorry`" in r.output
+    r = runner.invoke(app, ["prove", str(no_sorry), "--statement", "theorem x : True := by sorry"])
+    assert r.exit_code == 2 and "exactly one" in r.output
+    r = runner.invoke(app, ["prove", "--statement", "theorem x : True := by sorry", "--budget", "depth=3"])
+    assert r.exit_code == 2 and "--budget" in r.output
