@@ -441,8 +441,13 @@ class _Run:
         try:
             while pending:
                 done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                # Retrieve every finished task's exception (so none is left "never retrieved"),
+                # then let the first propagate: BudgetExhausted, endpoint down, verifier down.
+                errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
+                if errors:
+                    raise errors[0]
                 for task in done:
-                    value = task.result()  # BudgetExhausted / LLM errors propagate
+                    value = task.result()
                     if isinstance(value, Solution):
                         return value
                     if isinstance(value, tuple):  # (candidate, failed check)
