@@ -8,6 +8,7 @@ other (x : ℝ) : …` share an entry.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -17,17 +18,16 @@ from lemmaforge.records import Recorder
 _DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
 
 
+@functools.lru_cache(maxsize=8192)
 def normalize_statement(lemma: str) -> str:
-    """Whitespace- and comment-free statement text without the declaration name or its proof."""
-    text = lean_code.strip_comments(lemma)
-    decl = lean_code.last_theorem(text)
-    if decl is not None:
-        text = f"{decl.binders} : {decl.type}"
-    else:
-        text = _DECL_HEAD.sub("", text).split(":=")[0]
-    return " ".join(text.split())
+    """Whitespace- and comment-free statement text without the declaration name or its proof.
+    Cached: the engine asks for the same lemma on lookup and on insertion."""
+    decl = lean_code.last_theorem(lemma)
+    text = f"{decl.binders} : {decl.type}" if decl is not None else _DECL_HEAD.sub("", lemma).split(":=")[0]
+    return " ".join(lean_code.strip_comments(text).split())
 
 
+@functools.lru_cache(maxsize=256)
 def header_key(header: str) -> str:
     """Headers are long and repeated: key on a hash of their normalized text."""
     norm = " ".join(lean_code.strip_comments(header).split())
