@@ -15,7 +15,10 @@ omitted. Answers come from, in order:
    with a plausible goal and a fresh proof state, each declaration using one gets the
    `declaration uses 'sorry'` warning, `#print axioms NAME` answers in Lean's wording (with
    `sorryAx`, `Lean.ofReduceBool` and user axioms where the text uses them), a re-declared name or
-   an `import` after the header is an error; everything else elaborates silently.
+   an `import` after the header is an error; everything else elaborates silently. Tactics: `sorry`
+   and `skip` behave like Lean's, Mathlib's `extract_goal [*] [using NAME]` (optionally behind
+   `set_option … in`) logs the proof state's goal as `theorem NAME (x : T) … : goal := sorry`
+   (see `extract_goal_message`), any other tactic without a rule fails.
 
 Everything here is pure Python and standard library only: the fake REPL process imports this module
 by path, so it must start fast and must not depend on the product package (which is never allowed
@@ -937,6 +940,13 @@ class FakeLean:
             return resp
         if tactic.strip() == "skip":
             return self._proof_step_response(list(state.goals), state.env)
+        extract = _EXTRACT_GOAL.match(tactic.strip())
+        if extract is not None and state.goals:
+            # Lean reports a tactic's messages at 0:0 (the REPL parses the tactic on its own).
+            resp = self._proof_step_response(list(state.goals), state.env)
+            text = extract_goal_message(state.goals[0], extract.group("name") or "extracted_1")
+            resp["messages"] = [{"severity": "info", "pos": _ORIGIN, "endPos": _ORIGIN, "data": text}]
+            return resp
         return {"message": self.default_tactic_error.format(tactic=tactic)}
 
     # ---- helpers ----------------------------------------------------------------------------
@@ -980,6 +990,58 @@ class FakeLean:
             return json.loads((self.cwd / path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+
+
+# --------------------------------------------------------------------------------------------------
+# extract_goal
+# --------------------------------------------------------------------------------------------------
+
+_EXTRACT_GOAL = re.compile(
+    r"(?:set_option\s+\S+\s+\S+\s+in\s+)*extract_goal(?:\s*\*)?(?:\s+using\s+(?P<name>\S+))?"
+)
+_ORIGIN = {"line": 0, "column": 0}
+_PP_WIDTH = 120  # Lean's `format.width`
+
+
+def extract_goal_message(goal: str, name: str) -> str:
+    """What Mathlib's `extract_goal * using NAME` logs for a goal as the REPL prints it
+    (`x y : ℝ\\nh : 0 < x\\n⊢ 0 < x * y`): `theorem NAME (x y : ℝ) (h : 0 < x) : 0 < x * y := sorry`,
+    the type on its own line (indented 2) when the whole does not fit in 120 columns. Like Mathlib
+    it renames inaccessible hypotheses (`x✝` → `x`, made fresh) and binds an anonymous instance
+    `inst✝ : C α` as `[inst : C α]`. Types are printed as the goal shows them: the fake knows no
+    more (real Lean adds `(2 : ℝ)`-style annotations under `pp.numericTypes`)."""
+    logical: list[str] = []  # a hypothesis or the target, wrapped lines joined
+    for line in goal.split("\n"):
+        if line[:1].isspace() and logical:
+            logical[-1] += " " + line.strip()
+        elif line.strip() and not (line.startswith("case ") and not logical):  # skip the goal's tag
+            logical.append(line.strip())
+    entries: list[tuple[str, str]] = []  # (names, type) per hypothesis
+    target = "?"
+    for line in logical:
+        if line.startswith("⊢"):
+            target = line[1:].strip()
+            break
+        names, colon, typ = line.partition(" : ")
+        if colon:
+            entries.append((names.strip(), typ.strip()))
+    taken = {n for names, _ in entries for n in names.split() if "✝" not in n}
+    binders = []
+    for names, typ in entries:
+        accessible = []
+        for n in names.split():
+            fresh = base = n.split("✝")[0] or "x"
+            k = 0
+            while "✝" in n and fresh in taken:
+                k += 1
+                fresh = f"{base}_{k}"
+            taken.add(fresh)
+            accessible.append(fresh)
+        instance = all(n.startswith("inst✝") for n in names.split())
+        binders.append(f"[{' '.join(accessible)} : {typ}]" if instance else f"({' '.join(accessible)} : {typ})")
+    head = " ".join([f"theorem {name}", *binders])
+    one_line = f"{head} : {target} := sorry"
+    return one_line if len(one_line) <= _PP_WIDTH else f"{head} :\n  {target} := sorry"
 
 
 def _new_proof_state_slots(response: dict[str, Any]) -> list[tuple[Any, Any]]:

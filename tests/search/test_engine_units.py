@@ -1,0 +1,190 @@
+"""Unit tests of the engine's pieces: tree, cache keys, hole alignment, proof bodies, budgets,
+candidate racing — with in-test stand-ins for the verifier and the models."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+
+from lemmaforge.config import BudgetConfig
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
+from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
+from lemmaforge.search.automation import first_combinator
+from lemmaforge.search.cache import SubgoalCache, normalize_statement
+from lemmaforge.search.engine import SearchEngine, SearchOptions, _align_holes, _proof_body
+from lemmaforge.search.tree import ProofTree
+
+HEADER = "import Mathlib\n\n"
+
+
+def test_normalize_statement_ignores_name_comments_whitespace_and_proof():
+    a = "theorem sub_1 (x : ℝ) -- the variable\n    (h : 0 < x) :\n  0 < x ^ 2 := by\n  sorry"
+    b = "lemma other (x : ℝ) (h : 0 < x) : 0 < x ^ 2 := by positivity"
+    c = "theorem sub_1 (x : ℝ) (h : 0 ≤ x) : 0 < x ^ 2 := by\n  sorry"
+    assert normalize_statement(a) == normalize_statement(b)
+    assert normalize_statement(a) != normalize_statement(c)
+
+
+def test_subgoal_cache_reuses_across_recorder():
+    recorder = MemoryRecorder()
+    cache = SubgoalCache(recorder)
+    assert cache.get(HEADER, "theorem a (x : ℕ) : x = x := by\n  sorry") is None
+    cache.put(HEADER, "theorem a (x : ℕ) : x = x := by\n  sorry", "rfl")
+    assert cache.get(HEADER, "theorem b (x : ℕ) : x = x := by\n  sorry") == "rfl"
+    assert (cache.hits, cache.misses) == (1, 1)
+
+
+def test_proof_body_of_tactic_and_term_proofs():
+    assert _proof_body("theorem t : 1 = 1 := by\n  norm_num\n  rfl\n") == "norm_num\nrfl"
+    assert _proof_body("theorem t : 1 = 1 := by simp") == "simp"
+    assert _proof_body("theorem t : 1 = 1 := rfl") == "exact rfl"
+
+
+def test_align_holes_by_whole_file_position():
+    sketch = "theorem t (x : ℕ) : x = x := by\n  have h : x = x := by sorry\n  sorry\n"
+    text_holes = lean_code.holes(sketch)
+    lines = HEADER.count("\n")
+    lean = [Goal("⊢ b", Position(3 + lines, 2)), Goal("⊢ a", Position(2 + lines, 23))]
+    aligned = _align_holes(text_holes, lean, header_lines=lines)
+    assert [g.goal if g else None for g in aligned] == ["⊢ a", "⊢ b"]
+    assert _align_holes(text_holes, [], header_lines=lines) == [None, None]
+
+
+def test_first_combinator_requires_each_alternative_to_close_the_goal():
+    text = first_combinator(["simp", "norm_num [*]; linarith"])
+    assert text.splitlines() == ["first", "  | (simp; done)", "  | (norm_num [*]; linarith; done)"]
+
+
+def test_solved_depth_counts_sketch_levels():
+    tree = ProofTree()
+    root = tree.add_goal("root", depth=0)
+    sketch = tree.add_sketch("sk", parent_id=root.node_id, depth=0)
+    hole = tree.add_goal("h", depth=1, parent_id=sketch.node_id, hole_index=0)
+    inner = tree.add_sketch("sk2", parent_id=hole.node_id, depth=1)
+    tree.add_goal("h2", depth=2, parent_id=inner.node_id, hole_index=0)
+    for n, strategy in ((root, "planner"), (hole, "planner")):
+        n.status, n.strategy = "solved", strategy
+    for n in (sketch, inner):
+        n.status = "solved"
+    assert tree.solved_depth() == 2
+    assert tree.to_dict()["children"][0]["children"][0]["id"] == hole.node_id
+
+
+# --- the engine with stand-ins ----------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    code: str
+    body: str | None
+    raw: str = ""
+    call_id: str | None = None
+
+
+class CountingVerifier:
+    """Accepts a body `ok` (after a delay), rejects anything else; counts checks."""
+
+    name = "stand-in"
+    supports_proof_states = False
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self.checked: list[str] = []
+
+    async def check(self, code: str, *, timeout=None) -> CheckResult:
+        self.checked.append(code)
+        await asyncio.sleep(self.delay)
+        if "#print axioms" in code:
+            name = code.rsplit("#print axioms ", 1)[1].strip()
+            msgs = [{"severity": "info", "data": f"'{name}' depends on axioms: [propext]"}]
+            return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+        bad = "  ok" not in code
+        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
+        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+
+    async def check_many(self, codes, *, timeout=None):
+        return [await self.check(c) for c in codes]
+
+    async def run_tactic(self, hole, tactic, *, timeout=None):
+        raise NotImplementedError
+
+    async def close(self):
+        return None
+
+
+class ScriptedProver:
+    def __init__(self, bodies: list[str], delays: list[float]) -> None:
+        self.bodies, self.delays, self.calls = bodies, delays, 0
+
+    async def prove(self, header, lemma_statement, n=1):
+        i = self.calls
+        self.calls += 1
+        await asyncio.sleep(self.delays[i % len(self.delays)])
+        return [Candidate("", self.bodies[i % len(self.bodies)])]
+
+    async def correct(self, header, candidate, errors, n=1):
+        return []
+
+
+PROBLEM = ProblemRecord("t/p", "p", HEADER, "theorem p (x : ℕ) : x = x := by\n  sorry\n")
+
+
+async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_the_rest():
+    verifier = CountingVerifier()
+    # 4 samples: two identical failures, a success, and a slow success that must be cancelled
+    prover = ScriptedProver(["bad", "bad", "ok", "ok"], [0.0, 0.0, 0.01, 5.0])
+    recorder = MemoryRecorder()
+    budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
+    assert result.proved and result.depth == 0
+    candidate_checks = [c for c in verifier.checked if "#print axioms" not in c]
+    assert len(candidate_checks) == len(set(candidate_checks)) == 2  # "bad" once, "ok" once
+    assert result.stats.llm_calls == 4
+    finished = recorder.of_type(RunFinished)
+    assert finished and finished[0].status == "proved"
+    assert len(recorder.of_type(NodeCreated)) == 1
+
+
+async def test_llm_budget_stops_the_search_cleanly():
+    verifier = CountingVerifier()
+    prover = ScriptedProver(["bad"], [0.0])
+    budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    result = await engine.prove(PROBLEM)
+    assert not result.proved
+    assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
+    assert all(n.status != "open" for n in result.tree.nodes())
+
+
+async def test_wall_time_budget_cancels_in_flight_work():
+    verifier = CountingVerifier(delay=10)
+    prover = ScriptedProver(["ok"], [0.0])
+    budget = BudgetConfig(root_whole_proof_attempts=2, wall_seconds=0.2)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
+    assert not result.proved and "wall time" in result.stop_reason
+    assert result.seconds < 2
+
+
+@pytest.mark.parametrize("status", [CheckStatus.TIMEOUT, CheckStatus.CRASHED])
+async def test_infrastructure_failures_are_not_cached(status):
+    verifier = CountingVerifier()
+    engine = SearchEngine(verifier, None, None, recorder=MemoryRecorder())
+    from lemmaforge.search.engine import _Run
+
+    run = _Run(engine, PROBLEM, "r")
+    calls = 0
+
+    async def flaky(code, *, timeout=None):
+        nonlocal calls
+        calls += 1
+        return CheckResult(status)
+
+    verifier.check = flaky  # type: ignore[method-assign]
+    await run._check("x")
+    await run._check("x")
+    assert calls == 2
