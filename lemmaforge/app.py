@@ -128,19 +128,19 @@ async def open_services(
 ) -> AsyncIterator[Services]:
     """Verifier and models for a run; closed on exit. Raises VerifierError / LLMUnavailableError
     (one line each) when a backend cannot be built."""
+    from lemmaforge.agent.llm import LLMUnavailableError, make_llm
     from lemmaforge.lean.backends import make_verifier
 
+    # Lean first: on a machine without it, that is the thing to fix first.
+    own_verifier = verifier is None
+    verifier = verifier or make_verifier(settings.verifier)
     if not settings.planner.url and not settings.prover.url:
-        from lemmaforge.agent.llm import LLMUnavailableError
-
+        if own_verifier:
+            await verifier.close()
         raise LLMUnavailableError(
             "no model configured: set --prover-url (and --planner-url for decomposition), "
             "or [prover].url / [planner].url in the config"
         )
-    from lemmaforge.agent.llm import make_llm
-
-    own_verifier = verifier is None
-    verifier = verifier or make_verifier(settings.verifier)
     planner_llm = prover_llm = None
     try:
         planner_llm = make_llm(settings.planner, "planner", recorder=recorder) if settings.planner.url else None
