@@ -1,4 +1,4 @@
-"""`lemmaforge train …`: SFT, GRPO and ES on Lean proving data.
+"""`lemmaforge train …`: SFT, GRPO, ES and expert iteration on Lean proving data.
 
 Wired into the main app as `app.add_typer(train_app, name="train")`. Exit codes as everywhere:
 0 done, 2 bad input (missing or malformed data file, missing model, missing train extra, unusable
@@ -13,6 +13,11 @@ Data files are JSONL, one object per line:
 
 `--tiny` trains a tiny random model (tokenizer trained on the data file) instead of `--model`:
 a CPU smoke run of the whole stack.
+
+`expert-iter` reads problems (`--statements DATASET[:SPLIT]` or a JSONL of `header` + `statement`,
+e.g. `gen-data`'s statements.jsonl) and writes its rounds to the store; see
+`lemmaforge.training.expert_iteration` for the round, the store layout and how each new checkpoint
+is served (`--prover-url hf://{model}` / `vllm://{model}`, or `--serve-cmd`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from lemmaforge.training.sft import TrainingDataError
 
 app = typer.Typer(
     name="train",
-    help="Train provers on verified proofs: SFT, GRPO (Lean-verified rewards) and Evolution Strategies.",
+    help="Train provers on verified proofs: SFT, GRPO (Lean-verified rewards), Evolution Strategies, expert iteration.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -154,7 +159,14 @@ def _load_model(
     return m, tok, model
 
 
-def _verifier_factory(config: Path | None, verifier: str | None, kimina_url: str | None, project: Path | None, timeout: float | None):
+def _verifier_factory(
+    config: Path | None,
+    verifier: str | None,
+    kimina_url: str | None,
+    project: Path | None,
+    timeout: float | None,
+    db_url: str | None = None,
+):
     from lemmaforge.config import ConfigError, load_config
     from lemmaforge.lean.backends import BACKENDS, make_verifier
 
@@ -163,7 +175,10 @@ def _verifier_factory(config: Path | None, verifier: str | None, kimina_url: str
     try:
         settings = load_config(
             config,
-            {"verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout}},
+            {
+                "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+                "db_url": db_url,
+            },
         )
     except ConfigError as exc:
         raise BadInput(str(exc)) from None
@@ -416,3 +431,190 @@ def es(
         "iterations": summaries,
     }
     _report(metrics, as_json, "es")
+
+
+@app.command("expert-iter")
+def expert_iter(
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Output directory: base model, rounds/N/{data.jsonl,model,metrics.json}.")] = None,
+    statements: Annotated[
+        str | None, typer.Option("--statements", help="Problems to prove: DATASET[:SPLIT] (e.g. minif2f:valid) or a JSONL file (header + statement).")
+    ] = None,
+    base_model: Annotated[str | None, typer.Option("--base-model", help="Model every round's SFT starts from.")] = None,
+    tiny: TinyOpt = False,
+    initial_model: Annotated[str | None, typer.Option("--initial-model", help="Prover of round 1 (default: the base model).")] = None,
+    prover_url: Annotated[
+        str | None,
+        typer.Option("--prover-url", help="Where the current model is served: hf://{model}, vllm://{model}, or http://HOST:PORT/v1 with --serve-cmd. Default with --tiny: hf://{model}."),
+    ] = None,
+    prover_model: Annotated[str | None, typer.Option("--prover-model", help="Served model name (default: the first the server lists).")] = None,
+    serve_cmd: Annotated[
+        str | None,
+        typer.Option("--serve-cmd", help="Shell command serving {model} on {port}, e.g. 'vllm serve {model} --port {port}'; started per model, stopped before training."),
+    ] = None,
+    serve_timeout: Annotated[float | None, typer.Option("--serve-timeout", min=1.0, help="Seconds to wait for the server.")] = None,
+    rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="Rounds in all (a resumed loop may be extended).")] = None,
+    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Proofs sampled per unsolved statement per round.")] = None,
+    eval_set: Annotated[str | None, typer.Option("--eval", help="Eval set DATASET[:SPLIT] or file (held out from training); default: the statements.")] = None,
+    eval_samples: Annotated[int | None, typer.Option("--eval-samples", min=0, help="pass@N of the evaluation (0: no evaluation).")] = None,
+    temperature: Annotated[float | None, typer.Option("--temperature", min=0.0)] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1)] = None,
+    concurrency: Annotated[int | None, typer.Option("--concurrency", min=1, help="Statements sampled and verified at once.")] = None,
+    max_per_statement: Annotated[int | None, typer.Option("--max-per-statement", min=1, help="Proofs per statement in the SFT data (STP: 16).")] = None,
+    seed_data: Annotated[Path | None, typer.Option("--seed-data", help="Extra SFT rows for every round (e.g. gen-data's train.jsonl).")] = None,
+    holdout: Annotated[list[str] | None, typer.Option("--holdout", help="DATASET[:SPLIT] never trained on (repeatable).")] = None,
+    epochs: Annotated[float | None, typer.Option("--epochs", min=0.0)] = None,
+    max_steps: Annotated[int | None, typer.Option("--max-steps", help="SFT optimizer steps per round (-1: epochs).")] = None,
+    lr: Annotated[float | None, typer.Option("--lr", min=0.0)] = None,
+    batch_size: Annotated[int | None, typer.Option("--batch-size", min=1)] = None,
+    grad_accum: Annotated[int | None, typer.Option("--grad-accum", min=1)] = None,
+    max_length: Annotated[int | None, typer.Option("--max-length", min=16)] = None,
+    lora: Annotated[bool, typer.Option("--lora", help="Train LoRA adapters, merged into each round's checkpoint.")] = False,
+    cpu: Annotated[bool, typer.Option("--cpu", help="Train on the CPU (default with --tiny).")] = False,
+    resume: Annotated[str | None, typer.Option("--resume", help="Continue the loop of this run id (its recipe is kept).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's).")] = None,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
+    timeout: TimeoutOpt = None,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Expert iteration: sample proofs of unsolved statements, verify, retrain from the base on all
+    rounds' proofs, evaluate, serve the new model, repeat. Every round is a run in the store;
+    `--resume RUN_ID` continues a stopped loop at the round it was in.
+
+    The new checkpoint reaches the prover either through {model} in --prover-url (hf://{model},
+    vllm://{model}: loaded in this process) or through --serve-cmd (a server started for each
+    checkpoint and stopped before training)."""
+    from lemmaforge.agent.llm import LLMError
+    from lemmaforge.db import Store, StoreError
+    from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.training.expert_iteration import (
+        ExpertIteration,
+        ExpertIterConfig,
+        ExpertIterError,
+        ServeError,
+    )
+
+    given: dict[str, Any] = {
+        "statements": _absolute(statements),
+        "out_dir": str(out_dir.expanduser().resolve()) if out_dir is not None else None,
+        "base_model": _absolute(base_model),
+        "tiny": True if tiny else None,
+        "initial_model": _absolute(initial_model),
+        "prover_url": prover_url,
+        "prover_model": prover_model,
+        "serve_cmd": serve_cmd,
+        "serve_timeout": serve_timeout,
+        "rounds": rounds,
+        "samples": samples,
+        "eval": _absolute(eval_set),
+        "eval_samples": eval_samples,
+        "temperature": temperature,
+        "max_tokens": max_tokens,
+        "concurrency": concurrency,
+        "max_per_statement": max_per_statement,
+        "seed_data": str(seed_data.expanduser().resolve()) if seed_data is not None else None,
+        "holdout": [h.strip() for item in holdout or [] for h in item.split(",") if h.strip()] or None,
+        "epochs": epochs,
+        "max_steps": max_steps,
+        "lr": lr,
+        "batch_size": batch_size,
+        "grad_accum": grad_accum,
+        "max_length": max_length,
+        "lora": True if lora else None,
+        "use_cpu": True if cpu else None,
+    }
+    try:
+        _require_extra()
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        if seed_data is not None and not seed_data.is_file():
+            raise BadInput(f"seed data file not found: {seed_data}")
+        if resume is None and not tiny and prover_url is None:
+            raise BadInput(
+                "give --prover-url: hf://{model} or vllm://{model} (loaded in this process), "
+                "or http://HOST:PORT/v1 with --serve-cmd"
+            )
+        try:
+            store = Store(settings.db_url)
+        except StoreError as exc:
+            raise BadInput(str(exc)) from None
+    except BadInput as exc:
+        fail(str(exc))
+
+    def progress(event: str, round_: int, info: dict[str, Any]) -> None:
+        if as_json:
+            return
+        if event == "round_start":
+            out.print(f"round {round_}: sampling from {info.get('model')}", highlight=False)
+        elif event == "sampled":
+            out.print(f"  sampled {info.get('attempted')} statements: {info.get('new_proofs')} new proofs", highlight=False)
+        elif event == "trained":
+            out.print(f"  model {info.get('model')} (loss {info.get('train_loss', '-')})", highlight=False)
+        elif event == "evaluated" and "pass_rate" in info:
+            out.print(f"  eval {info.get('set')}: pass@{info.get('samples')} {info['pass_rate']:.3f} "
+                      f"({info.get('solved')}/{info.get('total')})", highlight=False)
+
+    kwargs: dict[str, Any] = {
+        "audit_config": settings.audit,
+        "check_timeout": settings.verifier.timeout,
+        "on_event": progress,
+        "versions": _train_versions(),
+    }
+    loop: Any = None
+    try:
+        if resume is not None:
+            loop = ExpertIteration.resume(store, resume, factory, overrides=given, **kwargs)
+        else:
+            if statements is None or out_dir is None:
+                raise ExpertIterError("give --statements and --out (or --resume RUN_ID)")
+            values = {k: v for k, v in given.items() if v is not None}
+            if tiny and max_tokens is None:
+                values["max_tokens"] = 64  # a random tiny model writes nothing worth 2048 tokens
+            cfg = ExpertIterConfig(**values)
+            loop = ExpertIteration(cfg, store, factory, **kwargs)
+            if not as_json:
+                out.print(f"expert iteration run {loop.run_id} (resume with --resume {loop.run_id})", highlight=False)
+        with _quiet(as_json):
+            summary = loop.run()
+    except (ExpertIterError, ServeError, TrainingDataError) as exc:
+        fail(str(exc))
+    except (LLMError, VerifierError, StoreError) as exc:
+        run_id = resume or (loop.run_id if loop is not None else "RUN_ID")
+        fail(f"{' '.join(str(exc).split())[:300]} (resume with --resume {run_id})")
+    finally:
+        store.close()
+    if as_json:
+        print_json(summary)
+        return
+    last = summary["rounds"][-1] if summary["rounds"] else {}
+    out.print(
+        f"[green]expert iteration done[/]: {summary['solved']}/{summary['statements']} statements proved, "
+        f"final model {summary['final_model']}, run {summary['run_id']}",
+        highlight=False,
+    )
+    if last:
+        out.print(f"  last round: {last['metrics']['new_proofs']} new proofs, data {last['data_path']}", highlight=False)
+
+
+def _absolute(spec: str | None) -> str | None:
+    """An existing file or directory as an absolute path (a loop is resumed from anywhere); a
+    dataset name, `NAME:SPLIT` or hub id unchanged."""
+    if spec is None:
+        return None
+    path = Path(spec).expanduser()
+    return str(path.resolve()) if path.exists() else spec
+
+
+def _train_versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    from lemmaforge import __version__
+
+    def pkg(name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+
+    return {"lemmaforge": __version__, **{p: pkg(p) for p in ("torch", "transformers", "trl", "vllm")}}

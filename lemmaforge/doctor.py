@@ -5,11 +5,14 @@ Every probe is bounded in time and never raises: a broken piece is reported, not
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import json
 import os
 import platform
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -17,6 +20,7 @@ from typing import Any
 
 import httpx
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from lemmaforge import __version__
@@ -75,9 +79,13 @@ GET_LEAN = "run `lemmaforge setup` (installs elan, Lean and Mathlib through lean
 
 
 def check_lean(report: DoctorReport, cfg: VerifierConfig) -> bool:
+    # The kimina backend checks on the server: a local Lean is then only worth knowing about.
+    absent = "info" if cfg.backend == "kimina" else "missing"
     lake = find_lake(cfg.lake_path)
     if lake is None:
-        report.add("lean", "missing", "lake / Lean not found on PATH or in ~/.elan/bin", fix=GET_LEAN)
+        where = f"at {cfg.lake_path}" if "/" in cfg.lake_path else "on PATH or in ~/.elan/bin"
+        needed = " (not needed by the kimina backend)" if cfg.backend == "kimina" else ""
+        report.add("lean", absent, f"lake / Lean not found {where}{needed}", fix=GET_LEAN)
         return False
     code, text = _run([lake, "--version"])
     if code != 0:
@@ -88,7 +96,13 @@ def check_lean(report: DoctorReport, cfg: VerifierConfig) -> bool:
 
 
 def check_project(report: DoctorReport, cfg: VerifierConfig) -> bool:
+    """The Lean project the repl / lake backends check in: a Lake project (lakefile), its
+    toolchain, and Mathlib in its `lake-manifest.json` (what `lake update` resolved)."""
     if cfg.project is None:
+        if cfg.backend == "lake":
+            report.add("lean project", "missing", "the lake backend needs a Lean project with Mathlib built",
+                       fix="set LEMMAFORGE_LEAN_PROJECT or verifier.project (`lemmaforge setup` makes one)")
+            return False
         report.add(
             "lean project",
             "info",
@@ -100,28 +114,40 @@ def check_project(report: DoctorReport, cfg: VerifierConfig) -> bool:
     if not project.is_dir():
         report.add("lean project", "missing", f"{project} does not exist", fix=GET_LEAN)
         return False
+    if not any((project / name).is_file() for name in LAKEFILES):
+        report.add("lean project", "error", f"{project} is not a Lake project (no lakefile.lean or lakefile.toml)",
+                   fix="point verifier.project at the project's root directory")
+        return False
     toolchain = project / "lean-toolchain"
     version = toolchain.read_text(encoding="utf-8").strip() if toolchain.is_file() else "unknown"
-    report.add("lean project", "ok", f"{project} (toolchain {version})")
     mathlib = mathlib_version(project)
     if mathlib is None:
-        report.add("mathlib", "missing", f"no mathlib in {project}/lake-manifest.json",
-                   fix="add `require mathlib` to the lakefile and run `lake update && lake exe cache get`")
+        if not (project / "lake-manifest.json").is_file():
+            why, fix = "no lake-manifest.json: its dependencies were never resolved", "run `lake update` in the project"
+        else:
+            why = "lake-manifest.json does not list mathlib"
+            fix = "add `require mathlib` to the lakefile and run `lake update && lake exe cache get`"
+        report.add("lean project", "error", f"{project} (toolchain {version}): {why}", fix=fix)
         return False
-    report.add("mathlib", "ok", mathlib)
+    report.add("lean project", "ok", f"{project} (toolchain {version}, Mathlib {mathlib})")
     return True
 
 
+LAKEFILES = ("lakefile.lean", "lakefile.toml")
+
+
 def mathlib_version(project: Path) -> str | None:
+    """Mathlib's version as `lake-manifest.json` pins it: `inputRev (rev)`; None without one."""
     manifest = project / "lake-manifest.json"
     if not manifest.is_file():
         return None
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    for package in data.get("packages", []):
-        if package.get("name") == "mathlib":
+    packages = data.get("packages", []) if isinstance(data, dict) else []
+    for package in packages:
+        if isinstance(package, dict) and package.get("name") == "mathlib":
             rev = str(package.get("rev", ""))[:12]
             return f"{package.get('inputRev') or 'rev'} ({rev})"
     return None
@@ -140,48 +166,80 @@ def check_repl(report: DoctorReport, cfg: VerifierConfig) -> None:
 
 
 def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:
-    url = cfg.kimina_url.rstrip("/")
+    """One `GET /health` with the API key the verifier would send (`KiminaVerifier.ping`)."""
+    from lemmaforge.lean.kimina import KiminaVerifier
+    from lemmaforge.lean.verifier import VerifierError
+
+    async def ping() -> str:
+        verifier = KiminaVerifier.from_config(cfg)
+        try:
+            return await verifier.ping()
+        finally:
+            await verifier.close()
+
     try:
-        resp = httpx.get(f"{url}/health", timeout=PROBE_TIMEOUT)
-    except httpx.HTTPError as exc:
-        report.add("kimina", "error", f"{url} unreachable: {type(exc).__name__}",
-                   fix="start a Kimina Lean Server or set verifier.kimina_url")
+        detail = asyncio.run(ping())
+    except VerifierError as exc:
+        message = str(exc)
+        fix = (f"set ${cfg.kimina_api_key_env} to the server's API key" if "API key" in message
+               else "start a Kimina Lean Server or set verifier.kimina_url")
+        report.add("kimina", "error", message, fix=fix)
         return False
-    if resp.status_code != 200:
-        report.add("kimina", "error", f"{url}/health answered HTTP {resp.status_code}")
-        return False
-    report.add("kimina", "ok", f"{url} healthy")
+    report.add("kimina", "ok", detail)
     return True
 
 
 def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> None:
+    name = f"{role} LLM"
     if not endpoint.url:
-        report.add(f"{role} LLM", "info", "no endpoint configured",
+        report.add(name, "info", "no endpoint configured",
                    fix=f"set {role}.url (an OpenAI-compatible server, e.g. `vllm serve MODEL`) and {role}.model")
+        return
+    from lemmaforge.agent.llm import TRANSFORMERS_MISSING, VLLM_MISSING, backend_of
+
+    try:
+        kind = backend_of(endpoint.url, endpoint.backend)
+    except ValueError as exc:
+        report.add(name, "error", str(exc), fix=f"fix {role}.backend")
+        return
+    if kind != "openai":  # an in-process engine: nothing to reach, only a package to import
+        package, missing = ("vllm", VLLM_MISSING) if kind == "vllm" else ("transformers", TRANSFORMERS_MISSING)
+        if importlib.util.find_spec(package) is None:
+            report.add(name, "missing", missing)
+        else:
+            report.add(name, "ok", f"{endpoint.url} ({package} {_package_version(package)}; loaded when a run starts)")
+        return
+    url = endpoint.url.rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        report.add(name, "error", f"{url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL", fix=f"fix {role}.url")
         return
     headers = {}
     key = os.environ.get(endpoint.api_key_env)
     if key:
         headers["Authorization"] = f"Bearer {key}"
-    url = endpoint.url.rstrip("/")
     try:
         resp = httpx.get(f"{url}/models", headers=headers, timeout=PROBE_TIMEOUT)
     except httpx.HTTPError as exc:
-        report.add(f"{role} LLM", "error", f"{url} unreachable: {type(exc).__name__}",
-                   fix="start the server or fix the URL")
+        report.add(name, "error", f"{url} unreachable: {type(exc).__name__}", fix="start the server or fix the URL")
         return
     if resp.status_code != 200:
-        report.add(f"{role} LLM", "error", f"{url}/models answered HTTP {resp.status_code}",
+        report.add(name, "error", f"{url}/models answered HTTP {resp.status_code}",
                    fix=f"check the API key in ${endpoint.api_key_env}" if resp.status_code in (401, 403) else None)
         return
     try:
-        models = [m.get("id") for m in resp.json().get("data", [])]
+        models = [str(m.get("id")) for m in resp.json().get("data", [])]
     except (ValueError, AttributeError):
         models = []
     if endpoint.model and models and endpoint.model not in models:
-        report.add(f"{role} LLM", "error", f"{url} serves {models}, not {endpoint.model}", fix=f"set {role}.model")
+        report.add(name, "error", f"{url} serves {', '.join(models)}, not {endpoint.model}",
+                   fix=f"set {role}.model to one of them")
         return
-    report.add(f"{role} LLM", "ok", f"{url} ({', '.join(str(m) for m in models) or 'models unknown'})")
+    if not endpoint.model and not models:
+        report.add(name, "error", f"{url} lists no model under /models", fix=f"set {role}.model")
+        return
+    served = ", ".join(models) or "models not listed"
+    using = endpoint.model or f"{models[0]}, the first listed"
+    report.add(name, "ok", f"{url} (serves {served}; using {using})")
 
 
 def check_gpu(report: DoctorReport) -> None:
@@ -195,16 +253,37 @@ def check_gpu(report: DoctorReport) -> None:
 
 
 def check_database(report: DoctorReport, db_url: str) -> None:
-    if db_url.startswith("sqlite:///"):
-        path = Path(db_url[len("sqlite:///") :]).expanduser()
-        folder = path.parent
-        existing = next((p for p in [folder, *folder.parents] if p.exists()), None)
-        if existing is None or not os.access(existing, os.W_OK):
-            report.add("database", "error", f"cannot write {path}", fix="use --db with a writable location")
-            return
-        report.add("database", "ok", f"{db_url}{'' if path.exists() else ' (created on first run)'}")
+    if not db_url.startswith("sqlite:///"):
+        report.add("database", "info", db_url.split("@")[-1])  # never print credentials
         return
-    report.add("database", "info", db_url.split("@")[-1])
+    raw = db_url[len("sqlite:///") :].split("?", 1)[0]
+    if raw in ("", ":memory:"):
+        report.add("database", "info", "in memory: nothing is kept after the run")
+        return
+    path = Path(raw).expanduser()
+    problem = _unwritable(path)
+    if problem is not None:
+        report.add("database", "error", f"cannot write {path}: {problem}", fix="use --db with a writable location")
+        return
+    report.add("database", "ok", f"{db_url}{'' if path.exists() else ' (created on first run)'}")
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why the SQLite file `path` cannot be written (None: it can). Probes by writing a temporary
+    file in the nearest existing folder: permission bits say nothing for root or read-only mounts."""
+    if path.exists():
+        if not path.is_file():
+            return "not a regular file"
+        return None if os.access(path, os.W_OK) else "the file is read-only"
+    existing = next((p for p in path.parents if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        return f"{existing} is not a directory"
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
 
 
 def diagnose(settings: Settings) -> DoctorReport:
@@ -235,7 +314,7 @@ def render(report: DoctorReport, console: Console) -> None:
     table.add_column("detail", overflow="fold")
     table.add_column("what to do", overflow="fold")
     for f in report.findings:
-        table.add_row(f.name, f"[{_STYLE[f.status]}]{f.status}[/]", f.detail, f.fix or "")
+        table.add_row(f.name, f"[{_STYLE[f.status]}]{f.status}[/]", escape(f.detail), escape(f.fix or ""))
     console.print(table)
     verdict = "[green]ready[/]" if report.verifier_ready else "[red]not ready[/]"
     console.print(f"verifier '{report.backend}': {verdict}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,10 @@ LEAN_PROJECT = os.environ.get("LEMMAFORGE_LEAN_PROJECT")
 requires_lean = pytest.mark.skipif(
     not LEAN_PROJECT, reason="needs a real Lean + Mathlib project: set LEMMAFORGE_LEAN_PROJECT to its directory"
 )
+
+
+def closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released): connecting is refused at once."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import importlib
 import logging
 import os
 import threading
@@ -673,7 +674,25 @@ class OpenAICompatibleLLM(BaseLLM):
 VLLM_MISSING = "vLLM is not installed: pip install 'lemmaforge[vllm]' (needs a CUDA GPU)"
 
 
-class VLLMOfflineLLM(BaseLLM):
+class _InProcessLLM(BaseLLM):
+    """A model that runs in this process: `scheme://model` is its endpoint, and its `packages`
+    must import (else `LLMUnavailableError(missing)`, one line saying what to install). Keyword
+    arguments are BaseLLM's (name, role, mode, temperature, top_p, max_tokens, recorder, run_id)."""
+
+    scheme: str = ""
+    packages: tuple[str, ...] = ()
+    missing: str = ""
+
+    def __init__(self, model: str, **base: Any) -> None:
+        for package in self.packages:
+            try:
+                importlib.import_module(package)
+            except ImportError as exc:
+                raise LLMUnavailableError(self.missing) from exc
+        super().__init__(model, endpoint=f"{self.scheme}://{model}", **base)
+
+
+class VLLMOfflineLLM(_InProcessLLM):
     """vLLM's offline engine (`vllm.LLM`) in this process.
 
     The engine is built on the first call (in a thread). Concurrent `generate` calls are gathered
@@ -684,38 +703,12 @@ class VLLMOfflineLLM(BaseLLM):
     `tensor_parallel_size`, `max_model_len`, `gpu_memory_utilization`)."""
 
     backend = "vllm"
+    scheme, packages, missing = "vllm", ("vllm",), VLLM_MISSING
 
     def __init__(
-        self,
-        model: str,
-        *,
-        name: str | None = None,
-        role: str = "llm",
-        mode: Mode = "chat",
-        temperature: float = 1.0,
-        top_p: float = 0.95,
-        max_tokens: int = 8192,
-        engine_kwargs: dict[str, Any] | None = None,
-        batch_wait: float = 0.01,
-        recorder: Recorder | None = None,
-        run_id: str | None = None,
+        self, model: str, *, engine_kwargs: dict[str, Any] | None = None, batch_wait: float = 0.01, **base: Any
     ) -> None:
-        try:
-            import vllm  # noqa: F401
-        except ImportError as exc:
-            raise LLMUnavailableError(VLLM_MISSING) from exc
-        super().__init__(
-            model,
-            endpoint=f"vllm://{model}",
-            name=name,
-            role=role,
-            mode=mode,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-            recorder=recorder,
-            run_id=run_id,
-        )
+        super().__init__(model, **base)
         self.engine_kwargs = dict(engine_kwargs or {})
         self.batch_wait = batch_wait
         # shared with the views `bind` makes: one engine, one queue
@@ -814,7 +807,7 @@ TRANSFORMERS_MISSING = (
 )
 
 
-class TransformersLLM(BaseLLM):
+class TransformersLLM(_InProcessLLM):
     """Local generation with `transformers` (`AutoModelForCausalLM` + `AutoTokenizer`).
 
     Meant for small models on CPU (tests, smoke runs, expert-iteration sanity checks). Chat
@@ -823,41 +816,20 @@ class TransformersLLM(BaseLLM):
     stop strings are trimmed after generation. Calls run one at a time in a worker thread."""
 
     backend = "transformers"
+    scheme, packages, missing = "hf", ("torch", "transformers"), TRANSFORMERS_MISSING
 
     def __init__(
         self,
         model: str,
         *,
-        name: str | None = None,
-        role: str = "llm",
-        mode: Mode = "chat",
-        temperature: float = 1.0,
-        top_p: float = 0.95,
         max_tokens: int = 512,
         device: str = "cpu",
         model_kwargs: dict[str, Any] | None = None,
         tokenizer: Any = None,
         hf_model: Any = None,
-        recorder: Recorder | None = None,
-        run_id: str | None = None,
+        **base: Any,
     ) -> None:
-        try:
-            import torch  # noqa: F401
-            import transformers  # noqa: F401
-        except ImportError as exc:
-            raise LLMUnavailableError(TRANSFORMERS_MISSING) from exc
-        super().__init__(
-            model,
-            endpoint=f"hf://{model}",
-            name=name,
-            role=role,
-            mode=mode,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-            recorder=recorder,
-            run_id=run_id,
-        )
+        super().__init__(model, max_tokens=max_tokens, **base)
         self.device = device
         self.model_kwargs = dict(model_kwargs or {})
         # shared with the views `bind` makes: one model in memory, one generation at a time

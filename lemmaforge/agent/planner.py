@@ -23,7 +23,6 @@ from lemmaforge.agent.prover import (
     extract_lean_code,
     final_block,
     find_decls,
-    mask_comments,
     replace_statement,
     same_statement,
     statement_with_sorry,
@@ -66,8 +65,7 @@ def restate(statement: str, code: str) -> str | None:
     the statement. The theorem is the one with the original's name; when the block has exactly
     one theorem / lemma under another name, that one (the model renamed it)."""
     name = decl_name(statement)
-    masked = mask_comments(code)
-    decls = find_decls(code, masked)
+    decls = find_decls(code)
     named = [d for d in decls if d.name == name]
     if named:
         target = named[-1]

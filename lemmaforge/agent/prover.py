@@ -11,12 +11,13 @@ really write: `<think>…</think>` preambles, CoT answers with a plan and severa
 block after `### Complete Lean 4 Proof` / the last Lean block wins), ```lean4 / ```lean / bare
 fences, a last block cut off by `max_tokens` (returned as is: Lean judges it), and code that
 restates the header (its `import` lines and the `set_option` / `open` lines the header already has
-are dropped so the code can go back under our header).
+are dropped so the code can go back under our header). Lean's syntax (comments, strings,
+declarations, statement comparison, filling a hole) is `lemmaforge.lean.code`'s, the same the
+search engine and the audit read the code with.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,63 +25,18 @@ from typing import Any
 
 from lemmaforge.agent import prompts
 from lemmaforge.agent.llm import LLM, Completion
-
-log = logging.getLogger(__name__)
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.code import same_statement
 
 # ---------------------------------------------------------------------------------------------
-# Lean text, just enough to cut model outputs (comments and strings aware)
+# Lean text, just enough to cut model outputs (on lean.code's lexer and declarations)
 # ---------------------------------------------------------------------------------------------
 
 
 def mask_comments(text: str) -> str:
     """`text` with every character inside a comment (`-- …`, nested `/- … -/`, docstrings) or a
     string literal replaced by a space; newlines are kept, so offsets and lines are unchanged."""
-    out = list(text)
-    n = len(text)
-    i = 0
-
-    def blank(a: int, b: int) -> None:
-        for k in range(a, b):
-            if out[k] != "\n":
-                out[k] = " "
-
-    while i < n:
-        c = text[i]
-        if c == "-" and text.startswith("--", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-        elif c == "/" and text.startswith("/-", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/-", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("-/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            blank(i, j)
-            i = j
-        elif c == '"' and not (0 < i < n - 1 and text[i - 1] == "'" and text[i + 1] == "'"):
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            blank(i, j)
-            i = j
-        else:
-            i += 1
-    return "".join(out)
-
-
-_DECL = re.compile(
-    r"^[ \t]*(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)?(?:(?:private|protected|noncomputable|nonrec)[ \t]+)*"
-    r"(?P<kw>theorem|lemma)[ \t]+(?P<name>[^\s:({\[⦃]+)",
-    re.MULTILINE,
-)
-_OPEN = "([{⟨⦃"
-_CLOSE = ")]}⟩⦄"
+    return lean_code.strip_comments(text, strings=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +44,7 @@ class Decl:
     """A `theorem` / `lemma` in a piece of Lean text (offsets into that text)."""
 
     name: str
-    line_start: int  # start of the line the declaration begins on (modifiers, attributes)
+    line_start: int  # start of the line of the `theorem` / `lemma` keyword
     kw_start: int  # the `theorem` / `lemma` keyword
     name_start: int  # the name after the keyword
     assign: int | None  # the top-level `:=` ending the statement (None: not found)
@@ -107,35 +63,27 @@ def _top_level_end(masked: str, pos: int) -> int:
     return len(masked)
 
 
-def find_decls(text: str, masked: str | None = None) -> list[Decl]:
-    masked = mask_comments(text) if masked is None else masked
-    found = list(_DECL.finditer(masked))
+def find_decls(text: str) -> list[Decl]:
+    """The theorems and lemmas of `text`, as `lean.code.declarations` finds them (top-level
+    commands at column 0). A declaration ends where the next line of code at column 0 starts
+    after its `:=` (or the next theorem, or the end of the text): model outputs put prose, `where`
+    clauses or stray commands after a proof that must not end up in it."""
+    masked = mask_comments(text)
+    theorems = [d for d in lean_code.declarations(text) if d.kind in ("theorem", "lemma")]
     decls: list[Decl] = []
-    for k, m in enumerate(found):
-        limit = found[k + 1].start() if k + 1 < len(found) else len(masked)
-        assign = None
-        depth = 0
-        i = m.end("name")
-        while i < limit:
-            c = masked[i]
-            if c in _OPEN:
-                depth += 1
-            elif c in _CLOSE:
-                depth = max(depth - 1, 0)
-            elif c == ":" and depth == 0 and masked.startswith(":=", i):
-                assign = i
-                break
-            i += 1
-        end = _top_level_end(masked, assign if assign is not None else m.end("name"))
-        end = min(end, limit) if k + 1 < len(found) else end
+    for k, d in enumerate(theorems):
+        assign = None if d.body_start is None else d.body_start - len(":=")
+        end = _top_level_end(masked, assign if assign is not None else d.signature_start)
+        if k + 1 < len(theorems):
+            end = min(end, _line_start(text, theorems[k + 1].keyword_start))
         decls.append(
             Decl(
-                m.group("name"),
-                _line_start(masked, m.start("kw")),
-                m.start("kw"),
-                m.start("name"),
-                assign,
-                end,
+                name=d.name,
+                line_start=_line_start(text, d.keyword_start),
+                kw_start=d.keyword_start,
+                name_start=d.signature_start - len(d.universe_params) - len(d.name),
+                assign=assign,
+                end=end,
             )
         )
     return decls
@@ -150,8 +98,8 @@ def decl_name(statement: str) -> str | None:
     return s if s and re.fullmatch(r"[^\s:({\[⦃]+", s) else None
 
 
-def _find_target(code: str, name: str | None, masked: str) -> Decl | None:
-    decls = find_decls(code, masked)
+def _find_target(code: str, name: str | None) -> Decl | None:
+    decls = find_decls(code)
     if not decls:
         return None
     if name:
@@ -218,7 +166,7 @@ def extract_proof_body(code: str, statement: str) -> str | None:
     (a term proof `:= t` becomes `exact t`). The theorem is found by the statement's name, else the
     last theorem / lemma in `code`. None when there is none or its proof is empty."""
     masked = mask_comments(code)
-    target = _find_target(code, decl_name(statement), masked)
+    target = _find_target(code, decl_name(statement))
     if target is None or target.assign is None:
         return None
     end = _code_end(code, masked, target.assign, target.end)
@@ -237,7 +185,7 @@ def open_statement(statement: str) -> str:
     """`statement` cut after its `:= by` (added when missing): the start of the declaration that
     a proof continues. Docstring and formatting are kept."""
     masked = mask_comments(statement)
-    decls = find_decls(statement, masked)
+    decls = find_decls(statement)
     if not decls or decls[-1].assign is None:
         text = statement.rstrip()
         for tail in ("sorry", "by", ":="):
@@ -254,44 +202,10 @@ def statement_with_sorry(statement: str) -> str:
     return open_statement(statement) + "\n  sorry"
 
 
-def statement_key(text: str, name: str | None = None) -> list[str] | None:
-    """Tokens of the statement (declaration up to its `:=`, comments dropped) of the theorem named
-    `name` (else the last one) in `text`, with the name replaced by a placeholder when
-    `name` is given. A whitespace-insensitive key: equal keys mean the same statement text."""
-    masked = mask_comments(text)
-    target = _find_target(text, name, masked)
-    if target is None:
-        return None
-    stop = target.assign if target.assign is not None else target.end
-    tokens = re.findall(r"\w+|[^\w\s]", masked[target.kw_start : stop])
-    return tokens
-
-
-def _fallback_same_statement(original: str, candidate: str) -> bool:
-    name = decl_name(original)
-    a, b = statement_key(original, name), statement_key(candidate, name)
-    return a is not None and a == b
-
-
-def same_statement(original: str, candidate: str) -> bool:
-    """Does `candidate`'s theorem state exactly `original`'s? `lemmaforge.lean.code.same_statement`
-    when available, else a token comparison of the declarations (comments and spacing ignored)."""
-    try:
-        from lemmaforge.lean.code import same_statement as code_same_statement
-    except ImportError:
-        return _fallback_same_statement(original, candidate)
-    try:
-        return bool(code_same_statement(original, candidate))
-    except Exception:  # a parser that cannot read a model's output is not a reason to crash
-        log.debug("lean.code.same_statement failed; using the token comparison", exc_info=True)
-        return _fallback_same_statement(original, candidate)
-
-
 def replace_statement(code: str, target: Decl, statement: str) -> str:
     """`code` with `target`'s declaration (keyword up to its `:=`) replaced by `statement`'s, so
     the result states exactly the original. `target.assign` must be set."""
-    s_masked = mask_comments(statement)
-    decls = find_decls(statement, s_masked)
+    decls = find_decls(statement)
     if not decls or decls[-1].assign is None or target.assign is None:
         raise ValueError("both the statement and the target need a `:=`")
     original = statement[decls[-1].kw_start : decls[-1].assign]
@@ -381,20 +295,16 @@ def final_block(output: str) -> tuple[str, CodeBlock] | None:
     return text, blocks[-1]
 
 
-def _norm_line(line: str) -> str:
-    return " ".join(line.split())
-
-
 def strip_header_lines(code: str, header: str | None = None) -> str:
     """Drop top-level `import` lines, and the `set_option` / `open` lines that `header` already
     has (lines ending in `in` are kept: they scope a single declaration)."""
-    known = {_norm_line(ln) for ln in (header or "").split("\n") if ln.strip()}
+    known = {lean_code.normalize_whitespace(ln) for ln in (header or "").split("\n") if ln.strip()}
     masked = mask_comments(code)
     out: list[str] = []
     for line, mline in zip(code.split("\n"), masked.split("\n"), strict=True):
         if mline.startswith("import ") or mline.rstrip() == "import":
             continue
-        norm = _norm_line(mline)
+        norm = lean_code.normalize_whitespace(mline)
         if norm in known and re.match(r"(set_option|open)\b", norm) and not norm.endswith(" in"):
             continue
         out.append(line)
@@ -409,7 +319,7 @@ def extract_lean_code(output: str, header: str | None = None) -> str | None:
     - An unterminated final block (the model hit `max_tokens`) is returned as it is: the verifier
       judges it.
     - `import` lines, and the `set_option` / `open` lines that `header` already has, are dropped,
-      so the code can be put back under our header.
+      so the code can be put back under our header; a block indented as a whole is dedented.
     - None when there is no Lean block, when `<think>` never closed, or when the answer has the
       `### Complete Lean 4 Proof` heading but no block after it (truncated before the proof)."""
     found = final_block(output)
@@ -418,6 +328,8 @@ def extract_lean_code(output: str, header: str | None = None) -> str | None:
     _, block = found
     code = strip_header_lines(block.body, header)
     lines = _trim_blank(code.split("\n"))
+    if all(ln[:1].isspace() for ln in lines if ln.strip()):
+        lines = _dedent(lines)  # a block indented as a whole (inside a list item): Lean wants column 0
     code = "\n".join(lines).rstrip()
     return code or None
 
@@ -459,14 +371,12 @@ class ProofCandidate:
 
 def lemma_code(statement: str, body: str) -> str:
     """`statement` with its proof hole filled by `body`: `lemmaforge.lean.code.fill` (the way the
-    search engine builds the file it checks, so that Lean's positions match) when available, else
-    `… := by` + the body indented by two."""
+    search engine builds the file it checks, so that Lean's positions match), else (a body `fill`
+    cannot place) `… := by` + the body indented by two."""
     try:
-        from lemmaforge.lean.code import fill, holes
-
-        text = statement if holes(statement) else statement_with_sorry(statement)
-        return fill(text, {len(holes(text)) - 1: body})
-    except Exception:  # code.py missing, or it cannot place this body: the plain layout
+        text = statement if lean_code.holes(statement) else statement_with_sorry(statement)
+        return lean_code.fill(text, {len(lean_code.holes(text)) - 1: body})
+    except Exception:  # a model's body that fill cannot place: the plain layout, Lean judges it
         return f"{open_statement(statement)}\n{indent(body)}"
 
 
@@ -494,7 +404,7 @@ def build_candidate(
     else its last one), take its tactic proof, put it under the ORIGINAL statement. A block with no
     declaration at all is read as a bare tactic proof. None when no proof can be cut out."""
     masked = mask_comments(code)
-    target = _find_target(code, decl_name(statement), masked)
+    target = _find_target(code, decl_name(statement))
     aux = ""
     changed = False
     if target is None:
@@ -682,7 +592,6 @@ __all__ = [
     "open_statement",
     "replace_statement",
     "same_statement",
-    "statement_key",
     "statement_with_sorry",
     "strip_header_lines",
 ]

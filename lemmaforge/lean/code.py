@@ -274,10 +274,12 @@ class _Lines:
         return self.starts[self.line(offset) - 1]
 
 
-def strip_comments(code: str) -> str:
+def strip_comments(code: str, *, strings: bool = False) -> str:
     """`code` with every comment and docstring replaced by spaces (newlines kept), so offsets,
-    lines and columns are unchanged. String literals are left alone."""
-    return _blank(code, (t for t in _lex(code) if t.kind in ("comment", "doc")))
+    lines and columns are unchanged. String literals are left alone, unless `strings`: then they
+    are blanked too, so that no text search can mistake their contents for code."""
+    kinds = ("comment", "doc", "string") if strings else ("comment", "doc")
+    return _blank(code, (t for t in _lex(code) if t.kind in kinds))
 
 
 def _blank(code: str, spans: Iterable[Token]) -> str:

@@ -134,7 +134,7 @@ def lemma_from_step(code: str, step_index: int, *, include_previous: bool, name:
     return _format_lemma(f"{name}{decl.universe_params}", binders, statement)
 
 
-def _step_of_hole(code: str, hole_index: int) -> int:
+def step_of_hole(code: str, hole_index: int) -> int:
     """Which top-level step (or `len(steps)`: the closing tactics) hole `hole_index` stands for.
     Only a hole that is the step's whole proof (`:= by sorry`, `:= sorry`) or a top-level tactic
     after the last step stands for a statement we know."""
@@ -276,7 +276,7 @@ async def build_lemma(
         checks, reason = out.checks, out.reason
         log.info("extract_goal lemma %s not used: %s", name, reason)
     try:
-        step_index = _step_of_hole(code, hole_index)
+        step_index = step_of_hole(code, hole_index)
     except LemmaBuildError as exc:
         raise LemmaBuildError(f"{exc}; extract_goal not used: {reason}") from exc
     statement = lemma_from_step(code, step_index, include_previous=include_previous, name=name)

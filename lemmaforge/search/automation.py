@@ -30,6 +30,9 @@ DEFAULT_PORTFOLIO: tuple[str, ...] = (
 )
 
 
+LOST_STATE = "proof state lost"  # in a TacticResult's error when the worker holding it restarted
+
+
 @dataclass(slots=True)
 class AutomationOutcome:
     proof: str | None  # tactic text that closed the goal
@@ -37,6 +40,7 @@ class AutomationOutcome:
     tried: list[str]
     last_error: str | None = None
     result: CheckResult | TacticResult | None = None
+    state_lost: bool = False  # the proof state is gone: only the standalone lemma is left to try
 
 
 def first_combinator(tactics: Sequence[str]) -> str:
@@ -56,6 +60,7 @@ async def on_proof_state(
         last = await verifier.run_tactic(hole, tactic, timeout=timeout)
         if last.closed:
             return AutomationOutcome(tactic, len(tried), tried, None, last)
-        if last.error and "proof state lost" in last.error:
-            break  # the worker restarted: the state is gone, fall back to the lemma path
+        if last.error and LOST_STATE in last.error:
+            # The worker restarted: the state is gone, the caller falls back to the lemma path.
+            return AutomationOutcome(None, len(tried), tried, last.error, last, state_lost=True)
     return AutomationOutcome(None, len(tried), tried, last.error if last else None, last)

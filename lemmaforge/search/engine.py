@@ -355,29 +355,35 @@ class _Run:
 
     async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
         tactics = self.opts.portfolio
-        started = time.monotonic()
         if hole is not None and hole.proof_state is not None and self.verifier.supports_proof_states:
+            started = time.monotonic()
             for _ in tactics:
                 self.budget.spend_check()
             outcome = await automation.on_proof_state(self.verifier, hole, tactics, timeout=self.opts.tactic_timeout)
             self.budget.stats.checks -= len(tactics) - outcome.checks  # refund tactics not run
-            code = outcome.proof or "\n".join(outcome.tried)
-        else:
-            proof = automation.first_combinator(tactics)
-            code = self.header + lean_code.fill(node.text, [proof])
-            result = await self._check(code)
-            closed = self._proves(result)
-            outcome = automation.AutomationOutcome(
-                proof if closed else None, 1, list(tactics),
-                None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value),
-                result,
-            )
-        elapsed = time.monotonic() - started
-        if not isinstance(outcome.result, CheckResult):  # _check already counted its own time
-            self.budget.stats.check_seconds += elapsed
+            self.budget.stats.check_seconds += time.monotonic() - started
+            solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
+            if solution is not None or not outcome.state_lost:
+                return solution
+            # The worker holding the state restarted: try the portfolio on the standalone lemma.
+        started = time.monotonic()
+        proof = automation.first_combinator(tactics)
+        code = self.header + lean_code.fill(node.text, [proof])
+        result = await self._check(code)  # counts its own time
+        closed = self._proves(result)
+        outcome = automation.AutomationOutcome(
+            proof if closed else None, 1, list(tactics),
+            None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value),
+            result,
+        )
+        return self._automation_attempt(node, outcome, code, started)
+
+    def _automation_attempt(
+        self, node: Node, outcome: automation.AutomationOutcome, code: str, started: float
+    ) -> Solution | None:
         verdict: Verdict = "valid" if outcome.proof else "error"
         self._attempt(node, "automation", verdict, code, errors=[outcome.last_error] if outcome.last_error else [],
-                      check_seconds=elapsed)
+                      check_seconds=time.monotonic() - started)
         if outcome.proof is None:
             return None
         return self._solved(node, "automation", Solution(outcome.proof))
@@ -479,6 +485,10 @@ class _Run:
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
                       check_seconds=result.time)
         if self._proves(result):
+            if node.status == "solved":
+                # Another sample won first (identical samples share one check and finish together):
+                # the node is recorded as solved, and its subgoal proof stored, once.
+                return Solution(body)
             return self._solved(node, strategy, Solution(body))
         return candidate, result
 

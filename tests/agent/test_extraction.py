@@ -3,7 +3,8 @@ miniF2F proofs: each proof is wrapped the ways models answer (CoT with a plan, a
 and `### Complete Lean 4 Proof`; non-CoT; header restated; an earlier draft block; a `<think>`
 preamble; a block cut off by max_tokens) and must come back exactly.
 
-These tests need only the text tools of lemmaforge.agent.prover (no lemmaforge.lean.code)."""
+The text tools of lemmaforge.agent.prover read Lean with lemmaforge.lean.code (lexer, declarations,
+statement comparison)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import pytest
 
 from lemmaforge.agent.prompts import MINIF2F_HEADER
 from lemmaforge.agent.prover import (
-    _fallback_same_statement,
     build_candidate,
     code_blocks,
     decl_name,
@@ -24,6 +24,7 @@ from lemmaforge.agent.prover import (
     extract_proof_body,
     mask_comments,
     open_statement,
+    same_statement,
     statement_with_sorry,
     strip_header_lines,
 )
@@ -159,7 +160,7 @@ def test_statement_helpers_on_reference_statements():
         opened = open_statement(ref.statement)
         assert opened.endswith(":= by") and ref.code.startswith(opened)
         assert statement_with_sorry(ref.statement) == ref.statement
-        assert _fallback_same_statement(ref.statement, ref.code)
+        assert same_statement(ref.statement, ref.code)
 
 
 def test_mask_keeps_offsets_and_hides_comments_and_strings():
@@ -267,6 +268,22 @@ def test_bare_tactic_block_is_a_proof():
     cand = build_candidate(STATEMENT, "  nlinarith [sq_nonneg (a - b)]\n  <;> linarith", raw="")
     assert cand is not None and cand.body == "nlinarith [sq_nonneg (a - b)]\n<;> linarith"
     assert build_candidate(STATEMENT, "import Mathlib", raw="") is None
+
+
+def test_what_follows_a_proof_at_column_0_is_not_part_of_it():
+    head = "theorem foo (a b : ℝ) (h : a < b) : a ≤ b := by\n"
+    assert extract_proof_body(head + "  linarith -- done\n", STATEMENT) == "linarith -- done"
+    assert extract_proof_body(head + "  linarith\nThis proof works.\n", STATEMENT) == "linarith"
+    assert extract_proof_body(head + "  exact aux\nwhere aux : True := trivial\n", STATEMENT) == "exact aux"
+    assert extract_proof_body(head + "linarith\n", STATEMENT) is None  # a tactic block must be indented
+
+
+def test_a_block_indented_as_a_whole_is_dedented():
+    out = "1. The proof:\n   ```lean4\n   theorem foo (a b : ℝ) (h : a < b) : a ≤ b := by\n     linarith\n   ```\n"
+    code = extract_lean_code(out)
+    assert code == "theorem foo (a b : ℝ) (h : a < b) : a ≤ b := by\n  linarith"
+    cand = build_candidate(STATEMENT, code, raw=out)
+    assert cand is not None and cand.body == "linarith" and not cand.statement_changed
 
 
 def test_code_blocks_reports_unterminated_blocks():

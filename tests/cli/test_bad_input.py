@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, closed_port
 
 runner = CliRunner()
 EXAMPLE = REPO_ROOT / "examples" / "mathd_algebra_478.lean"
@@ -87,14 +85,8 @@ def test_invalid_config_file(tmp_path):
     assert "verifier.timeout" in one_line_error(r)
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_unreachable_kimina_is_exit_2_naming_the_url():
-    url = f"http://127.0.0.1:{_closed_port()}"
+    url = f"http://127.0.0.1:{closed_port()}"
     r = run("check", str(EXAMPLE), "--verifier", "kimina", "--kimina-url", url, "--timeout", "5",
             env={"LEMMAFORGE_VERIFIER__KIMINA_RETRIES": "2", "LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01"})
     assert r.exit_code == 2

@@ -28,8 +28,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
+
+if __package__:
+    from .fake_common import HTTPFake, axioms_message, mask_comments_and_strings
+else:  # the fake `lake` script imports this file by path (tests/fakes on sys.path)
+    from fake_common import HTTPFake, axioms_message, mask_comments_and_strings
 
 Responder = Callable[[str], dict[str, Any]]
 
@@ -295,12 +300,7 @@ class _Elaboration:
             if decl is None:
                 self._message("error", f"unknown constant '{name}'", m.start("name"), m.end("name"))
                 continue
-            axioms = sorted(self._axioms_of(decl, set()), key=lean_name_order)
-            shown = decl.full_name or name
-            if axioms:
-                data = f"'{shown}' depends on axioms: [{', '.join(axioms)}]"
-            else:
-                data = f"'{shown}' does not depend on any axioms"
+            data = axioms_message(decl.full_name or name, self._axioms_of(decl, set()))
             # Lean reports at the `#print` token (`withRef tk`).
             self._message("info", data, m.start(), m.start() + len("#print"))
 
@@ -365,53 +365,6 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def lean_name_order(name: str) -> tuple[int, list[str]]:
-    """Lean's `Name.lt` (used by `#print axioms`): compares prefixes first, so names with fewer
-    components come first, then component by component (e.g. propext, sorryAx, Classical.choice,
-    Lean.ofReduceBool, Quot.sound)."""
-    parts = name.split(".")
-    return len(parts), parts
-
-
-def mask_comments_and_strings(code: str) -> str:
-    """`code` with comments and string literals blanked (newlines kept), so offsets still match."""
-    out = list(code)
-    i, n = 0, len(code)
-
-    def blank(start: int, end: int) -> None:
-        for k in range(start, end):
-            if out[k] != "\n":
-                out[k] = " "
-
-    while i < n:
-        if code.startswith("/-", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if code.startswith("/-", j):
-                    depth, j = depth + 1, j + 2
-                elif code.startswith("-/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            blank(i, j)
-            i = j
-        elif code.startswith("--", i):
-            j = code.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-        elif code[i] == '"':
-            j = i + 1
-            while j < n and code[j] != '"':
-                j += 2 if code[j] == "\\" else 1
-            j = min(j + 1, n)
-            blank(i, j)
-            i = j
-        else:
-            i += 1
-    return "".join(out)
-
-
 def kimina_split(code: str) -> tuple[str, str, int]:
     """(header, body, header line count) the way the server's `split_snippet` cuts a snippet."""
     lines = code.splitlines()
@@ -456,9 +409,27 @@ class RecordedRequest:
 PositionShift = Literal["all", "messages", "none"]
 
 
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, like uvicorn
+    timeout = 10  # idle keep-alive connections end on their own
+    fake: FakeKimina
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self.fake._handle(self, "GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.fake._handle(self, "POST")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
 @dataclass
-class FakeKimina:
+class FakeKimina(HTTPFake):
     """Start with `with FakeKimina(...) as server:` (or `start()`/`stop()`); `server.url` is its base URL."""
+
+    handler = _Handler
+    thread_name = "fake-kimina"
 
     responder: Responder = field(default_factory=ScriptedLean)
     api_key: str | None = None
@@ -475,42 +446,12 @@ class FakeKimina:
         self._scripted_failures: list[tuple[str, int, str]] = []  # ("status"|"drop", status, detail)
         self._warm_headers: set[str] = set()
         self._in_flight = 0
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
-    # lifecycle
+    # lifecycle (start / stop / `with`: HTTPFake)
 
     @property
     def url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("FakeKimina is not running")
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> FakeKimina:
-        handler = type("Handler", (_Handler,), {"fake": self})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        # A short poll interval keeps `stop()` (which waits for the serving loop) fast.
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-kimina", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> FakeKimina:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return f"http://127.0.0.1:{self.port}"
 
     # fault injection
 
@@ -606,21 +547,6 @@ class FakeKimina:
             if isinstance(response.get(key), list):
                 out[key] = [_shifted(entry, header_lines) for entry in response[key]]
         return out
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive, like uvicorn
-    timeout = 10  # idle keep-alive connections end on their own
-    fake: FakeKimina
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-        self.fake._handle(self, "GET")
-
-    def do_POST(self) -> None:  # noqa: N802
-        self.fake._handle(self, "POST")
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # keep test output clean
 
 
 def _read_json(handler: BaseHTTPRequestHandler) -> Any:

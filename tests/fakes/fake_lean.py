@@ -28,13 +28,17 @@ to import test doubles either).
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+if __package__:
+    from .fake_common import axioms_message, mask_comments_and_strings
+else:  # the fake REPL process imports this file by path (tests/fakes on sys.path)
+    from fake_common import axioms_message, mask_comments_and_strings
 
 # The fork tag that lean-interact 0.11.6 would check out for Lean v4.19.0 (closest recorded one).
 DEFAULT_TRANSCRIPT_FOLDER = "augustepoiroux-repl__v1.3.18_lean-toolchain-v4.19.0"
@@ -275,56 +279,9 @@ def starts_with_import(cmd: str) -> bool:
 
 
 # --------------------------------------------------------------------------------------------------
-# Lean source scanning (simple on purpose: comments, strings, char literals, identifiers)
+# Lean source scanning (simple on purpose: comments, strings and char literals are masked by
+# fake_common.mask_comments_and_strings; identifiers, declarations)
 # --------------------------------------------------------------------------------------------------
-
-_IDENT_CHAR = re.compile(r"[\w'!?₀-₉ₐ-ₜ]")
-
-
-def mask_comments_and_strings(text: str) -> str:
-    """Same length as `text`, with comments, string and char literals replaced by spaces (newlines
-    kept), so that regexes only see code."""
-    out = list(text)
-    i, n = 0, len(text)
-
-    def blank(a: int, b: int) -> None:
-        for k in range(a, b):
-            if out[k] != "\n":
-                out[k] = " "
-
-    while i < n:
-        if text.startswith("--", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-        elif text.startswith("/-", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/-", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("-/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            blank(i, j)
-            i = j
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            blank(i, min(j + 1, n))
-            i = j + 1
-        elif text[i] == "'" and (i == 0 or not _IDENT_CHAR.match(text[i - 1])):
-            m = re.match(r"'(\\.[^']*|[^\\'])'", text[i:])
-            if m:
-                blank(i, i + m.end())
-                i += m.end()
-            else:
-                i += 1
-        else:
-            i += 1
-    return "".join(out)
 
 
 def position(text: str, offset: int) -> dict[str, int]:
@@ -455,32 +412,6 @@ def _next_top_level_command(masked: str, after: int) -> int:
     """Top-level commands start in column 0; indented lines (and `|` match arms) continue one."""
     m = re.compile(r"\n(?=[^\s|)\]}⟩,])").search(masked, after)
     return m.start() + 1 if m else len(masked)
-
-
-def _name_order(a: str, b: str) -> int:
-    """Lean's `Name.cmp` (prefixes first), which `#print axioms` sorts by."""
-    pa, pb = a.split("."), b.split(".")
-
-    def cmp(x: list[str], y: list[str]) -> int:
-        if not x and not y:
-            return 0
-        if not x:
-            return -1
-        if not y:
-            return 1
-        c = cmp(x[:-1], y[:-1])
-        if c:
-            return c
-        return (x[-1] > y[-1]) - (x[-1] < y[-1])
-
-    return cmp(pa, pb)
-
-
-def axioms_message(name: str, axioms: Iterable[str]) -> str:
-    ordered = sorted(set(axioms), key=functools.cmp_to_key(_name_order))
-    if not ordered:
-        return f"'{name}' does not depend on any axioms"
-    return f"'{name}' depends on axioms: [{', '.join(ordered)}]"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1026,19 +957,29 @@ def extract_goal_message(goal: str, name: str) -> str:
         if colon:
             entries.append((names.strip(), typ.strip()))
     taken = {n for names, _ in entries for n in names.split() if "✝" not in n}
+    renamed: dict[str, str] = {}
+    for names, _ in entries:
+        for n in names.split():
+            if "✝" in n:
+                fresh = base = n.split("✝")[0] or "x"
+                k = 0
+                while fresh in taken:
+                    k += 1
+                    fresh = f"{base}_{k}"
+                taken.add(fresh)
+                renamed[n] = fresh
+
+    def rename(text: str) -> str:  # the hypothesis is renamed wherever it is used, as in Lean
+        for old, new in renamed.items():
+            text = re.sub(rf"(?<![\w'.]){re.escape(old)}(?![\w'⁰¹²³⁴⁵⁶⁷⁸⁹])", new, text)
+        return text
+
     binders = []
     for names, typ in entries:
-        accessible = []
-        for n in names.split():
-            fresh = base = n.split("✝")[0] or "x"
-            k = 0
-            while "✝" in n and fresh in taken:
-                k += 1
-                fresh = f"{base}_{k}"
-            taken.add(fresh)
-            accessible.append(fresh)
+        accessible = " ".join(renamed.get(n, n) for n in names.split())
         instance = all(n.startswith("inst✝") for n in names.split())
-        binders.append(f"[{' '.join(accessible)} : {typ}]" if instance else f"({' '.join(accessible)} : {typ})")
+        binders.append(f"[{accessible} : {rename(typ)}]" if instance else f"({accessible} : {rename(typ)})")
+    target = rename(target)
     head = " ".join([f"theorem {name}", *binders])
     one_line = f"{head} : {target} := sorry"
     return one_line if len(one_line) <= _PP_WIDTH else f"{head} :\n  {target} := sorry"

@@ -47,10 +47,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
 
 import pytest
+
+from tests.fakes.fake_common import HTTPFake
 
 Endpoint = Literal["chat", "completions"]
 CHARS_PER_TOKEN = 4  # about what BPE tokenizers give on Lean code and English
@@ -206,8 +208,11 @@ class _Failure:
     retry_after: float | None = None
 
 
-class FakeOpenAIServer:
-    """See the module docstring. Thread-safe; use as a context manager or `start()` / `stop()`."""
+class FakeOpenAIServer(HTTPFake):
+    """See the module docstring. Thread-safe; use as a context manager or `start()` / `stop()`
+    (HTTPFake). Its request handler is `_Handler`, below."""
+
+    thread_name = "fake-openai"
 
     def __init__(
         self,
@@ -232,8 +237,6 @@ class FakeOpenAIServer:
         self._permanent: _Failure | None = None
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # -- scripting --------------------------------------------------------------------------
 
@@ -292,44 +295,6 @@ class FakeOpenAIServer:
         """The OpenAI base URL (ends in /v1)."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("the fake OpenAI server is not started")
-        return self._httpd.server_address[1]
-
-    # -- lifecycle --------------------------------------------------------------------------
-
-    def start(self) -> FakeOpenAIServer:
-        if self._httpd is not None:
-            return self
-        handler = type("Handler", (_Handler,), {"fake": self})
-        httpd = _QuietServer(("127.0.0.1", 0), handler)
-        httpd.daemon_threads = True
-        httpd.block_on_close = False
-        self._httpd = httpd
-        self._thread = threading.Thread(
-            target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is None:
-            return
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._httpd = None
-        self._thread = None
-
-    def __enter__(self) -> FakeOpenAIServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
     # -- serving (called from handler threads) ----------------------------------------------
 
     def _failure_for(self) -> _Failure | None:
@@ -371,17 +336,6 @@ class FakeOpenAIServer:
         return replies, delay
 
 
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that went away (timeout, cancellation) is normal here: say nothing."""
-        import sys
-
-        exc = sys.exc_info()[1]
-        if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
-            return
-        super().handle_error(request, client_address)
-
-
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeOpenAIServer
     protocol_version = "HTTP/1.1"
@@ -406,6 +360,8 @@ class _Handler(BaseHTTPRequestHandler):
         self, req: Received | None, status: int, payload: Any, headers: dict[str, str] | None = None
     ) -> None:
         data = json.dumps(payload).encode()
+        if req is not None:
+            req.status = status  # before answering: the client may look as soon as it has the reply
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -413,8 +369,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
-        if req is not None:
-            req.status = status
 
     def _error(
         self, req: Received | None, status: int, message: str, headers: dict[str, str] | None = None
@@ -566,6 +520,9 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.max_n is not None and n > fake.max_n:
             return 400, f"n must be at most {fake.max_n}"
         return None
+
+
+FakeOpenAIServer.handler = _Handler
 
 
 @pytest.fixture

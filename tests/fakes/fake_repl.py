@@ -15,9 +15,9 @@ Test hooks (from the JSON config written by `make_fake_repl_config` below):
 - `rules` (see fake_lean.Rule) and `latency` per request kind; `crash` / `hang` / `garbage` /
   `oom` / `alloc_mb` rules act here, in the process;
 - `transcripts_dir` (+ `transcript_names`): the recorded answers to replay;
-- a log of every process start and request (one JSON line: pid, event, kind, time, head of the
-  text) appended to `log_path` (or `$FAKE_REPL_LOG`), so tests count header elaborations and
-  see which process served what, across processes.
+- a log of every process start and request (one JSON line: pid, event, kind, time, the request's
+  text and its first 80 characters as `head`) appended to `log_path` (or `$FAKE_REPL_LOG`), so tests
+  count header elaborations and see which process served what, across processes.
 
 `make_fake_repl_config(tmp_path, …)` lays out a fake REPL install (`bin/lake`, `repl/lean-toolchain`,
 `repl/.lake/build/bin/repl`) and returns the `LeanREPLConfig` that makes lean-interact run this
@@ -74,9 +74,8 @@ class RequestLog:
             os.close(fd)
 
 
-def _head(request: dict[str, Any]) -> str:
-    text = request.get("cmd") or request.get("tactic") or request.get("path") or ""
-    return str(text)[:80]
+def _text(request: dict[str, Any]) -> str:
+    return str(request.get("cmd") or request.get("tactic") or request.get("path") or "")
 
 
 def _die_out_of_memory(stdout: IO[str]) -> None:
@@ -132,7 +131,8 @@ def serve(engine: FakeLean, log: RequestLog, stdin: IO[str], stdout: IO[str]) ->
         except (json.JSONDecodeError, FakeProtocolError) as exc:
             sys.stderr.write(f"uncaught exception: {json.dumps({'message': str(exc)})}\n")
             return 1
-        log.write(event="request", kind=reply.kind, source=reply.source, head=_head(request))
+        text = _text(request)
+        log.write(event="request", kind=reply.kind, source=reply.source, head=text[:80], text=text)
         perform(reply, stdout)
 
 

@@ -21,6 +21,7 @@ from tests.fakes.fake_lean import (
     Latency,
     TranscriptIndex,
     axioms_message,
+    extract_goal_message,
     lean_json,
     mask_comments_and_strings,
 )
@@ -265,6 +266,38 @@ def test_tactic_rules_builtins_and_default_error() -> None:
         "proofState": 5,
         "goals": [],
     }
+
+
+def test_extract_goal_prints_the_proof_state_as_a_theorem_like_mathlib() -> None:
+    engine = FakeLean(rules=[{"match": "extract_goal", "on": "tactic", "goal_match": "⊢ 0 < a \\+ b", "error": "boom"}])
+    engine.respond({"cmd": SKETCH})
+    tactic = "set_option pp.numericTypes true in set_option pp.coercions.types true in extract_goal * using t_sub_1"
+    assert engine.respond({"tactic": tactic, "proofState": 0}) == {
+        "proofStatus": "Incomplete: open goals remain",
+        "proofState": 2,
+        "goals": ["a b : ℝ\nh : 0 < a ∧ 0 < b\n⊢ 0 < a * b"],  # extract_goal leaves the goal open
+        "messages": [
+            {
+                "severity": "info",
+                "pos": {"line": 0, "column": 0},
+                "endPos": {"line": 0, "column": 0},
+                "data": "theorem t_sub_1 (a b : ℝ) (h : 0 < a ∧ 0 < b) : 0 < a * b := sorry",
+            }
+        ],
+    }
+    step = engine.respond({"tactic": "extract_goal", "proofState": 0})
+    assert step is not None and step["messages"][0]["data"].startswith("theorem extracted_1 (a b : ℝ)")
+    assert engine.respond({"tactic": "extract_goal", "proofState": 1}) == {"message": "boom"}  # a rule wins
+
+
+def test_extract_goal_message_renames_inaccessible_names_and_wraps_long_statements() -> None:
+    goal = "case succ\nα : Type\ninst✝ : Fintype α\nn✝¹ n✝ n : ℕ\nh : n✝¹ ≤\n  n✝ + n\n⊢ Fintype.card α ≤ n✝"
+    assert extract_goal_message(goal, "l") == (
+        "theorem l (α : Type) [inst : Fintype α] (n_1 n_2 n : ℕ) (h : n_1 ≤ n_2 + n) : Fintype.card α ≤ n_2 := sorry"
+    )
+    long = extract_goal_message("x : ℝ\n⊢ " + " + ".join(["x"] * 60) + " = 60 * x", "l")
+    head, body = long.split("\n")
+    assert head == "theorem l (x : ℝ) :" and body.startswith("  x + x") and body.endswith(" = 60 * x := sorry")
 
 
 def test_rules_script_responses_errors_messages_goals_and_limits() -> None:

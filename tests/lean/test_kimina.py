@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from lemmaforge.lean.verifier import (
     Verifier,
     VerifierError,
 )
+from tests.conftest import closed_port
 from tests.fakes.fake_kimina import (
     OOM_ERROR,
     FakeKimina,
@@ -64,12 +64,6 @@ def where(code: str, needle: str, occurrence: int = 0) -> Position:
         offset = code.index(needle, offset + 1)
     line = code.count("\n", 0, offset) + 1
     return Position(line, offset - (code.rfind("\n", 0, offset) + 1))
-
-
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # --- results ---------------------------------------------------------------------------------------

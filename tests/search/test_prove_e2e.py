@@ -21,43 +21,26 @@ from lemmaforge.db import Store
 from lemmaforge.records import AttemptRecord, LLMCallRecord
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.search.scenarios import (
+    DEFS,
+    HEADER,
+    SKETCH,
+    SKETCH_HARD,
+    SKETCH_STUCK,
+    THEOREM,
+    add_planner,
+    add_prover,
+    closing_hole_rule,
+    goal_nodes,
+    is_planner,
+    lean_block,
+    lemma_head,
+    proof_of,
+    prover_rule,
+    read_back,
+)
 
 runner = CliRunner()
-
-HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
-DEFS = (
-    "def A (x : ℕ) : Prop := x = x\ndef Easy (x : ℕ) : Prop := x = x\ndef Hard (x : ℕ) : Prop := x = x\n"
-    "def Hard1 (x : ℕ) : Prop := x = x\ndef Hard2 (x : ℕ) : Prop := x = x\ndef Stuck (x : ℕ) : Prop := x = x\n"
-    "def D (x : ℕ) : Prop := x = x\n\n"
-)
-THEOREM = "theorem t (x : ℕ) (h : A x) : D x := by\n  sorry\n"
-
-
-def lean_block(code: str) -> str:
-    return f"Here is the proof.\n\n```lean4\n{code}```\n"
-
-
-def proof_of(statement_head: str, tactic: str) -> str:
-    return lean_block(f"{statement_head} := by\n  {tactic}\n")
-
-
-SKETCH = (
-    "theorem t (x : ℕ) (h : A x) : D x := by\n"
-    "  have h1 : Easy x := by sorry\n"
-    "  have h2 : Hard x := by sorry\n"
-    "  sorry\n"
-)
-SKETCH_STUCK = (
-    "theorem t (x : ℕ) (h : A x) : D x := by\n"
-    "  have h1 : Stuck x := by sorry\n"
-    "  sorry\n"
-)
-SKETCH_HARD = (  # a sketch for the lemma of h2 (its name is filled in from the prompt)
-    "theorem {name} (x : ℕ) (h : A x) (h1 : Easy x) : Hard x := by\n"
-    "  have k1 : Hard1 x := by sorry\n"
-    "  have k2 : Hard2 x := by sorry\n"
-    "  exact combine k1 k2\n"
-)
 
 
 def fake_lean() -> ScriptedLean:
@@ -68,20 +51,6 @@ def fake_lean() -> ScriptedLean:
             MessageRule(r"(?s)\A(?!.*Easy x :=).*?\bauto_tac\b", "auto_tac failed"),
         ]
     )
-
-
-def lemma_head(prompt: str, conclusion: str) -> str:
-    """The `theorem NAME (binders) : conclusion` the prover was asked about, from its prompt."""
-    m = re.search(r"theorem (\S+)(.*?):\s+" + re.escape(conclusion) + r" := by", prompt, re.DOTALL)
-    assert m, prompt
-    return f"theorem {m.group(1)}{m.group(2)}: {conclusion}"
-
-
-def prover_rule(conclusion: str, tactic: str):
-    def reply(req):
-        return proof_of(lemma_head(req.text, conclusion), tactic)
-
-    return rf":\s+{re.escape(conclusion)} := by", reply
 
 
 @pytest.fixture()
@@ -113,18 +82,6 @@ def prove(tmp_path: Path, kimina, llm, *extra: str):
     return result, Store(db)
 
 
-def is_planner(req) -> bool:
-    return any(m.get("role") == "system" for m in req.messages)
-
-
-def add_planner(llm, pattern: str, replies, **kw):
-    return llm.add_rule(pattern, replies, when=is_planner, **kw)
-
-
-def add_prover(llm, pattern: str, replies, **kw):
-    return llm.add_rule(pattern, replies, when=lambda r: not is_planner(r), **kw)
-
-
 def use_auto_tac(monkeypatch):
     from lemmaforge.search import engine
 
@@ -137,14 +94,6 @@ def _with_portfolio(init):
         init(self, *a, **kw)
 
     return patched
-
-
-def read_back(store: Store, run_id: str):
-    run = store.get_run(run_id)
-    tree = store.tree(run_id)
-    attempts = store.attempts(run_id)
-    calls = store.llm_calls(run_id)
-    return run, tree, attempts, calls
 
 
 # --- scenarios ---------------------------------------------------------------------------------------
@@ -172,7 +121,7 @@ def test_sketch_with_holes_closed_by_automation_and_prover(tmp_path, servers, mo
     kimina, llm = servers
     # no rule for `: D x` alone: the root's whole-proof attempts get the default (failing) reply
     add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
-    add_prover(llm, r"\(h2 : Hard x\)\s*:\s*D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_prover(llm, *closing_hole_rule())
     add_planner(llm, r"theorem t ", lean_block(SKETCH))
     r, store = prove(tmp_path, kimina, llm)
     assert r.exit_code == 0, r.output
@@ -181,7 +130,7 @@ def test_sketch_with_holes_closed_by_automation_and_prover(tmp_path, servers, mo
     proof = out["proof"]
     assert "have h1 : Easy x := by" in proof and "auto_tac" in proof and "exact hard_fact" in proof
     run, tree, attempts, _ = read_back(store, out["run_id"])
-    goals = [d for _, d in tree.nodes(data=True) if d["kind"] == "goal"]
+    goals = goal_nodes(tree)
     sketches = [d for _, d in tree.nodes(data=True) if d["kind"] == "sketch"]
     assert len(sketches) == 1 and len(goals) == 4  # root + h1 + h2 + closing hole
     strategies = sorted(d["strategy"] for d in goals if d["depth"] == 1)
@@ -194,7 +143,7 @@ def test_a_hole_needs_a_second_level_of_decomposition(tmp_path, servers, monkeyp
     kimina, llm = servers
     add_prover(llm, *prover_rule("Hard1 x", "exact h1_fact"))
     add_prover(llm, *prover_rule("Hard2 x", "exact h2_fact"))
-    add_prover(llm, r"\(h2 : Hard x\)\s*:\s*D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_prover(llm, *closing_hole_rule())
 
     def hard_sketch(req):
         name = re.search(r"theorem (\S+)\s+\(x : ℕ\) \(h : A x\)\s+\(h1 : Easy x\)\s*:\s*Hard x", req.text).group(1)
@@ -215,7 +164,7 @@ def test_first_sketch_abandoned_for_an_alternative(tmp_path, servers, monkeypatc
     use_auto_tac(monkeypatch)
     kimina, llm = servers
     add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
-    add_prover(llm, r"\(h2 : Hard x\)\s*:\s*D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+    add_prover(llm, *closing_hole_rule())
     add_prover(llm, r"\(h1 : Stuck x\)\s*:\s*D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
     add_planner(llm, r"theorem t ", [lean_block(SKETCH_STUCK), lean_block(SKETCH)], consume=True)
     r, store = prove(tmp_path, kimina, llm, "--budget", "max_depth=1")

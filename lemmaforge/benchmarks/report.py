@@ -1,0 +1,537 @@
+"""Reports on a bench run (or a single prove run), read from the store: `lemmaforge report`.
+
+What counts
+-----------
+* A bench's problems are the ones its config selected, solved or not, tried or not: rates are
+  over all of them (an unfinished bench does not look better than it is; `tried` says how far
+  it got).
+* An attempt counts when its child run finished `proved` / `not_proved`. Cut-off, failed and
+  cancelled child runs are listed under `ignored`, never counted (see `runner`); a second
+  finished run for the same (problem, attempt) is a `duplicate` and not counted either.
+* pass@k is the unbiased estimator (`passk.pass_at_k`) averaged over the problems with at least
+  k counted attempts (`pass_at_k_problems[k]` says how many; all of them once the bench is done),
+  for k = 1 … attempts.
+* Cost per solved problem is the total over ALL counted attempts (failed ones included) divided
+  by the number of solved problems; `per_proved_attempt` is the mean over proving attempts only.
+* Strategies: how each goal of the final proofs was closed (`in_proofs`: walking down from the
+  root through the solved sketch of each decomposed goal), and how every solved goal of every
+  counted run was closed (`all_solved_goals`, abandoned sketches included). `prover` includes
+  self-corrections, `decomposition` is a planner sketch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lemmaforge.benchmarks.passk import mean_pass_at_k, solved_by_group
+from lemmaforge.benchmarks.runner import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
+
+PLOT_MISSING = "--plot needs matplotlib, which is not installed: pip install 'lemmaforge[plot]'"
+
+STRATEGY_GROUP = {
+    "automation": "automation",
+    "prover": "prover",
+    "prover_correction": "prover",
+    "planner": "decomposition",
+    "sketch_correction": "decomposition",
+    "cache": "cache",
+}
+
+
+@dataclass(slots=True)
+class Attempt:
+    run_id: str
+    attempt: int
+    status: str
+    calls: int
+    checks: int
+    depth: int | None
+    seconds: float
+    stop_reason: str | None
+    started_at: float
+
+    @property
+    def proved(self) -> bool:
+        return self.status == "proved"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id, "attempt": self.attempt, "status": self.status, "calls": self.calls,
+            "checks": self.checks, "depth": self.depth, "seconds": round(self.seconds, 3),
+            "stop_reason": self.stop_reason,
+        }
+
+
+@dataclass(slots=True)
+class ProblemResult:
+    problem_id: str
+    name: str
+    dataset: str
+    split: str | None
+    category: list[str]
+    attempts: list[Attempt] = field(default_factory=list)  # counted, by attempt index
+
+    @property
+    def n(self) -> int:
+        return len(self.attempts)
+
+    @property
+    def c(self) -> int:
+        return sum(a.proved for a in self.attempts)
+
+    @property
+    def solved(self) -> bool:
+        return self.c > 0
+
+    def first_proof(self) -> Attempt | None:
+        return next((a for a in self.attempts if a.proved), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "problem_id": self.problem_id, "name": self.name, "split": self.split, "category": self.category,
+            "attempts": self.n, "proved_attempts": self.c, "solved": self.solved,
+            "runs": [a.to_json() for a in self.attempts],
+        }
+
+
+@dataclass(slots=True)
+class RunData:
+    run_id: str
+    kind: str
+    status: str
+    config: dict[str, Any]
+    attempts_planned: int
+    problems: list[ProblemResult]
+    ignored: dict[str, list[str]]  # reason -> child run ids
+    started_at: float
+    finished_at: float | None
+    summary: dict[str, Any] | None = None
+
+    @property
+    def dataset(self) -> str | None:
+        bench = self.config.get("bench") or {}
+        if bench.get("dataset"):
+            return str(bench["dataset"])
+        return self.problems[0].dataset if self.problems else None
+
+
+def _attempt_of(run: Any, attempt: int) -> Attempt:
+    s = run.summary or {}
+    return Attempt(
+        run.run_id, attempt, run.status, int(s.get("calls") or 0), int(s.get("checks") or 0), s.get("depth"),
+        float(s.get("seconds") or 0.0), s.get("stop_reason"), run.started_at,
+    )
+
+
+def _problem_result(store: Any, problem_id: str) -> ProblemResult:
+    p = store.problem(problem_id)
+    if p is None:
+        name = problem_id.rsplit("/", 1)[-1]
+        return ProblemResult(problem_id, name, problem_id.split("/", 1)[0], None, [])
+    category = list((p.extra or {}).get("category") or [])
+    return ProblemResult(problem_id, p.name, p.dataset, p.split, category)
+
+
+def load_run(store: Any, run_id: str) -> RunData:
+    """The run's problems and counted attempts. A bench run: its children; a prove run: itself
+    (one problem, one attempt). BenchError for an unknown run id."""
+    run = store.get_run(run_id)
+    if run is None:
+        raise BenchError(f"unknown run {run_id!r} in {store.url}")
+    ignored: dict[str, list[str]] = {}
+    if run.kind != BENCH_KIND:
+        if run.problem_id is None:
+            raise BenchError(f"run {run_id!r} is a {run.kind!r} run without a problem: nothing to report")
+        pr = _problem_result(store, run.problem_id)
+        if run.status in STATUS_DONE:
+            pr.attempts.append(_attempt_of(run, 0))
+        else:
+            ignored.setdefault(run.status, []).append(run.run_id)
+        return RunData(run.run_id, run.kind, run.status, run.config, 1, [pr], ignored, run.started_at,
+                       run.finished_at, run.summary)
+
+    bench = run.config.get("bench") or {}
+    planned = int(bench.get("attempts") or 1)
+    order = [item["problem_id"] for item in run.config.get("problems") or []]
+    results = {pid: _problem_result(store, pid) for pid in order}
+    seen: set[tuple[str, int]] = set()
+    for child in store.runs(parent=run_id):  # oldest first: the earliest finished run of a slot counts
+        attempt = child_attempt(child)
+        if child.status not in STATUS_DONE:
+            reason = "cut_off" if (child.summary or {}).get("stale") else child.status
+            ignored.setdefault(reason, []).append(child.run_id)
+            continue
+        if child.problem_id not in results or attempt is None or attempt >= planned:
+            ignored.setdefault("foreign", []).append(child.run_id)
+            continue
+        key = (child.problem_id, attempt)
+        if key in seen:
+            ignored.setdefault("duplicate", []).append(child.run_id)
+            continue
+        seen.add(key)
+        results[child.problem_id].attempts.append(_attempt_of(child, attempt))
+    for pr in results.values():
+        pr.attempts.sort(key=lambda a: a.attempt)
+    return RunData(run.run_id, run.kind, run.status, run.config, planned, list(results.values()), ignored,
+                   run.started_at, run.finished_at, run.summary)
+
+
+# --------------------------------------------------------------------------------------------------
+# the numbers
+
+
+def pass_at_ks(problems: Sequence[ProblemResult], max_k: int) -> tuple[dict[int, float], dict[int, int]]:
+    """k -> mean pass@k over problems with >= k counted attempts, and k -> that number of problems."""
+    values: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for k in range(1, max_k + 1):
+        eligible = {p.problem_id: (p.n, p.c) for p in problems if p.n >= k}
+        if not eligible:
+            break
+        values[k] = mean_pass_at_k(eligible, k)
+        counts[k] = len(eligible)
+    return values, counts
+
+
+def _goal_strategies(nodes: Sequence[Any], *, in_proof: bool) -> Counter[str]:
+    out: Counter[str] = Counter()
+    if not in_proof:
+        for n in nodes:
+            if n.kind == "goal" and n.status == "solved" and n.strategy:
+                out[STRATEGY_GROUP.get(n.strategy, n.strategy)] += 1
+        return out
+    children: dict[str | None, list[Any]] = {}
+    for n in nodes:
+        children.setdefault(n.parent_id, []).append(n)
+
+    def walk(goal: Any) -> None:
+        if goal.status != "solved" or not goal.strategy:
+            return
+        group = STRATEGY_GROUP.get(goal.strategy, goal.strategy)
+        out[group] += 1
+        if goal.strategy == "planner":
+            sketches = [s for s in children.get(goal.node_id, []) if s.kind == "sketch" and s.status == "solved"]
+            if sketches:
+                for hole in sorted(children.get(sketches[-1].node_id, []), key=lambda h: h.hole_index or 0):
+                    walk(hole)
+
+    for root in children.get(None, []):
+        if root.kind == "goal":
+            walk(root)
+    return out
+
+
+def _stats(values: Sequence[float]) -> dict[str, float | None]:
+    if not values:
+        return {"mean": None, "median": None, "max": None}
+    return {
+        "mean": round(statistics.fmean(values), 3),
+        "median": round(statistics.median(values), 3),
+        "max": round(max(values), 3),
+    }
+
+
+def _groups(problems: Sequence[ProblemResult], key: str) -> dict[str, dict[str, Any]]:
+    results = {p.problem_id: (p.n, p.c) for p in problems}
+    groups = {p.problem_id: (p.split if key == "split" else p.category) for p in problems}
+    stats = solved_by_group(results, groups)
+    out = {}
+    for name, g in stats.items():
+        out[name] = {"problems": g.problems, "solved": g.solved, "rate": round(g.rate, 4)}
+    return out
+
+
+def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_results: bool = True) -> dict[str, Any]:
+    """The report as one JSON-safe dict (see the module docstring)."""
+    problems = data.problems
+    total = len(problems)
+    solved = [p for p in problems if p.solved]
+    counted = [a for p in problems for a in p.attempts]
+    proved = [a for a in counted if a.proved]
+    pk, pk_n = pass_at_ks(problems, data.attempts_planned)
+    calls = sum(a.calls for a in counted)
+    checks = sum(a.checks for a in counted)
+    tried = [p for p in problems if p.n]
+    out: dict[str, Any] = {
+        "run_id": data.run_id,
+        "kind": data.kind,
+        "status": data.status,
+        "dataset": data.dataset,
+        "problems": total,
+        "tried": len(tried),
+        "solved": len(solved),
+        "rate": round(len(solved) / total, 4) if total else 0.0,
+        "attempts": data.attempts_planned,
+        "attempts_done": len(counted),
+        "attempts_planned": total * data.attempts_planned,
+        "complete": all(p.n >= data.attempts_planned for p in problems),
+        "ignored": {k: len(v) for k, v in sorted(data.ignored.items())},
+        "pass_at_k": {str(k): round(v, 4) for k, v in pk.items()},
+        "pass_at_k_problems": {str(k): v for k, v in pk_n.items()},
+        "by_split": _groups(problems, "split"),
+        "by_category": _groups(problems, "category"),
+        "cost": {
+            "llm_calls": calls,
+            "lean_checks": checks,
+            "llm_calls_per_solved": round(calls / len(solved), 2) if solved else None,
+            "lean_checks_per_solved": round(checks / len(solved), 2) if solved else None,
+            "per_proved_attempt": {
+                "llm_calls": _stats([a.calls for a in proved])["mean"],
+                "lean_checks": _stats([a.checks for a in proved])["mean"],
+            },
+        },
+        "time": {
+            "search_seconds": round(sum(a.seconds for a in counted), 3),
+            "per_problem": _stats([sum(a.seconds for a in p.attempts) for p in tried]),
+            "per_attempt": _stats([a.seconds for a in counted]),
+            "wall_seconds": round(data.finished_at - data.started_at, 3) if data.finished_at else None,
+        },
+        "depth": {str(d): n for d, n in sorted(Counter(a.depth for a in proved if a.depth is not None).items())},
+    }
+    if data.kind == BENCH_KIND:
+        bench = data.config.get("bench") or {}
+        out["config"] = {k: bench.get(k) for k in ("dataset", "split", "limit", "names", "shard", "attempts",
+                                                   "answers", "tactic", "shared_cache")}
+    if with_strategies:
+        in_proofs: Counter[str] = Counter()
+        everywhere: Counter[str] = Counter()
+        for a in counted:
+            nodes = store.nodes(a.run_id)
+            everywhere += _goal_strategies(nodes, in_proof=False)
+            if a.proved:
+                in_proofs += _goal_strategies(nodes, in_proof=True)
+        out["strategies"] = {"in_proofs": dict(sorted(in_proofs.items())),
+                             "all_solved_goals": dict(sorted(everywhere.items()))}
+    if with_results:
+        out["results"] = [p.to_json() for p in problems]
+    return out
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two reports side by side: problems solved by one run and not the other."""
+    solved_a = {r["problem_id"] for r in a.get("results", []) if r["solved"]}
+    solved_b = {r["problem_id"] for r in b.get("results", []) if r["solved"]}
+    ids_a = {r["problem_id"] for r in a.get("results", [])}
+    ids_b = {r["problem_id"] for r in b.get("results", [])}
+    return {
+        "runs": [a, b],
+        "only_a": sorted(solved_a - solved_b),
+        "only_b": sorted(solved_b - solved_a),
+        "both": sorted(solved_a & solved_b),
+        "common_problems": len(ids_a & ids_b),
+        "problems_only_in_a": len(ids_a - ids_b),
+        "problems_only_in_b": len(ids_b - ids_a),
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# export and plot
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
+
+
+def export(store: Any, data: RunData, directory: Path) -> dict[str, Any]:
+    """One `.lean` file per solved problem (its first proving attempt's audited whole file) and
+    `proofs.jsonl` (one line each). Returns {"dir", "files", "jsonl"}."""
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = []
+    used: set[str] = set()
+    files = 0
+    for pr in data.problems:
+        attempt = pr.first_proof()
+        if attempt is None:
+            continue
+        proofs = store.proofs(run_id=attempt.run_id, kind="whole")
+        if not proofs:
+            continue
+        proof = proofs[0]
+        stem = _UNSAFE.sub("_", pr.name).strip("._") or "problem"
+        name, i = stem, 1
+        while name.lower() in used:
+            i += 1
+            name = f"{stem}_{i}"
+        used.add(name.lower())
+        (directory / f"{name}.lean").write_text(proof.proof if proof.proof.endswith("\n") else proof.proof + "\n",
+                                                encoding="utf-8")
+        files += 1
+        lines.append({
+            "problem_id": pr.problem_id, "name": pr.name, "dataset": pr.dataset, "split": pr.split,
+            "file": f"{name}.lean", "run_id": attempt.run_id, "attempt": attempt.attempt,
+            "depth": attempt.depth, "calls": attempt.calls, "checks": attempt.checks,
+            "strategy": proof.strategy, "header": proof.header, "statement": proof.statement, "proof": proof.proof,
+        })
+    jsonl = directory / "proofs.jsonl"
+    jsonl.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    return {"dir": str(directory), "files": files, "jsonl": str(jsonl)}
+
+
+def require_matplotlib() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise BenchError(PLOT_MISSING) from None
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot(reports: Sequence[dict[str, Any]], datas: Sequence[RunData], out: Path) -> Path:
+    """A PNG: pass@k per run, and problems solved vs LLM calls (the cheapest proving attempt of
+    each solved problem: how many problems a per-problem call budget would have solved)."""
+    plt = require_matplotlib()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for rep, data in zip(reports, datas, strict=True):
+        label = f"{rep['run_id'][:12]} ({rep['dataset']})"
+        ks = [int(k) for k in rep["pass_at_k"]]
+        ax1.plot(ks, [rep["pass_at_k"][str(k)] for k in ks], marker="o", label=label)
+        cheapest = sorted(min(a.calls for a in p.attempts if a.proved) for p in data.problems if p.solved)
+        xs = [0, *cheapest]
+        ys = list(range(len(xs)))
+        ax2.step(xs, ys, where="post", label=label)
+    ax1.set_xlabel("k (attempts)")
+    ax1.set_ylabel("pass@k")
+    ax1.set_ylim(0, 1.02)
+    ax1.set_title("pass@k")
+    ax1.grid(alpha=0.3)
+    ax2.set_xlabel("LLM calls (cheapest proving attempt)")
+    ax2.set_ylabel("problems solved")
+    ax2.set_title("solved vs budget")
+    ax2.grid(alpha=0.3)
+    ax1.legend(fontsize=8)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, format="png", dpi=110)
+    plt.close(fig)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# text
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return str(x)
+
+
+def headline_ks(attempts: int) -> list[int]:
+    ks = [k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if k <= attempts]
+    if attempts not in ks:
+        ks.append(attempts)
+    return ks
+
+
+def one_line(rep: dict[str, Any]) -> str:
+    """The end-of-run summary line."""
+    ks = [k for k in headline_ks(rep["attempts"]) if str(k) in rep["pass_at_k"]]
+    pk = " ".join(f"pass@{k} {rep['pass_at_k'][str(k)]:.3f}" for k in ks)
+    ignored = sum(rep["ignored"].values())
+    parts = [
+        f"{rep['kind']} {rep['run_id']}: {rep['solved']}/{rep['problems']} solved ({_pct(rep['rate'])})",
+        pk or "pass@k -",
+        f"{rep['attempts_done']}/{rep['attempts_planned']} attempts" + (f", {ignored} ignored" if ignored else ""),
+    ]
+    if not rep["complete"]:
+        parts.append("incomplete: continue with --resume " + rep["run_id"])
+    return "; ".join(parts)
+
+
+def render(rep: dict[str, Any], console: Any) -> None:
+    from rich.table import Table
+
+    console.print(one_line(rep), highlight=False, markup=False, soft_wrap=True)
+    t = Table(title="pass@k", show_edge=False)
+    t.add_column("k", justify="right")
+    t.add_column("pass@k", justify="right")
+    t.add_column("problems", justify="right")
+    for k in headline_ks(rep["attempts"]):
+        if str(k) in rep["pass_at_k"]:
+            t.add_row(str(k), f"{rep['pass_at_k'][str(k)]:.4f}", str(rep["pass_at_k_problems"][str(k)]))
+    console.print(t)
+    for title, key in (("by split", "by_split"), ("by category", "by_category")):
+        groups = rep[key]
+        if not groups:
+            continue
+        g = Table(title=title, show_edge=False)
+        g.add_column("group")
+        g.add_column("solved", justify="right")
+        g.add_column("problems", justify="right")
+        g.add_column("rate", justify="right")
+        for name, s in groups.items():
+            g.add_row(name, str(s["solved"]), str(s["problems"]), _pct(s["rate"]))
+        console.print(g)
+    cost, tm = rep["cost"], rep["time"]
+    console.print(
+        f"cost: {cost['llm_calls']} LLM calls, {cost['lean_checks']} Lean checks; per solved problem "
+        f"{_fmt(cost['llm_calls_per_solved'])} calls, {_fmt(cost['lean_checks_per_solved'])} checks; per proving "
+        f"attempt {_fmt(cost['per_proved_attempt']['llm_calls'])} calls",
+        highlight=False, markup=False, soft_wrap=True,
+    )
+    pp = tm["per_problem"]
+    console.print(
+        f"time: {_fmt(tm['search_seconds'])} s of search; per problem mean {_fmt(pp['mean'])} s, median "
+        f"{_fmt(pp['median'])} s, max {_fmt(pp['max'])} s"
+        + (f"; wall {_fmt(tm['wall_seconds'])} s" if tm["wall_seconds"] is not None else ""),
+        highlight=False, markup=False, soft_wrap=True,
+    )
+    if rep["depth"]:
+        console.print("depth of solved trees: " + ", ".join(f"{d}: {n}" for d, n in rep["depth"].items()),
+                      highlight=False, markup=False, soft_wrap=True)
+    if "strategies" in rep:
+        s = rep["strategies"]
+        fmt = lambda c: ", ".join(f"{k} {v}" for k, v in c.items()) or "-"  # noqa: E731
+        console.print(f"goals closed in proofs: {fmt(s['in_proofs'])}; all solved goals: {fmt(s['all_solved_goals'])}",
+                      highlight=False, markup=False, soft_wrap=True)
+    if rep["ignored"]:
+        console.print("ignored child runs: " + ", ".join(f"{k} {v}" for k, v in rep["ignored"].items()),
+                      highlight=False, markup=False, soft_wrap=True)
+
+
+def render_compare(cmp: dict[str, Any], console: Any) -> None:
+    from rich.table import Table
+
+    a, b = cmp["runs"]
+    t = Table(show_edge=False)
+    t.add_column("")
+    t.add_column(a["run_id"][:16], justify="right")
+    t.add_column(b["run_id"][:16], justify="right")
+    rows: list[tuple[str, Any, Any]] = [
+        ("dataset", a["dataset"], b["dataset"]),
+        ("problems", a["problems"], b["problems"]),
+        ("solved", a["solved"], b["solved"]),
+        ("rate", _pct(a["rate"]), _pct(b["rate"])),
+        ("attempts", a["attempts"], b["attempts"]),
+    ]
+    for k in sorted({int(k) for k in a["pass_at_k"]} | {int(k) for k in b["pass_at_k"]}):
+        if k in headline_ks(max(a["attempts"], b["attempts"])):
+            rows.append((f"pass@{k}", _fmt(a["pass_at_k"].get(str(k))), _fmt(b["pass_at_k"].get(str(k)))))
+    rows += [
+        ("LLM calls / solved", _fmt(a["cost"]["llm_calls_per_solved"]), _fmt(b["cost"]["llm_calls_per_solved"])),
+        ("Lean checks / solved", _fmt(a["cost"]["lean_checks_per_solved"]), _fmt(b["cost"]["lean_checks_per_solved"])),
+        ("s / problem (mean)", _fmt(a["time"]["per_problem"]["mean"]), _fmt(b["time"]["per_problem"]["mean"])),
+    ]
+    for label, x, y in rows:
+        t.add_row(label, str(x), str(y))
+    console.print(t)
+    for label, ids in ((f"solved only by {a['run_id']}", cmp["only_a"]), (f"solved only by {b['run_id']}", cmp["only_b"])):
+        console.print(f"{label} ({len(ids)}): {', '.join(ids) if ids else '-'}", highlight=False, markup=False, soft_wrap=True)
+    if cmp["problems_only_in_a"] or cmp["problems_only_in_b"]:
+        console.print(
+            f"note: {cmp['common_problems']} problems in common; {cmp['problems_only_in_a']} only in the first run, "
+            f"{cmp['problems_only_in_b']} only in the second", highlight=False, markup=False, soft_wrap=True,
+        )

@@ -1,0 +1,430 @@
+"""`lemmaforge bench` and `lemmaforge report`: whole-benchmark runs and their reports.
+
+Plain typer-annotated functions; `lemmaforge.cli` registers them as top-level commands. Exit codes
+follow the CLI's: 0 done (every attempt of the bench finished / report written), 1 a bench that
+ended incomplete (some attempts failed: `--resume` retries them), 2 bad input or an unusable
+backend (one line on stderr; a bench stopped that way says how to resume it), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+_ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
+_JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+_DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's db_url).")]
+
+
+def _cli() -> Any:
+    # imported lazily: lemmaforge.cli imports this module to register its commands
+    from lemmaforge import cli
+
+    return cli
+
+
+def _check_db_exists(url: str) -> None:
+    """A SQLite file URL that names no file: say so instead of creating an empty database."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return  # Store() reports it
+    if u.get_backend_name() == "sqlite":
+        db = u.database or ""
+        if db and db != ":memory:" and not db.startswith("file:") and "mode=memory" not in db:
+            if not Path(db).expanduser().is_file():
+                _cli().fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
+
+
+def _open_store(url: str) -> Any:
+    from lemmaforge.db import Store, StoreError
+
+    try:
+        return Store(url)
+    except StoreError as exc:
+        _cli().fail(str(exc))
+
+
+def bench_command(
+    dataset: Annotated[
+        str | None,
+        typer.Argument(help="minif2f, minif2f-yangky11, proverbench, putnambench, a .jsonl file or hf:<id>. "
+                            "Omit with --resume."),
+    ] = None,
+    split: Annotated[str | None, typer.Option("--split", help="Only this split (valid, test).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="The first N problems (after the other filters).")] = None,
+    names: Annotated[
+        list[str] | None, typer.Option("--names", help="Only these problems (comma-separated or repeated).")
+    ] = None,
+    shard: Annotated[str | None, typer.Option("--shard", help="i/n: this process's stable share of the problems.")] = None,
+    attempts: Annotated[
+        int | None, typer.Option("--attempts", help="Independent attempts per problem (pass@k for k up to this). \\[default: 1]")
+    ] = None,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Searches at once (Ray: tasks at once).")
+    ] = 4,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="Id for the new bench run (default: random).")] = None,
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Continue this bench run: its finished attempts are kept.")
+    ] = None,
+    db: _DbOpt = None,
+    executor: Annotated[str, typer.Option("--executor", help="local (asyncio) or ray.")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Ray cluster to join (default: start a local one).")
+    ] = None,
+    answers: Annotated[
+        str | None,
+        typer.Option("--answers", help="PutnamBench answer abbrevs: 'slots' (answers hidden) or 'inlined' (given). "
+                                       "\\[default: slots]"),
+    ] = None,
+    tactic: Annotated[
+        bool | None, typer.Option("--tactic/--no-tactic", help="Final term-mode `:= sorry` → `:= by sorry`. \\[default: tactic]")
+    ] = None,
+    shared_cache: Annotated[
+        bool | None,
+        typer.Option("--shared-cache/--no-shared-cache",
+                     help="Let attempts reuse subgoal proofs of other runs (not independent samples). \\[default: no]"),
+    ] = None,
+    planner_url: Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")] = None,
+    planner_model: Annotated[str | None, typer.Option("--planner-model")] = None,
+    prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
+    prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
+    cot: Annotated[bool | None, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt. \\[default: no]")] = None,
+    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
+    kimina_url: Annotated[str | None, typer.Option("--kimina-url")] = None,
+    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
+    budget: Annotated[
+        list[str] | None,
+        typer.Option("--budget", help="Per problem attempt, KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …"),
+    ] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr (TTY only).")] = True,
+    config: _ConfigOpt = None,
+    as_json: _JsonOpt = False,
+) -> None:
+    """Run a whole benchmark: every problem, --attempts times, several at once; resumable.
+
+    Every (problem, attempt) is one prove run recorded under the bench run. Killed at any moment,
+    `--resume ID` continues it from the store: finished attempts are kept, cut-off ones redone.
+    Exit 0 all attempts done, 1 some failed (resume to retry), 2 bad input or unusable backend."""
+    cli = _cli()
+    from lemmaforge.benchmarks import runner as rn
+
+    if executor not in ("local", "ray"):
+        cli.fail(f"unknown executor '{executor}' (choose local or ray)")
+    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
+        cli.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    if resume is not None and run_id is not None:
+        cli.fail("give --run-id (a new bench) or --resume (an existing one), not both")
+    if resume is None and dataset is None:
+        cli.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
+    if executor == "ray":
+        from lemmaforge.benchmarks.ray_executor import require_ray
+
+        try:
+            require_ray()
+        except rn.BenchError as exc:
+            cli.fail(str(exc))
+    try:
+        budget_overrides = cli._parse_budget(budget)
+    except cli.BadInput as exc:
+        cli.fail(str(exc))
+    overrides: dict[str, Any] = {
+        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+        "planner": {"url": planner_url, "model": planner_model},
+        "prover": {"url": prover_url, "model": prover_model},
+        "budget": budget_overrides,
+        "db_url": db,
+    }
+    base = cli.settings_or_fail(config, overrides)
+    spec = selected = None
+    if resume is None:  # validate the input before anything is written
+        try:
+            spec = rn.make_spec(
+                dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=attempts or 1,
+                answers=answers or "slots", tactic=True if tactic is None else tactic,
+                shared_cache=bool(shared_cache),
+            )
+            _require_endpoint(base)
+            selected = rn.select_problems(spec)
+        except rn.BenchError as exc:
+            cli.fail(str(exc))
+    else:
+        _check_db_exists(base.db_url)
+    store = _open_store(base.db_url)
+    from lemmaforge.app import versions as run_versions
+    from lemmaforge.config import ConfigError, load_config
+    from lemmaforge.db import SqlRecorder
+
+    recorder = SqlRecorder(store)
+    try:
+        try:
+            if spec is not None:
+                settings = base
+                vers = run_versions(settings)
+                plan = rn.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
+                                    problems=selected)
+            else:
+                bench = rn.load_bench(store, resume)
+                stored_settings = bench.config.get("settings") or {}
+                conflicts = rn.experiment_setting_conflicts(stored_settings, overrides)
+                if cot is not None and cot != bool(bench.config.get("cot", False)):
+                    conflicts.append(f"--{'cot' if cot else 'no-cot'} (the run has {'--cot' if bench.config.get('cot') else '--no-cot'})")
+                if conflicts:
+                    raise rn.BenchError(
+                        f"--resume {resume}: {'; '.join(conflicts)}; flags that change the experiment cannot change "
+                        "on resume (start a new bench instead)"
+                    )
+                try:
+                    settings = rn.resume_settings(bench, lambda o: load_config(config, o), {**overrides, "db_url": base.db_url})
+                except ConfigError as exc:
+                    raise rn.BenchError(f"stored settings of run {resume} are not valid here: {exc}") from None
+                _require_endpoint(settings)
+                given = {"dataset": dataset, "split": split, "limit": limit, "names": names, "shard": shard,
+                         "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache}
+                plan = rn.resume_bench(store, recorder, resume, settings=settings, given=given,
+                                       versions=run_versions(settings))
+        except rn.BenchError as exc:
+            cli.fail(str(exc))
+        exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
+                             ray_address=ray_address, progress=progress, as_json=as_json)
+    finally:
+        try:
+            recorder.close()
+        except Exception as exc:  # already reported by the flushes that matter
+            cli.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(exit_code)
+
+
+def _require_endpoint(settings: Any) -> None:
+    if not settings.planner.url and not settings.prover.url:
+        from lemmaforge.benchmarks.runner import BenchError
+
+        raise BenchError(
+            "no model endpoint: set --prover-url (and --planner-url for decomposition), or [prover].url / "
+            "[planner].url in the config"
+        )
+
+
+def _execute(
+    plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
+    progress: bool, as_json: bool,
+) -> int:
+    cli = _cli()
+    from lemmaforge.benchmarks import report as rp
+    from lemmaforge.benchmarks import runner as rn
+
+    warnings = rn.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
+    for line in warnings:
+        cli.err.print(line, highlight=False, markup=False, soft_wrap=True)
+    if plan.stale:
+        cli.err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
+                      highlight=False, markup=False, soft_wrap=True)
+
+    tally = rn.Tally.of(plan)
+    bar = _progress_bar(plan, tally) if progress and cli.err.is_terminal and plan.jobs else None
+
+    def on_result(res: Any) -> None:
+        tally.add(res)
+        if bar is not None:
+            bar.update(res)
+
+    fatal: str | None = None
+    interrupted = False
+    try:
+        if bar is not None:
+            bar.start()
+        if not plan.jobs:
+            pass
+        elif executor == "ray":
+            from lemmaforge.benchmarks.ray_executor import run_on_ray
+
+            try:
+                run_on_ray(
+                    plan.jobs, settings=plan.settings, db_url=plan.settings.db_url, bench_run_id=plan.run_id,
+                    versions=plan.versions, shared_cache=plan.spec.shared_cache, cot=plan.cot, address=ray_address,
+                    max_in_flight=concurrency, on_result=on_result,
+                )
+            finally:
+                rn.close_running_children(store, recorder, plan.run_id,
+                                          "its Ray task did not finish (worker died or was cancelled)")
+        else:
+            asyncio.run(_run_local(plan, recorder, concurrency, on_result))
+    except rn.FatalBenchError as exc:
+        fatal = str(exc)
+    except rn.BenchError as exc:
+        fatal = str(exc)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.stop()
+
+    data = rp.load_run(store, plan.run_id)
+    rep = rp.summarize(store, data, with_strategies=False)
+    failed = tally.failed
+    summary = {k: rep[k] for k in ("problems", "tried", "solved", "rate", "attempts", "attempts_done",
+                                   "attempts_planned", "complete", "pass_at_k")}
+    summary["failed_attempts"] = failed
+    if fatal is not None:
+        status = "failed"
+        summary["error"] = fatal
+    elif interrupted:
+        status = "cancelled"
+    elif rep["complete"]:
+        status = "proved" if rep["solved"] == rep["problems"] else "not_proved"
+    else:
+        status = "failed"
+    rn.finish_bench(recorder, plan.run_id, status, summary)
+    rep["status"] = status
+
+    if fatal is not None:
+        cli.fail(f"{fatal} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+    if interrupted:
+        cli.err.print(f"interrupted: bench {plan.run_id} stopped; continue it with --resume {plan.run_id}",
+                      highlight=False, markup=False, soft_wrap=True)
+        return EXIT_INTERRUPTED
+    if as_json:
+        cli.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
+                        "cut_off_closed": len(plan.stale), "warnings": warnings})
+    else:
+        cli.out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
+                      highlight=False, markup=False, soft_wrap=True)
+    return EXIT_OK if rep["complete"] else EXIT_NO
+
+
+async def _run_local(plan: Any, recorder: Any, concurrency: int, on_result: Any) -> None:
+    from lemmaforge.app import open_services
+    from lemmaforge.benchmarks import runner as rn
+
+    try:
+        async with open_services(plan.settings, recorder=recorder, cot=plan.cot) as services:
+            await rn.run_jobs(
+                plan.jobs, services=services, settings=plan.settings, bench_run_id=plan.run_id,
+                versions=plan.versions, shared_cache=plan.spec.shared_cache, concurrency=concurrency,
+                on_result=on_result,
+            )
+    except rn._fatal_types() as exc:  # raised while opening or closing the services
+        raise rn.FatalBenchError(str(exc), exc) from None
+
+
+class _Bar:
+    """The rich progress bar: attempts done / total, problems solved / tried, rate, ETA."""
+
+    def __init__(self, plan: Any, tally: Any) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        cli = _cli()
+        self.tally = tally
+        self.progress = Progress(
+            TextColumn("[bold]bench[/] {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("solved {task.fields[solved]}/{task.fields[tried]} ({task.fields[rate]})"),
+            TextColumn("{task.fields[failed]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=cli.err,
+            transient=False,
+        )
+        self.task = self.progress.add_task(plan.run_id[:12], total=tally.total, completed=tally.done,
+                                           **self._fields())
+
+    def _fields(self) -> dict[str, str]:
+        t = self.tally
+        rate = f"{100 * len(t.solved) / len(t.tried):.1f}%" if t.tried else "-"
+        return {"solved": str(len(t.solved)), "tried": str(len(t.tried)), "rate": rate,
+                "failed": f"{t.failed} failed" if t.failed else ""}
+
+    def start(self) -> None:
+        self.progress.start()
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+    def update(self, res: Any) -> None:
+        self.progress.update(self.task, completed=self.tally.done + self.tally.failed, **self._fields())
+
+
+def _progress_bar(plan: Any, tally: Any) -> _Bar:
+    return _Bar(plan, tally)
+
+
+def report_command(
+    run_id: Annotated[str, typer.Argument(help="A bench run id (or a single prove run id).")],
+    db: _DbOpt = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG: pass@k and solved-vs-LLM-calls curves (needs matplotlib).")
+    ] = None,
+    compare: Annotated[
+        str | None, typer.Option("--compare", help="A second run: side by side, and what one solved and not the other.")
+    ] = None,
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Write the solved proofs here: one .lean file each + proofs.jsonl.")
+    ] = None,
+    config: _ConfigOpt = None,
+    as_json: _JsonOpt = False,
+) -> None:
+    """Report on a bench run: solved per split and category, pass@k, cost, time, depth, strategies.
+
+    Exit 0, or 2 for an unknown run id / missing matplotlib (with --plot)."""
+    cli = _cli()
+    from lemmaforge.benchmarks import report as rp
+    from lemmaforge.benchmarks.runner import BenchError
+
+    settings = cli.settings_or_fail(config, {"db_url": db})
+    try:
+        if plot is not None:
+            rp.require_matplotlib()
+        _check_db_exists(settings.db_url)
+        store = _open_store(settings.db_url)
+        data = rp.load_run(store, run_id)
+        rep = rp.summarize(store, data)
+        datas, reps = [data], [rep]
+        if compare is not None:
+            data_b = rp.load_run(store, compare)
+            rep_b = rp.summarize(store, data_b)
+            datas.append(data_b)
+            reps.append(rep_b)
+    except BenchError as exc:
+        cli.fail(str(exc))
+    extra: dict[str, Any] = {}
+    if export is not None:
+        try:
+            extra["export"] = rp.export(store, data, export)
+        except OSError as exc:
+            cli.fail(f"cannot export to {export}: {exc.strerror or exc}")
+    if plot is not None:
+        try:
+            extra["plot"] = str(rp.plot(reps, datas, plot))
+        except OSError as exc:
+            cli.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
+    if as_json:
+        body = rp.compare(reps[0], reps[1]) if compare is not None else rep
+        cli.print_json({**body, **extra})
+    else:
+        if compare is not None:
+            rp.render_compare(rp.compare(reps[0], reps[1]), cli.out)
+        else:
+            rp.render(rep, cli.out)
+        if "export" in extra:
+            cli.out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
+                          f"(+ {Path(extra['export']['jsonl']).name})", highlight=False, markup=False, soft_wrap=True)
+        if "plot" in extra:
+            cli.out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,150 @@
+"""What the test doubles share: Lean-text scanning, Lean's `#print axioms` wording, and a local
+HTTP server run by a thread.
+
+Standard library only, and importable both as `tests.fakes.fake_common` and as the top-level
+module `fake_common` (the fake REPL process and the fake `lake` script put tests/fakes on sys.path
+and import their siblings by name): the fakes import it with `from .fake_common import …` inside
+the package and `from fake_common import …` outside it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+from collections.abc import Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+# --------------------------------------------------------------------------------------------------
+# Lean text
+# --------------------------------------------------------------------------------------------------
+
+_IDENT_CHAR = re.compile(r"[\w'!?₀-₉ₐ-ₜ]")
+
+
+def mask_comments_and_strings(text: str) -> str:
+    """Same length as `text`, with comments (`--`, nested `/- -/`), string and char literals
+    replaced by spaces (newlines kept), so that regexes only see code and offsets still match."""
+    out = list(text)
+    i, n = 0, len(text)
+
+    def blank(a: int, b: int) -> None:
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        if text.startswith("--", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            blank(i, j)
+            i = j
+        elif text.startswith("/-", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/-", j):
+                    depth, j = depth + 1, j + 2
+                elif text.startswith("-/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            blank(i, j)
+            i = j
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            blank(i, min(j + 1, n))
+            i = j + 1
+        elif text[i] == "'" and (i == 0 or not _IDENT_CHAR.match(text[i - 1])):
+            m = re.match(r"'(\\.[^']*|[^\\'])'", text[i:])
+            if m:
+                blank(i, i + m.end())
+                i += m.end()
+            else:
+                i += 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# #print axioms
+# --------------------------------------------------------------------------------------------------
+
+
+def lean_name_order(name: str) -> tuple[int, list[str]]:
+    """Lean's `Name.cmp` (which `#print axioms` sorts by): prefixes are compared first, so names
+    with fewer components come first, then component by component (e.g. propext, sorryAx,
+    Classical.choice, Lean.ofReduceBool, Quot.sound)."""
+    parts = name.split(".")
+    return len(parts), parts
+
+
+def axioms_message(name: str, axioms: Iterable[str]) -> str:
+    """What `#print axioms NAME` says, in Lean's wording and order."""
+    ordered = sorted(set(axioms), key=lean_name_order)
+    if not ordered:
+        return f"'{name}' does not depend on any axioms"
+    return f"'{name}' depends on axioms: [{', '.join(ordered)}]"
+
+
+# --------------------------------------------------------------------------------------------------
+# A local HTTP server
+# --------------------------------------------------------------------------------------------------
+
+
+class QuietHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (timeout, cancellation) is normal here: say nothing."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+
+class HTTPFake:
+    """`start()` / `stop()` / `with` for a fake server on 127.0.0.1 (a free port), served by a
+    daemon thread. A subclass names its request handler class in `handler`; each request gets a
+    handler whose `fake` attribute is the running fake."""
+
+    handler: type[BaseHTTPRequestHandler]
+    thread_name = "fake-http"
+    _httpd: QuietHTTPServer | None = None
+    _serving: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError(f"{type(self).__name__} is not running")
+        return int(self._httpd.server_address[1])
+
+    def start(self) -> Any:
+        if self._httpd is not None:
+            return self
+        handler = type("Handler", (self.handler,), {"fake": self})
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
+        # A short poll interval keeps `stop()` (which waits for the serving loop) fast.
+        self._serving = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, name=self.thread_name, daemon=True
+        )
+        self._serving.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._serving is not None:
+            self._serving.join(timeout=5)
+        self._httpd = self._serving = None
+
+    def __enter__(self) -> Any:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,200 @@
+"""Prove end to end on the REPL backend: `ReplVerifier` runs the fake REPL process (tests/fakes/
+fake_repl.py) through lean-interact's real code path, the fake OpenAI server plays planner and
+prover, the store is a real SQLite file. Unlike Kimina, the REPL has proof states, so the engine
+(1) runs the automation portfolio as tactic steps on each hole's proof state and (2) builds each
+hole's lemma with Mathlib's `extract_goal` on that state, re-elaborated before it is used.
+
+Lean semantics of the fake (FakeLean + rules below): code without `sorry` and without a `bad_*`
+tactic checks; a hole's goal is read off the sketch (its `have` statement, the theorem's binders and
+the earlier `have`s as hypotheses); `extract_goal` prints that goal as a theorem; of the default
+automation portfolio only `simp` closes anything, and only a goal `⊢ Easy x`.
+
+The engine is built by `app.open_services` with the verifier injected (`ReplVerifier.from_config`
+needs a real lake), then `app.prove_problem`, as `lemmaforge prove --verifier repl` would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lemmaforge.app import open_recorder, open_services, problem_from_code, prove_problem
+from lemmaforge.config import Settings, load_config
+from lemmaforge.db import Store
+from lemmaforge.lean import lemmas as lean_lemmas
+from lemmaforge.lean.repl import ReplVerifier
+from lemmaforge.search.automation import DEFAULT_PORTFOLIO
+from lemmaforge.search.engine import SearchResult
+from tests.fakes.fake_lean import extract_goal_message
+from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.fake_repl import FakeRepl, make_fake_repl_config
+from tests.search.scenarios import (
+    DEFS,
+    HEADER,
+    SKETCH,
+    THEOREM,
+    add_planner,
+    add_prover,
+    closing_hole_rule,
+    goal_nodes,
+    lean_block,
+    prover_rule,
+    read_back,
+)
+
+BAD_TACTIC = {"match": r"\bbad_\w+", "on": "cmd", "messages": [{"data": "tactic failed"}]}
+SIMP_CLOSES_EASY = {"match": r"^simp$", "on": "tactic", "goal_match": r"⊢ Easy x$", "closes": True}
+EXTRACT_GOAL = lean_lemmas.extract_goal_tactic("NAME").removesuffix("NAME")
+
+
+@pytest.fixture()
+def llm() -> Any:
+    with FakeOpenAIServer(default=lean_block("bad_default")) as server:
+        yield server
+
+
+def settings_for(tmp_path: Path, llm: FakeOpenAIServer, **budget: int) -> Settings:
+    overrides = {
+        "verifier": {"backend": "repl", "timeout": 30},
+        "planner": {"url": llm.url, "model": "fake-model", "retries": 2, "backoff": 0.01},
+        "prover": {"url": llm.url, "model": "fake-model", "retries": 2, "backoff": 0.01},
+        "budget": {"root_whole_proof_attempts": 2, "prover_samples_per_goal": 2, **budget},
+        "db_url": f"sqlite:///{tmp_path / 'runs.db'}",
+    }
+    return load_config(None, overrides, environ={})  # no lemmaforge.toml, no LEMMAFORGE_* from the caller
+
+
+async def prove(
+    tmp_path: Path, llm: FakeOpenAIServer, *, rules: Sequence[dict[str, Any]] = (BAD_TACTIC, SIMP_CLOSES_EASY),
+    workers: int = 2, max_checks_per_worker: int = 1000, **budget: int,
+) -> tuple[SearchResult, Store, FakeRepl]:
+    """One `prove` of THEOREM on a fresh fake REPL install with these rules; the result, the store
+    it was recorded in and the fake (its request log)."""
+    settings = settings_for(tmp_path, llm, **budget)
+    fake = make_fake_repl_config(tmp_path / "repl", rules=rules, transcripts=False)
+    verifier = ReplVerifier(
+        fake.config, workers=workers, timeout=30, header_timeout=30,
+        max_checks_per_worker=max_checks_per_worker,
+    )
+    recorder, close_recorder = open_recorder(settings.db_url)
+    try:
+        async with open_services(settings, recorder=recorder, verifier=verifier) as services:
+            result = await prove_problem(services, settings, problem_from_code(HEADER + DEFS + THEOREM))
+    finally:
+        close_recorder()
+        await verifier.close()
+    return result, Store(settings.db_url), fake
+
+
+def script_sketch_scenario(llm: FakeOpenAIServer) -> None:
+    """The planner decomposes the theorem into h1 (Easy), h2 (Hard) and the closing hole; the
+    prover proves Hard and the closing hole, never the theorem itself (the default reply fails)."""
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+    add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
+    add_prover(llm, *closing_hole_rule())
+
+
+def extracted_lemma(node: dict[str, Any]) -> str:
+    """The lemma `build_lemma` makes of extract_goal's message for this node's goal and name."""
+    name = node["text"].split()[1]
+    statement = lean_lemmas.parse_extract_goal(extract_goal_message(node["goal_state"], name), name)
+    assert statement is not None
+    return statement
+
+
+# --- scenarios ---------------------------------------------------------------------------------------
+
+
+async def test_sketch_holes_use_proof_states_for_automation_and_extract_goal(tmp_path, llm) -> None:
+    script_sketch_scenario(llm)
+    result, store, fake = await prove(tmp_path, llm)
+    assert result.proved, result.stop_reason
+    assert result.depth == 1 and result.audit is not None and result.audit.ok
+    proof = result.proof
+    assert proof is not None and proof.startswith(HEADER + DEFS)
+    assert "have h1 : Easy x := by simp\n" in proof and "exact hard_fact" in proof and "exact rfl" in proof
+    assert result.audit.axioms == ["propext", "Classical.choice", "Quot.sound"]  # `#print axioms` via the fake
+
+    run, tree, attempts, calls = read_back(store, result.run_id)
+    assert run.status == "proved"
+    holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
+    assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
+    # Every hole's lemma is extract_goal's theorem for that hole's proof state, not a text lemma.
+    assert [d["goal_state"] for d in holes] == [
+        "x : ℕ\nh : A x\n⊢ Easy x",
+        "x : ℕ\nh : A x\nh1 : Easy x\n⊢ Hard x",
+        "x : ℕ\nh : A x\nh1 : Easy x\nh2 : Hard x\n⊢ D x",
+    ]
+    for d in holes:
+        assert d["text"] == extracted_lemma(d)
+    assert holes[1]["text"] == "theorem t_sub_2 (x : ℕ) (h : A x) (h1 : Easy x) : Hard x := by\n  sorry"
+
+    # Automation ran on the proof states: its attempts' code is the tactics, not a Lean file.
+    auto = [[a for a in attempts if a.node_id == d["node_id"] and a.strategy == "automation"] for d in holes]
+    assert [(a.verdict, a.code) for a in auto[0]] == [("valid", "simp")]
+    for failed in auto[1:]:
+        assert [(a.verdict, a.code) for a in failed] == [("error", "\n".join(DEFAULT_PORTFOLIO))]
+        assert "fake Lean has no rule" in failed[0].errors[0]
+    # What the fake REPL was asked: extract_goal once per hole, the portfolio up to `simp` on h1
+    # and in full on the other two, and never a check of the automation as a Lean file.
+    tactics = [e["text"] for e in fake.requests("tactic")]
+    assert sum(t.startswith(EXTRACT_GOAL) for t in tactics) == 3
+    portfolio_steps = [t for t in tactics if not t.startswith(EXTRACT_GOAL)]
+    assert sorted(portfolio_steps) == sorted(
+        [*DEFAULT_PORTFOLIO[: DEFAULT_PORTFOLIO.index("simp") + 1], *DEFAULT_PORTFOLIO, *DEFAULT_PORTFOLIO]
+    )
+    assert not any("first\n" in e["text"] for e in fake.requests("cmd"))
+    # Each extracted lemma was re-elaborated under autoImplicit false before it was used.
+    assert len([e for e in fake.requests("cmd") if "set_option autoImplicit false in\ntheorem t_sub_" in e["text"]]) == 3
+    assert fake.header_elaborations() <= 2  # one per worker, at most
+    # One subgoal proof per hole, though both prover samples of h2 and of the closing hole passed.
+    assert sorted(p.node_id for p in store.proofs(result.run_id, kind="subgoal")) == sorted(d["node_id"] for d in holes)
+    assert [p.node_id for p in store.proofs(result.run_id, kind="whole")] == [goal_nodes(tree, depth=0)[0]["node_id"]]
+    assert calls and {c.role for c in calls} == {"planner", "prover"}
+
+
+async def test_extract_goal_failure_falls_back_to_the_text_lemma(tmp_path, llm) -> None:
+    """extract_goal errors on the Hard hole (as it does on a goal with metavariables): that hole's
+    lemma is the text lemma (type b) and the search goes on."""
+    script_sketch_scenario(llm)
+    metavariables = {"match": "extract_goal", "on": "tactic", "goal_match": r"⊢ Hard x$",
+                     "error": "Lean error:\nExtracted goal has metavariables: ?m.5"}
+    result, store, _ = await prove(tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, metavariables))
+    assert result.proved, result.stop_reason
+    _, tree, _, _ = read_back(store, result.run_id)
+    holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
+    assert holes[0]["text"] == extracted_lemma(holes[0]) and holes[2]["text"] == extracted_lemma(holes[2])
+    assert holes[1]["text"] == lean_lemmas.lemma_from_step(SKETCH, 1, include_previous=True, name="t_sub_2")
+    assert holes[1]["text"].startswith("theorem t_sub_2\n    (x : ℕ) (h : A x)\n    (h1 : Easy x) :")
+    assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
+
+
+async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
+    """The only worker is recycled before every check: a sketch's proof states die with the
+    process that made them. Lemmas then come from the text, automation runs on the standalone
+    lemma (one check of the `first | …` combinator) instead, and the proof still goes through."""
+    script_sketch_scenario(llm)
+    # In a Lean file, the combinator's `simp` closes only the lemma about Easy.
+    simp_in_files = {"match": r"(?s)\A(?!.*Easy x :=).*?\(simp; done\)", "on": "cmd", "messages": [{"data": "simp failed"}]}
+    result, store, fake = await prove(
+        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, simp_in_files), workers=1, max_checks_per_worker=1,
+    )
+    assert result.proved, result.stop_reason
+    assert "(simp; done)" in (result.proof or "")
+    _, tree, attempts, _ = read_back(store, result.run_id)
+    holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
+    assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
+    # The first hole's extract_goal ran on the process that made the sketch; the lemma's
+    # round-trip check recycled it, so the other holes' lemmas are text lemmas.
+    assert holes[0]["text"] == extracted_lemma(holes[0])
+    for d in holes[1:]:
+        assert d["text"] == lean_lemmas.lemma_from_step(SKETCH, d["hole_index"], include_previous=True,
+                                                        name=d["text"].split()[1])
+    easy = [a for a in attempts if a.node_id == holes[0]["node_id"] and a.strategy == "automation"]
+    assert [a.verdict for a in easy] == ["error", "valid"]
+    assert easy[0].code == DEFAULT_PORTFOLIO[0] and "proof state lost" in easy[0].errors[0]
+    assert "first\n" in easy[1].code and easy[1].code.startswith(HEADER + DEFS)
+    assert fake.process_starts() > 3
