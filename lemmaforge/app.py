@@ -170,17 +170,27 @@ async def prove_problem(
     run_id: str | None = None,
     parent_run_id: str | None = None,
     on_update: Callable[[ProofTree], None] | None = None,
+    run_config: dict[str, Any] | None = None,
+    versions_record: dict[str, Any] | None = None,
+    recorder: Recorder | None = None,
 ) -> SearchResult:
-    """One search, its LLM calls attributed to the run."""
+    """One search, its LLM calls attributed to the run. `recorder` overrides the services' one for
+    this run (a bench wraps it to scope the subgoal cache to the attempt); `run_config` replaces
+    the recorded config (a bench adds the attempt number)."""
+    from dataclasses import replace
+
     from lemmaforge.records import new_id
 
     run_id = run_id or new_id()
+    if recorder is not None:
+        services = replace(services, recorder=recorder)
     planner, prover = agents_for_run(services, settings, run_id)
     engine = SearchEngine(
         services.verifier, planner, prover, recorder=services.recorder, options=search_options(settings),
         on_update=on_update,
     )
+    config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))
     return await engine.prove(
-        problem, run_id=run_id, run_config=json.loads(json.dumps(settings.to_record(), default=str)),
-        versions=versions(settings), parent_run_id=parent_run_id,
+        problem, run_id=run_id, run_config=config,
+        versions=versions_record if versions_record is not None else versions(settings), parent_run_id=parent_run_id,
     )

@@ -642,12 +642,11 @@ async def run_attempt(
     engine, `failed` on an unexpected error (returned), `failed` + re-raised on a fatal backend
     error, `cancelled` + re-raised on cancellation. Flushed before it returns.
 
-    This is `app.prove_problem` plus the bench's attempt in the child's config and the per-attempt
-    subgoal cache (see the module docstring)."""
+    `app.prove_problem` with the bench's attempt in the child's config and the per-attempt subgoal
+    cache (see the module docstring)."""
     import json
 
-    from lemmaforge.app import agents_for_run, search_options
-    from lemmaforge.search.engine import SearchEngine
+    from lemmaforge.app import prove_problem
 
     run_id = new_id()
     rec = _AttemptRecorder(services.recorder, run_id, shared_cache=shared_cache)
@@ -664,10 +663,9 @@ async def run_attempt(
         rec.emit(RunFinished(run_id, status, {**summary, "seconds": round(time.monotonic() - started, 3)}))  # type: ignore[arg-type]
 
     try:
-        planner, prover = agents_for_run(replace(services, recorder=rec), settings, run_id)
-        engine = SearchEngine(services.verifier, planner, prover, recorder=rec, options=search_options(settings))
-        result = await engine.prove(
-            problem, run_id=run_id, run_config=config, versions=versions, parent_run_id=bench_run_id
+        result = await prove_problem(
+            services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
+            versions_record=versions, recorder=rec,
         )
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
