@@ -59,18 +59,20 @@ def prepare(
         if lake is None:
             raise SetupError("elan installed but lake is still missing: open a new shell or add ~/.elan/bin to PATH")
 
-    from lean_interact import LeanREPLConfig, LocalProject, TempRequireProject
+    import lean_interact
 
-    if cfg.project is not None:
-        if not (cfg.project / "lakefile.lean").exists() and not (cfg.project / "lakefile.toml").exists():
-            raise SetupError(f"{cfg.project} is not a Lean project (no lakefile.lean or lakefile.toml)")
-        project = LocalProject(directory=str(cfg.project))
-        log(f"building Lean project {cfg.project} and the REPL…")
-    else:
-        project = TempRequireProject(lean_version=cfg.lean_version, require="mathlib")
-        log(f"preparing a Mathlib project for Lean {cfg.lean_version} (several GB on first run)…")
+    if cfg.project is not None and not any((cfg.project / f).exists() for f in ("lakefile.lean", "lakefile.toml")):
+        raise SetupError(f"{cfg.project} is not a Lean project (no lakefile.lean or lakefile.toml)")
     try:
-        repl_config = LeanREPLConfig(
+        # Projects build (and download) when constructed, so they are made inside the try too, and
+        # with OUR lake: lean-interact's default is a bare "lake" looked up on PATH.
+        if cfg.project is not None:
+            log(f"building Lean project {cfg.project} and the REPL…")
+            project = lean_interact.LocalProject(directory=str(cfg.project), lake_path=lake)
+        else:
+            log(f"preparing a Mathlib project for Lean {cfg.lean_version} (several GB on first run)…")
+            project = lean_interact.TempRequireProject(lean_version=cfg.lean_version, require="mathlib", lake_path=lake)
+        repl_config = lean_interact.LeanREPLConfig(
             project=project,
             lake_path=lake,
             memory_hard_limit_mb=cfg.memory_limit_mb,

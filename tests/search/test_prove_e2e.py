@@ -225,3 +225,27 @@ def test_bad_input_exit_2(tmp_path):
     assert r.exit_code == 2 and "exactly one" in r.output
     r = runner.invoke(app, ["prove", "--statement", "theorem x : True := by sorry", "--budget", "depth=3"])
     assert r.exit_code == 2 and "--budget" in r.output
+
+
+def test_lemma_style_assembly_when_inline_fails(tmp_path, monkeypatch):
+    """A hole proof that checks as a standalone lemma but not inlined in the sketch (here: the
+    fake rejects `standalone_only` below the top level of a proof) is assembled lemma style:
+    the proved lemma goes before the theorem and the hole applies it."""
+    use_auto_tac(monkeypatch)
+    lean = fake_lean()
+    lean.rules = [*lean.rules, MessageRule(r"(?m)(?::= by |^ {4,})standalone_only", "only works at top level")]
+    with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+        add_prover(llm, *prover_rule("Hard x", "standalone_only"))
+        add_prover(llm, r"\(h2 : Hard x\)\s*:\s*D x := by", lambda req: proof_of(lemma_head(req.text, "D x"), "exact rfl"))
+        add_planner(llm, r"theorem t ", lean_block(SKETCH))
+        r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    proof = out["proof"]
+    lemma_name = re.search(r"theorem (t_sub_\d+)\s+\(x : ℕ\) \(h : A x\)\s+\(h1 : Easy x\)\s*:\s*Hard x", proof)
+    assert lemma_name, proof
+    assert proof.index(lemma_name.group(0)) < proof.index("theorem t (x : ℕ)")
+    assert f"apply {lemma_name.group(1)} <;> assumption" in proof
+    assert out["audit"]["status"] == "proved"
+    attempts = [a for a in store.attempts(out["run_id"]) if a.strategy == "assembly"]
+    assert [a.verdict for a in attempts][-3:] == ["error", "valid", "valid"]  # inline, lemma style, final audit
