@@ -11,7 +11,6 @@ import platform
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -51,18 +50,13 @@ def problem_from_code(code: str, *, dataset: str = "adhoc", name: str | None = N
 
 def versions(settings: Settings) -> dict[str, str | None]:
     """Everything a run's result depends on that is not in the config."""
-
-    def pkg(name: str) -> str | None:
-        try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
-            return None
+    from lemmaforge.doctor import mathlib_version, package_version
 
     out: dict[str, str | None] = {
         "lemmaforge": __version__,
         "python": platform.python_version(),
-        "lean-interact": pkg("lean-interact"),
-        "openai": pkg("openai"),
+        "lean-interact": package_version("lean-interact"),
+        "openai": package_version("openai"),
         "lean": None,
         "mathlib": None,
         "planner_model": settings.planner.model,
@@ -73,8 +67,6 @@ def versions(settings: Settings) -> dict[str, str | None]:
         toolchain = Path(project) / "lean-toolchain"
         if toolchain.is_file():
             out["lean"] = toolchain.read_text(encoding="utf-8").strip()
-        from lemmaforge.doctor import mathlib_version
-
         out["mathlib"] = mathlib_version(Path(project))
     elif settings.verifier.backend == "repl":
         out["lean"] = settings.verifier.lean_version

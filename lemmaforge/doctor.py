@@ -68,7 +68,8 @@ def _run(cmd: list[str], cwd: Path | None = None) -> tuple[int, str]:
     return proc.returncode, (proc.stdout or proc.stderr).strip()
 
 
-def _package_version(name: str) -> str | None:
+def package_version(name: str) -> str | None:
+    """The installed version of distribution `name`, None when it is not installed."""
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
@@ -154,7 +155,7 @@ def mathlib_version(project: Path) -> str | None:
 
 
 def check_repl(report: DoctorReport, cfg: VerifierConfig) -> None:
-    version = _package_version("lean-interact")
+    version = package_version("lean-interact")
     if version is None:
         report.add("lean-interact", "missing", "not installed", fix="pip install lean-interact")
         return
@@ -207,7 +208,7 @@ def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> None:
         if importlib.util.find_spec(package) is None:
             report.add(name, "missing", missing)
         else:
-            report.add(name, "ok", f"{endpoint.url} ({package} {_package_version(package)}; loaded when a run starts)")
+            report.add(name, "ok", f"{endpoint.url} ({package} {package_version(package)}; loaded when a run starts)")
         return
     url = endpoint.url.rstrip("/")
     if not url.startswith(("http://", "https://")):

@@ -485,7 +485,7 @@ class ReplVerifier:
 
     def _tactic_result(self, outcome: _Outcome, worker: _Worker) -> TacticResult:
         if outcome.failure is not None:
-            return TacticResult(error=f"{outcome.error} (its proof states are lost)")
+            return TacticResult(error=f"{outcome.error} ({_LOST_WITH_PROCESS})")
         response = outcome.response or {}
         if "message" in response and "proofStatus" not in response:
             return TacticResult(error=str(response["message"]))
@@ -610,7 +610,9 @@ class ReplVerifier:
         return await asyncio.shield(future)
 
 
+# Both say "proof state lost", which automation.on_proof_state looks for to stop trying tactics.
 _LOST = "proof state lost: worker restarted"
+_LOST_WITH_PROCESS = "proof state lost with the process"
 
 
 # --------------------------------------------------------------------------------------------------

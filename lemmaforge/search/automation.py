@@ -2,11 +2,12 @@
 
 Two ways to run it, so every backend can:
 - on the hole's proof state (REPL): each tactic is a `ProofStep` on the state, in order of cost,
-  stopping at the first that closes the goal (kernel-checked: `proofStatus == "Completed"`);
-- on the standalone lemma (Kimina, lake: no proof states): ONE Lean check of the lemma proved by
-  `first_combinator(portfolio)`, which costs one check instead of one per tactic (the engine runs
-  it, through its deduplicating check). The combinator itself is then the proof (it is
-  deterministic, so it re-checks in the assembled file).
+  stopping at the first that closes the goal (kernel-checked: `proofStatus == "Completed"`), or
+  at the first that finds the state lost (its process restarted or died: `state_lost`);
+- on the standalone lemma (Kimina, lake: no proof states; or a REPL state that was lost): ONE
+  Lean check of the lemma proved by `first_combinator(portfolio)`, which costs one check instead
+  of one per tactic (the engine runs it, through its deduplicating check). The combinator itself
+  is then the proof (it is deterministic, so it re-checks in the assembled file).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 For each goal, in order of cost:
   (0) the subgoal cache;
-  (1) the automation portfolio (on the hole's proof state where the backend has one, else on the
-      standalone lemma) — skipped at the root, which starts at (2) like Hilbert;
+  (1) the automation portfolio (on the hole's proof state where the backend has one, else, or
+      when that state was lost with its process, on the standalone lemma) — skipped at the root,
+      which starts at (2) like Hilbert;
   (2) the prover: pass@k on the lemma, candidates verified as they arrive (generation overlaps
       verification), then optional self-correction rounds from Lean's errors;
   (3) the planner: a sketch for this goal (corrected from Lean's errors up to N rounds), whose

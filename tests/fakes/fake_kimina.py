@@ -15,7 +15,7 @@ Two parts:
   answer), `delay`, `SnippetFailure` (per-snippet `error` such as a timeout), `SnippetCrash`
   (HTTP 500 for the whole batch), `cold_import_seconds` (header timeouts on cold REPLs).
 
-Stdlib only, so that the fake `lake` script can import it too.
+Stdlib only (with its sibling fake_common), so that the fake `lake` script can import it too.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
 
 if __package__:
-    from .fake_common import HTTPFake, axioms_message, mask_comments_and_strings
+    from . import fake_common
 else:  # the fake `lake` script imports this file by path (tests/fakes on sys.path)
-    from fake_common import HTTPFake, axioms_message, mask_comments_and_strings
+    import fake_common
 
 Responder = Callable[[str], dict[str, Any]]
 
@@ -86,16 +86,7 @@ _RULE_KINDS: dict[str, type[Rule]] = {"message": MessageRule, "axiom": AxiomRule
 
 # --- the scripted Lean engine --------------------------------------------------------------------
 
-_IDENT_CHARS = r"\w'!?₀-₉ₐ-ₜᵢ-ᵪ"
-_SORRY_RE = re.compile(rf"(?<![{_IDENT_CHARS}.])sorry(?![{_IDENT_CHARS}])")
-_NATIVE_DECIDE_RE = re.compile(rf"(?<![{_IDENT_CHARS}.])native_decide(?![{_IDENT_CHARS}])")
-_DECL_RE = re.compile(
-    r"^(?:@\[[^\]]*\][ \t\n]*)?(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
-    r"(?P<kind>theorem|lemma|def|abbrev|instance|example|axiom|opaque)\b"
-    r"(?:[ \t]+(?P<name>[^\s:(){}\[\]⦃⦄]+))?",
-    re.MULTILINE,
-)
-_PRINT_AXIOMS_RE = re.compile(r"^#print[ \t]+axioms[ \t]+(?P<name>[^\s]+)", re.MULTILINE)
+_NATIVE_DECIDE_RE = re.compile(rf"(?<![{fake_common.IDENT_CHARS}.])native_decide(?![{fake_common.IDENT_CHARS}])")
 _SCOPE_RE = re.compile(r"^(?P<kind>namespace|section|end)\b[ \t]*(?P<name>[^\s]*)", re.MULTILINE)
 _HAVE_BEFORE_SORRY_RE = re.compile(
     r"\bhave\b(?:[ \t]+[^\s:(]+)?\s*:\s*(?P<prop>(?:(?!\bhave\b).)+?)\s*:=\s*(?:by\s*)?\Z", re.DOTALL
@@ -163,7 +154,7 @@ class _Elaboration:
     def __init__(self, lean: ScriptedLean, code: str) -> None:
         self.lean = lean
         self.code = code
-        self.text = mask_comments_and_strings(code)
+        self.text = fake_common.mask_comments_and_strings(code)
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", code)]
         self.decls = self._find_decls()
         self.messages: list[dict[str, Any]] = []
@@ -202,7 +193,7 @@ class _Elaboration:
         command_starts = [m.start() for m in re.finditer(r"^\S", self.text, re.MULTILINE)]
         namespaces = self._namespace_at()
         decls = []
-        for m in _DECL_RE.finditer(self.text):
+        for m in fake_common.DECL_RE.finditer(self.text):
             kind, name = m.group("kind"), m.group("name")
             if kind == "example" or (name and name.startswith(":")):
                 name = None
@@ -265,7 +256,7 @@ class _Elaboration:
                     decl.has_error = True
 
     def _collect_sorries(self) -> None:
-        for proof_state, m in enumerate(_SORRY_RE.finditer(self.text)):
+        for proof_state, m in enumerate(fake_common.SORRY_RE.finditer(self.text)):
             decl = self._decl_at(m.start())
             if decl is not None:
                 decl.uses_sorry = True
@@ -294,13 +285,13 @@ class _Elaboration:
     # #print axioms
 
     def _print_axioms(self) -> None:
-        for m in _PRINT_AXIOMS_RE.finditer(self.text):
+        for m in fake_common.PRINT_AXIOMS_RE.finditer(self.text):
             name = m.group("name")
             decl = self._resolve(name)
             if decl is None:
                 self._message("error", f"unknown constant '{name}'", m.start("name"), m.end("name"))
                 continue
-            data = axioms_message(decl.full_name or name, self._axioms_of(decl, set()))
+            data = fake_common.axioms_message(decl.full_name or name, self._axioms_of(decl, set()))
             # Lean reports at the `#print` token (`withRef tk`).
             self._message("info", data, m.start(), m.start() + len("#print"))
 
@@ -320,7 +311,7 @@ class _Elaboration:
         for other in self.decls:
             if other.start in seen or other.name is None:
                 continue
-            if re.search(rf"(?<![{_IDENT_CHARS}.]){re.escape(other.name)}(?![{_IDENT_CHARS}])", body):
+            if re.search(rf"(?<![{fake_common.IDENT_CHARS}.]){re.escape(other.name)}(?![{fake_common.IDENT_CHARS}])", body):
                 axioms |= self._axioms_of(other, seen)
         return axioms
 
@@ -425,7 +416,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @dataclass
-class FakeKimina(HTTPFake):
+class FakeKimina(fake_common.HTTPFake):
     """Start with `with FakeKimina(...) as server:` (or `start()`/`stop()`); `server.url` is its base URL."""
 
     handler = _Handler
@@ -447,7 +438,7 @@ class FakeKimina(HTTPFake):
         self._warm_headers: set[str] = set()
         self._in_flight = 0
 
-    # lifecycle (start / stop / `with`: HTTPFake)
+    # lifecycle (start / stop / `with`: fake_common.HTTPFake)
 
     @property
     def url(self) -> str:

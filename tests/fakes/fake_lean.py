@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from .fake_common import axioms_message, mask_comments_and_strings
+    from . import fake_common
 else:  # the fake REPL process imports this file by path (tests/fakes on sys.path)
-    from fake_common import axioms_message, mask_comments_and_strings
+    import fake_common
 
 # The fork tag that lean-interact 0.11.6 would check out for Lean v4.19.0 (closest recorded one).
 DEFAULT_TRANSCRIPT_FOLDER = "augustepoiroux-repl__v1.3.18_lean-toolchain-v4.19.0"
@@ -275,7 +275,7 @@ def request_kind(request: Mapping[str, Any]) -> str:
 
 
 def starts_with_import(cmd: str) -> bool:
-    return mask_comments_and_strings(cmd).lstrip().startswith("import")
+    return fake_common.mask_comments_and_strings(cmd).lstrip().startswith("import")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -295,16 +295,8 @@ def _span(text: str, start: int, end: int) -> dict[str, dict[str, int]]:
     return {"pos": position(text, start), "endPos": position(text, end)}
 
 
-_SORRY = re.compile(r"(?<![\w.'!?₀-₉])sorry(?![\w'!?₀-₉])")
 _IDENT = re.compile(r"[A-Za-z_α-ωΑ-Ωℕℤℚℝ][\w'!?.₀-₉]*")
-_DECL = re.compile(
-    r"^(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*"
-    r"(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
-    r"(?P<kw>theorem|lemma|def|example|instance|abbrev|axiom|opaque)\b",
-    re.MULTILINE,
-)
 _DECL_NAME = re.compile(r"[ \t]+(?P<name>[^\s:({\[⦃]+)")
-_PRINT_AXIOMS = re.compile(r"^#print[ \t]+axioms[ \t]+(?P<name>[^\s]+)", re.MULTILINE)
 _IMPORT = re.compile(r"^import\b", re.MULTILINE)
 _HAVE_BEFORE_SORRY = re.compile(r"\bhave\s+(?P<name>[^\s:]+)\s*:\s*(?P<stmt>.+?)\s*:=\s*(?:by)?$")
 _HAVE_LINE = re.compile(r"^\s*have\s+(?P<name>[^\s:]+)\s*:\s*(?P<stmt>.+?)\s*:=", re.MULTILINE)
@@ -376,16 +368,16 @@ def _parse_binders(signature: str) -> list[str]:
 
 
 def find_declarations(masked: str) -> list[Declaration]:
-    """Declarations in source order (`masked`: see mask_comments_and_strings)."""
+    """Declarations in source order (`masked`: see fake_common.mask_comments_and_strings)."""
     decls: list[Declaration] = []
-    for m in _DECL.finditer(masked):
-        kw_start, kw_end = m.start("kw"), m.end("kw")
+    for m in fake_common.DECL_RE.finditer(masked):
+        kw_start, kw_end = m.start("kind"), m.end("kind")
         end = _next_top_level_command(masked, kw_end)
         text = masked[kw_end:end]
         name = None
         name_span = (kw_start, kw_end)  # `example` and anonymous instances: Lean uses the keyword
         nm = _DECL_NAME.match(text)
-        if m.group("kw") != "example" and nm:
+        if m.group("kind") != "example" and nm:
             name = nm.group("name")
             name_span = (kw_end + nm.start("name"), kw_end + nm.end("name"))
         sig_start = name_span[1] - kw_end if name else 0
@@ -395,7 +387,7 @@ def find_declarations(masked: str) -> list[Declaration]:
         statement = " ".join(signature[colon + 1 :].split()) if colon < len(signature) else None
         decls.append(
             Declaration(
-                kind=m.group("kw"),
+                kind=m.group("kind"),
                 name=name,
                 start=kw_start,
                 end=end,
@@ -729,7 +721,7 @@ class FakeLean:
 
     def _scripted_command(self, cmd: str, env: int | None, rules: list[Rule]) -> dict[str, Any]:
         parent = self._envs[env] if env is not None else _Env()
-        masked = mask_comments_and_strings(cmd)
+        masked = fake_common.mask_comments_and_strings(cmd)
         state = _Env(dict(parent.decls), parent.user_axioms)
         messages: list[tuple[int, dict[str, Any]]] = []
         if env is not None:
@@ -739,7 +731,7 @@ class FakeLean:
         decls = find_declarations(masked)
         rejected: list[Declaration] = []
         events = sorted(
-            [(d.start, d) for d in decls] + [(m.start(), m) for m in _PRINT_AXIOMS.finditer(masked)],
+            [(d.start, d) for d in decls] + [(m.start(), m) for m in fake_common.PRINT_AXIOMS_RE.finditer(masked)],
             key=lambda e: e[0],
         )
         for _, item in events:  # in source order: `#print axioms` sees only what precedes it
@@ -754,7 +746,7 @@ class FakeLean:
             messages.extend(self._rule_messages(cmd, rule))
         messages.sort(key=lambda m: m[0])
         # Lean refuses a re-declared name before elaborating its body: no holes from it.
-        holes = [m for m in _SORRY.finditer(masked) if not any(d.start <= m.start() < d.end for d in rejected)]
+        holes = [m for m in fake_common.SORRY_RE.finditer(masked) if not any(d.start <= m.start() < d.end for d in rejected)]
         response: dict[str, Any] = {}
         sorries = self._sorries(cmd, masked, holes, decls)
         if sorries:
@@ -772,7 +764,7 @@ class FakeLean:
         if decl.name is not None and decl.name in state.decls:
             return False, [(start, self._message(cmd, start, end, "error", f"'{decl.name}' has already been declared"))]
         body = masked[decl.start : decl.end]
-        uses_sorry = bool(_SORRY.search(body))
+        uses_sorry = bool(fake_common.SORRY_RE.search(body))
         out = [(start, self._message(cmd, start, end, "warning", self.sorry_warning))] if uses_sorry else []
         if decl.name is None:
             return True, out
@@ -805,7 +797,7 @@ class FakeLean:
         start = m.start()
         if name not in state.decls:
             return self._message(cmd, m.start("name"), m.end("name"), "error", f"unknown constant '{name}'")
-        return self._message(cmd, start, start + len("#print"), "info", axioms_message(name, state.decls[name]))
+        return self._message(cmd, start, start + len("#print"), "info", fake_common.axioms_message(name, state.decls[name]))
 
     def _sorries(
         self, cmd: str, masked: str, holes: list[re.Match[str]], decls: list[Declaration]
@@ -906,7 +898,7 @@ class FakeLean:
         parent = self._envs[env] if env is not None and 0 <= env < len(self._envs) else _Env()
         state = _Env(dict(parent.decls), parent.user_axioms)
         if kind in ("cmd", "header"):
-            masked = mask_comments_and_strings(request["cmd"])
+            masked = fake_common.mask_comments_and_strings(request["cmd"])
             for decl in find_declarations(masked):
                 self._declare(request["cmd"], masked, decl, state)  # messages: the recording has them
         return state

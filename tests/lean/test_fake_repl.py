@@ -15,15 +15,14 @@ import pytest
 from lean_interact import Command, LeanServer, ProofStep
 
 from tests.conftest import REPL_TRANSCRIPTS
+from tests.fakes.fake_common import axioms_message, mask_comments_and_strings
 from tests.fakes.fake_lean import (
     DEFAULT_TRANSCRIPT_FOLDER,
     FakeLean,
     Latency,
     TranscriptIndex,
-    axioms_message,
     extract_goal_message,
     lean_json,
-    mask_comments_and_strings,
 )
 from tests.fakes.fake_repl import make_fake_repl_config
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -31,17 +29,10 @@ from tests.fakes.fake_kimina import (
     SnippetCrash,
     SnippetFailure,
 )
+from tests.lean.conftest import where
 
 FAST_RETRIES = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.005)
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
-
-
-@pytest.fixture(scope="module")
-def minif2f(shared_data: Path) -> dict[str, dict[str, str]]:
-    rows = (
-        json.loads(line) for line in (shared_data / "benchmarks" / "minif2f.jsonl").open(encoding="utf-8")
-    )
-    return {row["name"]: row for row in rows}
 
 
 @pytest.fixture
@@ -55,15 +46,6 @@ async def verifier(server: FakeKimina) -> AsyncIterator[KiminaVerifier]:
     v = KiminaVerifier(server.url, retry=FAST_RETRIES, position_mode="server", timeout=30)
     yield v
     await v.close()
-
-
-def where(code: str, needle: str, occurrence: int = 0) -> Position:
-    """Line (1-based) and column (0-based) of the `occurrence`-th `needle` in `code`."""
-    offset = -1
-    for _ in range(occurrence + 1):
-        offset = code.index(needle, offset + 1)
-    line = code.count("\n", 0, offset) + 1
-    return Position(line, offset - (code.rfind("\n", 0, offset) + 1))
 
 
 # --- results ---------------------------------------------------------------------------------------

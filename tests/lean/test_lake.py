@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -22,16 +21,9 @@ from lemmaforge.lean.verifier import (
     VerifierError,
 )
 from tests.fakes.fake_kimina import MessageRule, ScriptedLean
+from tests.lean.conftest import where
 
 FAKE_LAKE = str(Path(__file__).resolve().parents[1] / "fakes" / "lake")
-
-
-@pytest.fixture(scope="module")
-def minif2f(shared_data: Path) -> dict[str, dict[str, str]]:
-    rows = (
-        json.loads(line) for line in (shared_data / "benchmarks" / "minif2f.jsonl").open(encoding="utf-8")
-    )
-    return {row["name"]: row for row in rows}
 
 
 @pytest.fixture
@@ -45,11 +37,6 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture
 def verifier(project: Path) -> LakeVerifier:
     return LakeVerifier(project, lake_path=FAKE_LAKE, workers=2, timeout=30)
-
-
-def where(code: str, needle: str) -> Position:
-    offset = code.index(needle)
-    return Position(code.count("\n", 0, offset) + 1, offset - (code.rfind("\n", 0, offset) + 1))
 
 
 def alive(pid: int) -> bool:

@@ -47,6 +47,9 @@ from tests.search.scenarios import (
 
 BAD_TACTIC = {"match": r"\bbad_\w+", "on": "cmd", "messages": [{"data": "tactic failed"}]}
 SIMP_CLOSES_EASY = {"match": r"^simp$", "on": "tactic", "goal_match": r"⊢ Easy x$", "closes": True}
+# The portfolio as one check of a lemma (`first | … | (simp; done) | …`): it closes only the one about Easy.
+SIMP_CLOSES_EASY_IN_FILES = {"match": r"(?s)\A(?!.*Easy x :=).*?\(simp; done\)", "on": "cmd",
+                             "messages": [{"data": "simp failed"}]}
 EXTRACT_GOAL = lean_lemmas.extract_goal_tactic("NAME").removesuffix("NAME")
 
 
@@ -177,10 +180,8 @@ async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     process that made them. Lemmas then come from the text, automation runs on the standalone
     lemma (one check of the `first | …` combinator) instead, and the proof still goes through."""
     script_sketch_scenario(llm)
-    # In a Lean file, the combinator's `simp` closes only the lemma about Easy.
-    simp_in_files = {"match": r"(?s)\A(?!.*Easy x :=).*?\(simp; done\)", "on": "cmd", "messages": [{"data": "simp failed"}]}
     result, store, fake = await prove(
-        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, simp_in_files), workers=1, max_checks_per_worker=1,
+        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, SIMP_CLOSES_EASY_IN_FILES), workers=1, max_checks_per_worker=1,
     )
     assert result.proved, result.stop_reason
     assert "(simp; done)" in (result.proof or "")
@@ -198,3 +199,22 @@ async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     assert easy[0].code == DEFAULT_PORTFOLIO[0] and "proof state lost" in easy[0].errors[0]
     assert "first\n" in easy[1].code and easy[1].code.startswith(HEADER + DEFS)
     assert fake.process_starts() > 3
+
+
+async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_checks_the_lemma(tmp_path, llm) -> None:
+    """`omega` (the first tactic of the portfolio) crashes Lean on the Easy hole: the tactic step
+    reports the state lost with the process, the portfolio stops there and runs as one check of
+    the standalone lemma instead, which closes it."""
+    script_sketch_scenario(llm)
+    crash = {"match": r"^omega$", "on": "tactic", "goal_match": r"⊢ Easy x$", "crash": True}
+    result, store, fake = await prove(tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, crash, SIMP_CLOSES_EASY_IN_FILES))
+    assert result.proved, result.stop_reason
+    _, tree, attempts, _ = read_back(store, result.run_id)
+    holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
+    assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
+    easy = [a for a in attempts if a.node_id == holes[0]["node_id"] and a.strategy == "automation"]
+    assert [(a.verdict, a.code) for a in easy][0] == ("error", "omega")
+    assert "the Lean process died" in easy[0].errors[0] and "proof state lost" in easy[0].errors[0]
+    assert easy[1].verdict == "valid" and "first\n" in easy[1].code
+    # Nothing was sent for a proof state of the dead process: the crash was the last tactic step.
+    assert [e["text"] for e in fake.requests("tactic")][-1] == "omega"
