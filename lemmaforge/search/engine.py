@@ -552,12 +552,19 @@ class _Run:
         text_holes = lean_code.holes(sketch.code)
         lean_holes = _align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
         children: list[tuple[Node, Goal | None]] = []
-        for index, lean_hole in enumerate(lean_holes):
-            try:
-                lemma = await self._lemma_for_hole(sketch.code, index, lean_hole)
-            except lean_lemmas.LemmaBuildError as exc:
-                self._set_status(sketch_node, "abandoned", reason=f"hole {index}: {exc}")
+        # All holes' lemmas at once (each may cost an extract_goal and a round-trip check); names
+        # are handed out first so they do not depend on which finishes first.
+        names = [self._next_lemma_name() for _ in lean_holes]
+        built = await asyncio.gather(
+            *(self._lemma_for_hole(sketch.code, i, h, names[i]) for i, h in enumerate(lean_holes)),
+            return_exceptions=True,
+        )
+        for index, (lean_hole, lemma) in enumerate(zip(lean_holes, built, strict=True)):
+            if isinstance(lemma, lean_lemmas.LemmaBuildError):
+                self._set_status(sketch_node, "abandoned", reason=f"hole {index}: {lemma}")
                 return None
+            if isinstance(lemma, BaseException):
+                raise lemma
             child = self._new_goal(
                 lemma, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
                 goal_state=lean_hole.goal if lean_hole else None,
@@ -590,9 +597,11 @@ class _Run:
         self._set_status(sketch_node, "solved", strategy="assembly", proof=assembled.body)
         return assembled
 
-    async def _lemma_for_hole(self, sketch_code: str, index: int, hole: Goal | None) -> str:
+    def _next_lemma_name(self) -> str:
         self._lemma_counter += 1
-        name = f"{self.lemma_prefix}_sub_{self._lemma_counter}"
+        return f"{self.lemma_prefix}_sub_{self._lemma_counter}"
+
+    async def _lemma_for_hole(self, sketch_code: str, index: int, hole: Goal | None, name: str) -> str:
         built = await lean_lemmas.build_lemma(
             self.verifier, sketch_code, index, hole, name=name, header=self.header, timeout=self.opts.check_timeout
         )
