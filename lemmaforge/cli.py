@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -310,7 +311,17 @@ async def _prove(settings: Settings, problem: Any, recorder: Any, *, cot: bool, 
         from rich.live import Live
 
         with Live(console=out, refresh_per_second=4, transient=True) as view:
-            return await prove_problem(services, settings, problem, on_update=lambda tree: view.update(tree.render()))
+            last = 0.0
+
+            def show(tree: Any) -> None:
+                # Rendering walks the whole tree: at most a few times a second, not per event.
+                nonlocal last
+                now = time.monotonic()
+                if now - last >= 0.25:
+                    last = now
+                    view.update(tree.render())
+
+            return await prove_problem(services, settings, problem, on_update=show)
 
 
 def _add_subcommands() -> None:
