@@ -11,13 +11,24 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from lemmaforge import __version__
+from lemmaforge.cli_common import (
+    EXIT_BAD_INPUT,  # noqa: F401 - the exit codes stay importable from here, as before
+    EXIT_NO,
+    EXIT_OK,
+    BadInput,
+    ConfigOpt,
+    JsonOpt,
+    err,
+    fail,
+    out,
+    read_text_file,
+)
 from lemmaforge.config import ConfigError, Settings, load_config
 
 app = typer.Typer(
@@ -27,22 +38,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
-
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-
-
-class BadInput(Exception):
-    """Input the user must fix; reported as one line with exit code 2."""
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def settings_or_fail(config: Path | None, overrides: dict[str, Any]) -> Settings:
@@ -54,14 +49,7 @@ def settings_or_fail(config: Path | None, overrides: dict[str, Any]) -> Settings
 
 def read_lean_file(path: Path, what: str = "file") -> str:
     """The text of a Lean file, or BadInput naming what is wrong with it."""
-    if not path.exists():
-        raise BadInput(f"{what} not found: {path}")
-    if not path.is_file():
-        raise BadInput(f"{what} is not a regular file: {path}")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{what} is not valid UTF-8: {path} (byte {exc.start})") from None
+    text = read_text_file(path, what)
     if not text.strip():
         raise BadInput(f"{what} is empty: {path}")
     return text

@@ -27,12 +27,11 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
+from lemmaforge.cli_common import BadInput, ConfigOpt, JsonOpt, fail, out, read_text_file
 from lemmaforge.training.sft import TrainingDataError
 
 app = typer.Typer(
@@ -43,30 +42,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 train_app = app
-out = Console()
-err = Console(stderr=True)
-
-EXIT_BAD_INPUT = 2
 
 DataOpt = Annotated[Path, typer.Option("--data", help="JSONL training file.")]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Model directory (or hub id already cached).")]
 TinyOpt = Annotated[bool, typer.Option("--tiny", help="Use a tiny random model (CPU smoke run).")]
 OutputOpt = Annotated[Path, typer.Option("--output", help="Output directory.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
 VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]
 KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
 ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per Lean check.")]
-
-
-class BadInput(Exception):
-    """Input the user must fix; one line, exit 2."""
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def _json_safe(obj: Any) -> Any:
@@ -87,14 +71,7 @@ def print_json(obj: Any) -> None:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Rows of a JSONL file; BadInput naming the file and line on any problem."""
-    if not path.exists():
-        raise BadInput(f"data file not found: {path}")
-    if not path.is_file():
-        raise BadInput(f"data file is not a regular file: {path}")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"data file is not valid UTF-8: {path} (byte {exc.start})") from None
+    text = read_text_file(path, "data file")
     rows: list[dict[str, Any]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
