@@ -12,7 +12,7 @@ Two ways to run it, so every backend can:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult, Verifier
@@ -52,11 +52,19 @@ def first_combinator(tactics: Sequence[str]) -> str:
 
 
 async def on_proof_state(
-    verifier: Verifier, hole: Goal, tactics: Sequence[str], *, timeout: float | None
+    verifier: Verifier,
+    hole: Goal,
+    tactics: Sequence[str],
+    *,
+    timeout: float | None,
+    before_each: Callable[[], None] = lambda: None,
 ) -> AutomationOutcome:
+    """`before_each` runs before every tactic step (the engine spends one Lean check there; it
+    may raise to stop, e.g. when the check budget is exhausted)."""
     tried: list[str] = []
     last: TacticResult | None = None
     for tactic in tactics:
+        before_each()
         tried.append(tactic)
         last = await verifier.run_tactic(hole, tactic, timeout=timeout)
         if last.closed:

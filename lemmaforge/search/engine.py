@@ -358,10 +358,9 @@ class _Run:
         tactics = self.opts.portfolio
         if hole is not None and hole.proof_state is not None and self.verifier.supports_proof_states:
             started = time.monotonic()
-            for _ in tactics:
-                self.budget.spend_check()
-            outcome = await automation.on_proof_state(self.verifier, hole, tactics, timeout=self.opts.tactic_timeout)
-            self.budget.stats.checks -= len(tactics) - outcome.checks  # refund tactics not run
+            outcome = await automation.on_proof_state(
+                self.verifier, hole, tactics, timeout=self.opts.tactic_timeout, before_each=self.budget.spend_check
+            )
             self.budget.stats.check_seconds += time.monotonic() - started
             solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
             if solution is not None or not outcome.state_lost:
