@@ -207,7 +207,22 @@ class SearchEngine:
         self.recorder.emit(
             RunStarted(run.run_id, "prove", run_config or {}, versions or {}, problem.problem_id, parent_run_id)
         )
-        result = await run.execute()
+        try:
+            result = await run.execute()
+        except BaseException as exc:
+            # An endpoint or verifier that stayed down, a bug, Ctrl-C: the run is closed in the
+            # record (with what it had spent) instead of being left "running", then the error goes on.
+            cancelled = isinstance(exc, asyncio.CancelledError | KeyboardInterrupt)
+            run._cancel_open()
+            stats = run.budget.stats
+            self.recorder.emit(
+                RunFinished(
+                    run.run_id,
+                    "cancelled" if cancelled else "failed",
+                    {"error": f"{type(exc).__name__}: {exc}"[:500], "calls": stats.llm_calls, "checks": stats.checks},
+                )
+            )
+            raise
         self.recorder.emit(
             RunFinished(
                 run.run_id,
@@ -269,7 +284,7 @@ class _Run:
             stop_reason = "wall time budget exhausted"
         proved = report is not None and report.ok
         if not proved:
-            self._cancel_open(root)
+            self._cancel_open()
         seconds = time.monotonic() - started
         return SearchResult(
             run_id=self.run_id,
@@ -720,7 +735,7 @@ class _Run:
                           check_seconds=check_seconds)
         )
 
-    def _cancel_open(self, root: Node) -> None:
+    def _cancel_open(self) -> None:
         for node in list(self.tree.nodes()):
             if node.status == "open":
                 self._set_status(node, "cancelled", reason="search stopped")

@@ -211,9 +211,14 @@ def test_permanently_failing_endpoint_is_exit_2_naming_it(tmp_path, servers, mon
     use_auto_tac(monkeypatch)
     kimina, llm = servers
     llm.fail_always(500)
-    r, _ = prove(tmp_path, kimina, llm)
+    r, store = prove(tmp_path, kimina, llm)
     assert r.exit_code == 2, r.output
     assert llm.url in r.output and "error:" in r.output
+    # the run is closed in the store, not left "running", and what it did is kept
+    [run] = store.runs(kind="prove")
+    assert run.status == "failed" and "LLMUnavailableError" in run.summary["error"]
+    assert store.llm_calls(run.run_id) and all(c.error for c in store.llm_calls(run.run_id))
+    assert all(d["status"] != "open" for _, d in store.tree(run.run_id).nodes(data=True))
 
 
 def test_bad_input_exit_2(tmp_path):
