@@ -317,11 +317,14 @@ def _add_subcommands() -> None:
     # imports, and cli_train imports torch / trl only inside its commands.
     from lemmaforge.cli_bench import bench_command, report_command
     from lemmaforge.cli_data import gen_data_command
+    from lemmaforge.cli_runs import runs_command, show_command
     from lemmaforge.cli_train import app as train_app
 
     app.command("bench")(bench_command)
     app.command("report")(report_command)
     app.command("gen-data")(gen_data_command)
+    app.command("runs")(runs_command)
+    app.command("show")(show_command)
     app.add_typer(
         train_app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra)."
     )

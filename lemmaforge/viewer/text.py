@@ -1,0 +1,134 @@
+"""The terminal views: `lemmaforge runs` (a table) and `lemmaforge show RUN` (the proof tree).
+
+Both render the dicts of `viewer.model`; model text (statements, completions, Lean errors) is
+always escaped, never read as rich markup.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+from rich.tree import Tree
+
+_STATUS_COLOUR = {
+    "proved": "green", "solved": "green", "not_proved": "red", "failed": "red", "abandoned": "magenta",
+    "cancelled": "dim", "running": "yellow", "open": "yellow",
+}
+
+
+def _when(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+    return str(x)
+
+
+def _clip(text: str | None, width: int) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def runs_table(rows: list[dict[str, Any]]) -> Table:
+    t = Table(show_edge=False, pad_edge=False)
+    for name, justify in (("run", "left"), ("kind", "left"), ("status", "left"), ("problem", "left"),
+                          ("started (UTC)", "left"), ("s", "right"), ("LLM", "right"), ("Lean", "right"),
+                          ("depth", "right"), ("stop", "left")):
+        t.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in rows:
+        colour = _STATUS_COLOUR.get(r["status"], "white")
+        t.add_row(
+            escape(r["run_id"][:12]), escape(r["kind"]), f"[{colour}]{escape(r['status'])}[/]",
+            escape(r["problem_id"] or "-"), _when(r["started_at"]), _num(r["seconds"]), _num(r["llm_calls"]),
+            _num(r["lean_checks"]), _num(r["depth"]), escape(_clip(r["stop_reason"], 60)),
+        )
+    return t
+
+
+def stop_line(reason: str | None) -> str:
+    """The engine's stop reason, said so that a person knows what ran out."""
+    if reason is None:
+        return "-"
+    if reason == "exhausted":
+        return "search exhausted: no strategy closed the root goal within the depth and sample limits"
+    return reason
+
+
+def budget_line(budget: dict[str, Any]) -> str:
+    names = (("llm_calls", "LLM calls"), ("lean_checks", "Lean checks"), ("depth", "depth"), ("wall_seconds", "wall s"))
+    parts = []
+    for key, label in names:
+        b = budget.get(key) or {}
+        spent, limit = b.get("spent"), b.get("limit")
+        parts.append(f"{label} {_num(spent)}/{_num(limit)}")
+    return " · ".join(parts)
+
+
+def _node_label(n: dict[str, Any]) -> str:
+    colour = _STATUS_COLOUR.get(n["status"], "yellow")
+    where = f"hole {n['hole_index']} " if n.get("hole_index") is not None and n["kind"] == "goal" else ""
+    how = f"{' by' if n['kind'] == 'goal' else ':'} {escape(n['closed_by'])}" if n.get("closed_by") else ""
+    why = f" ({escape(_clip(n['reason'], 60))})" if n.get("reason") and n["status"] != "solved" else ""
+    tries = len(n["attempts"])
+    stats = f" [dim]{tries} attempt(s), {n['seconds']:.2f} s[/]"
+    return f"{where}[{colour}]{n['kind']} {n['status']}[/]{how}{why} {escape(_clip(n['summary'], 70))}{stats}"
+
+
+def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> None:
+    failed = [a for a in n["attempts"] if a["verdict"] != "valid"]
+    shown = n["attempts"] if all_attempts else failed
+    for a in shown:
+        err = f": {escape(_clip(a['first_error'], 90))}" if a.get("first_error") else ""
+        colour = "green" if a["verdict"] == "valid" else "red"
+        timing = f"gen {a['generation_seconds']:.2f} s, " if a.get("llm_call_id") else ""
+        branch.add(f"[dim]{escape(a['strategy'])} #{a['sample']}[/] [{colour}]{escape(a['verdict'])}[/]{err} "
+                   f"[dim]({timing}Lean {a['check_seconds']:.2f} s)[/]")
+
+
+def tree(view: dict[str, Any], *, all_attempts: bool = False) -> Tree | None:
+    root = view.get("tree")
+    if root is None:
+        return None
+
+    def build(parent: Tree | None, n: dict[str, Any]) -> Tree:
+        branch = Tree(_node_label(n)) if parent is None else parent.add(_node_label(n))
+        if n["kind"] == "sketch":
+            branch.add(f"[dim]{escape(_clip(n['text'], 110))}[/]")
+        _add_attempts(branch, n, all_attempts=all_attempts)
+        for c in n["children"]:
+            build(branch, c)
+        return branch
+
+    return build(None, root)
+
+
+def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False) -> None:
+    run = view["run"]
+    colour = _STATUS_COLOUR.get(run["status"], "yellow")
+    problem = f"{run['problem']} ({run['dataset']})" if run["problem"] else (run["problem_id"] or "-")
+    console.print(f"run {escape(run['run_id'])}: {escape(run['kind'])} [{colour}]{escape(run['status'])}[/] "
+                  f"problem {escape(problem)}; started {_when(run['started_at'])} UTC, {_num(run['seconds'])} s",
+                  soft_wrap=True)
+    if run.get("parent_run_id"):
+        console.print(f"part of bench run {escape(run['parent_run_id'])}", soft_wrap=True)
+    console.print(f"budgets (spent/limit): {budget_line(view['budget'])}", highlight=False, soft_wrap=True)
+    console.print(f"stop: {escape(stop_line(run['stop_reason']))}", highlight=False, soft_wrap=True)
+    if run.get("error"):
+        console.print(f"error: {escape(run['error'])}", highlight=False, soft_wrap=True)
+    if view.get("last_error") and run["status"] != "proved":
+        console.print(f"last Lean error: {escape(view['last_error'])}", highlight=False, soft_wrap=True)
+    t = tree(view, all_attempts=all_attempts)
+    if t is not None:
+        console.print(t)
+    if view.get("proof"):
+        console.print("proof:", highlight=False)
+        console.print(view["proof"], markup=False, highlight=False, soft_wrap=True)

@@ -1,0 +1,96 @@
+"""Runs recorded for real: `lemmaforge prove` against the fake Kimina server and the fake OpenAI
+server (scripted as planner and prover), into a SQLite store the viewer tests read back."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lemmaforge.cli import app
+from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
+from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.search.scenarios import (
+    DEFS,
+    HEADER,
+    SKETCH,
+    THEOREM,
+    add_planner,
+    add_prover,
+    closing_hole_rule,
+    lean_block,
+    prover_rule,
+)
+
+ENV = {
+    "LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01", "LEMMAFORGE_VERIFIER__KIMINA_POSITION_MODE": "all",
+    "LEMMAFORGE_PROVER__BACKOFF": "0.01", "LEMMAFORGE_PLANNER__BACKOFF": "0.01",
+    "LEMMAFORGE_PROVER__RETRIES": "1", "LEMMAFORGE_PLANNER__RETRIES": "1",
+}
+
+
+@dataclass
+class RecordedRuns:
+    db: str  # SQLAlchemy URL
+    proved: str  # run id: a sketch whose holes closed by automation and the prover
+    failed: str  # run id: stopped by the LLM-call budget
+    proof: str  # the proved run's proof as `prove --json` gave it
+    problem_file: Path
+
+
+def _auto_tac(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lemmaforge.search import engine
+
+    init = engine.SearchOptions.__init__
+
+    def patched(self, *a, **kw):
+        kw.setdefault("portfolio", ("auto_tac",))
+        init(self, *a, **kw)
+
+    monkeypatch.setattr(engine.SearchOptions, "__init__", patched)
+
+
+def prove_args(problem: Path, kimina: FakeKimina, llm: FakeOpenAIServer, db: str, *extra: str) -> list[str]:
+    return [
+        "prove", str(problem), "--verifier", "kimina", "--kimina-url", kimina.url,
+        "--planner-url", llm.url, "--planner-model", "fake-planner",
+        "--prover-url", llm.url, "--prover-model", "fake-prover",
+        "--db", db, "--no-live",
+        "--budget", "root_whole_proof_attempts=2", "--budget", "prover_samples_per_goal=2", *extra,
+    ]
+
+
+def fake_lean() -> ScriptedLean:
+    return ScriptedLean(rules=[
+        MessageRule(r"\bbad_\w+", "tactic failed"),
+        MessageRule(r"(?s)\A(?!.*Easy x :=).*?\bauto_tac\b", "auto_tac failed"),
+    ])
+
+
+def script_sketch(llm: FakeOpenAIServer) -> None:
+    """Root: whole-proof samples fail (`bad_default`), the planner's sketch has holes h1 (closed by
+    automation), h2 (the prover) and the closing hole (the prover)."""
+    add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
+    add_prover(llm, *closing_hole_rule())
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+
+
+@pytest.fixture()
+def recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RecordedRuns:
+    _auto_tac(monkeypatch)
+    runner = CliRunner()
+    problem = tmp_path / "t.lean"
+    problem.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+        script_sketch(llm)
+        ok = runner.invoke(app, [*prove_args(problem, kimina, llm, db), "--json"], env=ENV)
+        assert ok.exit_code == 0, ok.output
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+        bad = runner.invoke(app, [*prove_args(problem, kimina, llm, db, "--budget", "llm_calls=3"), "--json"], env=ENV)
+        assert bad.exit_code == 1, bad.output
+    good, failed = json.loads(ok.stdout), json.loads(bad.stdout)
+    return RecordedRuns(db, good["run_id"], failed["run_id"], good["proof"], problem)
