@@ -32,6 +32,9 @@ ENV = {
 }
 
 
+INJECTION = "<script>window.pwned = 1</script><b>bold?</b> "
+
+
 @dataclass
 class RecordedRuns:
     db: str  # SQLAlchemy URL
@@ -89,7 +92,8 @@ def recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RecordedRuns:
         script_sketch(llm)
         ok = runner.invoke(app, [*prove_args(problem, kimina, llm, db), "--json"], env=ENV)
         assert ok.exit_code == 0, ok.output
-    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+    # the failing run's model answers with markup: every page must show it as text, never run it
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=INJECTION + lean_block("bad_default")) as llm:
         bad = runner.invoke(app, [*prove_args(problem, kimina, llm, db, "--budget", "llm_calls=3"), "--json"], env=ENV)
         assert bad.exit_code == 1, bad.output
     good, failed = json.loads(ok.stdout), json.loads(bad.stdout)
