@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -74,6 +73,9 @@ def check(
     against: Annotated[
         Path | None, typer.Option("--against", help="Original statement file; the theorem must state the same.")
     ] = None,
+    theorem: Annotated[
+        str | None, typer.Option("--theorem", help="Audit this theorem, lemma or `example` (default: the last one).")
+    ] = None,
     verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
     kimina_url: Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")] = None,
     project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")] = None,
@@ -88,22 +90,31 @@ def check(
 
     Whole-file check, no sorry, whitelisted axioms, statement unchanged (with --against), no banned
     commands. Exit 0 proved, 1 not, 2 bad input or unusable verifier."""
-    from lemmaforge.lean import code as lean_code
     from lemmaforge.lean.audit import audit
     from lemmaforge.lean.backends import make_verifier
     from lemmaforge.lean.verifier import VerifierError
 
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
         fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    from lemmaforge.targets import TargetError, choose_target
+
     try:
         candidate = read_lean_file(file)
         original = read_lean_file(against, "original") if against is not None else None
     except BadInput as exc:
         fail(str(exc))
-    if lean_code.last_theorem(candidate) is None:
-        fail(f"no theorem or lemma found in {file}")
-    if original is not None and lean_code.last_theorem(original) is None:
-        fail(f"no theorem or lemma found in {against}")
+    # The audited theorem is the file's last one unless --theorem names another; an `example`
+    # gets a name (the axiom check needs one). With --theorem, what follows it is not audited.
+    try:
+        target = choose_target(candidate, theorem, keep_rest=theorem is None)
+    except TargetError as exc:
+        fail(f"{exc} in {file}")
+    candidate = target.code
+    if original is not None:
+        try:
+            original = choose_target(original, theorem, keep_rest=theorem is None).code
+        except TargetError as exc:
+            fail(f"{exc} in {against}")
 
     settings = settings_or_fail(
         config,
@@ -126,6 +137,13 @@ def check(
         report = asyncio.run(run())
     except VerifierError as exc:
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    if report.ok and target.incomplete_reason:
+        # as `prove` says of the same file: another theorem's `sorry` leaves the file incomplete
+        # (the audit alone accepts `sorry`s the original also has: benchmark preambles)
+        from lemmaforge.lean.audit import AuditStatus, Reason, Rejection
+
+        report.status = AuditStatus.INCOMPLETE
+        report.reasons.append(Rejection(Reason.SORRY, target.incomplete_reason))
 
     if as_json:
         print_json({"file": str(file), **report.to_json()})
@@ -206,8 +224,12 @@ def _parse_budget(items: list[str] | None) -> dict[str, Any]:
 
 @app.command()
 def prove(
-    file: Annotated[Path | None, typer.Argument(help="Lean file: header + one theorem ending in sorry.")] = None,
+    file: Annotated[Path | None, typer.Argument(help="Lean file: header + the theorem to prove, ending in sorry.")] = None,
     statement: Annotated[str | None, typer.Option("--statement", help="The theorem as text instead of a file.")] = None,
+    theorem: Annotated[
+        str | None,
+        typer.Option("--theorem", help="Prove this theorem, lemma or `example` of the file (default: the last one)."),
+    ] = None,
     header: Annotated[
         str | None, typer.Option("--header", help="Header for --statement (default: the miniF2F header).")
     ] = None,
@@ -225,28 +247,39 @@ def prove(
     ] = None,
     db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the proof here.")] = None,
-    live: Annotated[bool, typer.Option("--live/--no-live", help="Show the proof tree while it runs.")] = True,
+    live: Annotated[
+        bool, typer.Option("--live/--no-live", help="Show progress and the proof tree on stderr while it runs (TTY).")
+    ] = True,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove one theorem by recursive decomposition.
 
-    Exit 0 proved, 1 not proved, 2 bad input or unusable backend."""
+    The proof goes to stdout exactly as written with -o; everything else goes to stderr. Exit 0
+    proved, 1 not proved or incomplete (another theorem of the file keeps its sorry), 2 bad input or
+    unusable backend, 130 interrupted (the run id is printed; `lemmaforge show RUN` shows it)."""
     from lemmaforge.agent.llm import LLMUnavailableError
     from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.db import StoreError
     from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.records import new_id
+    from lemmaforge.targets import TargetError, choose_target
+    from lemmaforge.viewer.live import RunWatch, stop_message
 
     if (file is None) == (statement is None):
         fail("give exactly one of FILE or --statement")
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
         fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    if output is not None and not output.parent.is_dir():
+        fail(f"cannot write {output}: folder {output.parent} does not exist")
     try:
         code = read_lean_file(file) if file is not None else (header or MINIF2F_HEADER) + (statement or "")
-        problem = problem_from_code(code)
+        target = choose_target(code, theorem)
+        problem = problem_from_code(target.code)
         budget_overrides = _parse_budget(budget)
-    except (BadInput, ProblemError) as exc:
+    except (BadInput, ProblemError, TargetError) as exc:
         fail(str(exc))
+    _announce_target(target, as_json)
     if informal:
         from dataclasses import replace
 
@@ -266,50 +299,102 @@ def prove(
     except StoreError as exc:
         fail(str(exc))
 
-    show_live = live and not as_json and out.is_terminal
+    run_id = new_id()
+    watch = RunWatch(recorder, settings.budget)
+    show_live = live and err.is_terminal
     try:
-        result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
+        try:
+            result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id))
+        finally:
+            close_recorder()
     except (VerifierError, LLMUnavailableError) as exc:
-        fail(str(exc))
-    finally:
-        close_recorder()
+        fail(f"{exc}" + (f" (run {run_id} recorded as failed)" if watch.run_id else ""))
+    except KeyboardInterrupt:
+        if watch.run_id is None:
+            err.print("interrupted before the run started", highlight=False)
+        else:
+            err.print(f"[yellow]interrupted[/]: run {run_id} stopped after {watch.elapsed():.1f} s and is recorded as "
+                      f"cancelled (see it with `lemmaforge show {run_id}`)", highlight=False, soft_wrap=True)
+            err.print(f"  spent: {watch.status_line()}", highlight=False, markup=False, soft_wrap=True)
+            if watch.last_error:
+                err.print(f"  last Lean error: {watch.last_error}", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
+    incomplete = target.incomplete_reason if result.proved else None
+    status = "incomplete" if incomplete else ("proved" if result.proved else "not_proved")
     if output is not None and result.proof:
         output.write_text(result.proof, encoding="utf-8")
     if as_json:
-        print_json(result.to_json())
+        print_json({
+            **result.to_json(), "proved": status == "proved", "status": status, "theorem": target.name,
+            "incomplete_reason": incomplete, "last_lean_error": watch.last_error,
+        })
+        raise typer.Exit(EXIT_OK if status == "proved" else EXIT_NO)
+    err.print(result.tree.render())
+    if result.proved and result.proof:
+        _write_stdout(result.proof)
+    spent = (f"{result.stats.llm_calls} LLM calls, {result.stats.checks} Lean checks, depth "
+             f"{result.depth if result.depth is not None else '-'}, run {result.run_id}")
+    if status == "proved":
+        err.print(f"[green]proved[/] {escape(target.name)} in {result.seconds:.1f}s: {spent}", highlight=False,
+                  soft_wrap=True)
+    elif status == "incomplete":
+        err.print(f"[yellow]incomplete[/]: {escape(target.name)} is proved but {escape(incomplete or '')}; "
+                  f"{spent}", highlight=False, soft_wrap=True)
     else:
-        out.print(result.tree.render())
-        if result.proved:
-            out.print(result.proof, markup=False, highlight=False)
-        verdict = "[green]proved[/]" if result.proved else f"[red]not proved[/] ({escape(result.stop_reason)})"
-        out.print(
-            f"{verdict} in {result.seconds:.1f}s: {result.stats.llm_calls} LLM calls, {result.stats.checks} Lean "
-            f"checks, depth {result.depth if result.depth is not None else '-'}, run {result.run_id}"
-        )
-    raise typer.Exit(EXIT_OK if result.proved else EXIT_NO)
+        for line in stop_message(result, watch, settings.budget):
+            err.print(line, highlight=False, soft_wrap=True)
+        err.print(f"  run {result.run_id} (see it with `lemmaforge show {result.run_id}`)", highlight=False,
+                  soft_wrap=True)
+    raise typer.Exit(EXIT_OK if status == "proved" else EXIT_NO)
 
 
-async def _prove(settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool) -> Any:
+EXIT_INTERRUPTED = 130
+
+
+def _announce_target(target: Any, as_json: bool) -> None:
+    """Say on stderr which theorem is the target when the file leaves room for doubt."""
+    if as_json:
+        return
+    if len(target.candidates) > 1:
+        err.print(f"target: {target.kind} {target.name} ({len(target.candidates)} in the file: "
+                  f"{', '.join(target.candidates)}; choose with --theorem)", highlight=False, markup=False, soft_wrap=True)
+    if target.dropped:
+        err.print(f"note: left out after the target: {', '.join(target.dropped)}", highlight=False, markup=False,
+                  soft_wrap=True)
+    if target.incomplete_reason:
+        err.print(f"note: {target.incomplete_reason}: the result will be incomplete", highlight=False, markup=False,
+                  soft_wrap=True)
+
+
+def _write_stdout(text: str) -> None:
+    """`text` on stdout byte for byte (UTF-8, no wrapping, no styling): `prove > f.lean` must give
+    the same file as `prove -o f.lean`, whatever the terminal width or locale."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+async def _prove(
+    settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
+) -> Any:
     from lemmaforge.app import open_services, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
         if not show_live:
-            return await prove_problem(services, settings, problem)
+            return await prove_problem(services, settings, problem, run_id=run_id)
         from rich.live import Live
 
-        with Live(console=out, refresh_per_second=4, transient=True) as view:
-            last = 0.0
+        from lemmaforge.viewer.live import LiveView
 
-            def show(tree: Any) -> None:
-                # Rendering walks the whole tree: at most a few times a second, not per event.
-                nonlocal last
-                now = time.monotonic()
-                if now - last >= 0.25:
-                    last = now
-                    view.update(tree.render())
-
-            return await prove_problem(services, settings, problem, on_update=show)
+        view = LiveView(recorder)
+        with Live(view, console=err, refresh_per_second=4, transient=True):
+            return await prove_problem(services, settings, problem, run_id=run_id, on_update=view.update)
 
 
 def _add_subcommands() -> None:

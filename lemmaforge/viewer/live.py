@@ -1,0 +1,116 @@
+"""What `prove` shows while it runs and says when it stops, on stderr.
+
+`RunWatch` wraps the run's recorder: every record passes through unchanged to the real one, and
+the watch keeps the few numbers the live line and the stop message need (run id, LLM calls, Lean
+checks, depth, the goal being worked on, Lean's last error). It never blocks: `emit` only counts.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Group
+from rich.markup import escape
+from rich.text import Text
+
+from lemmaforge.records import AttemptRecord, LLMCallRecord, NodeCreated, RunFinished, RunStarted
+from lemmaforge.viewer.model import first_error
+
+
+def _line(text: str) -> str:
+    """A goal's conclusion on one line (the part after the last top-level ` : `)."""
+    flat = " ".join(text.split())
+    head = flat.split(":=")[0]
+    return (head.rsplit(" : ", 1)[-1] if " : " in head else head).strip()
+
+
+class RunWatch:
+    def __init__(self, inner: Any, budget: Any) -> None:
+        self.inner = inner
+        self.budget = budget
+        self.started = time.monotonic()
+        self.run_id: str | None = None
+        self.finished: str | None = None
+        self.llm_calls = 0
+        self.lean_checks = 0
+        self.depth = 0
+        self.current_goal: str | None = None
+        self.last_error: str | None = None
+        self._goals: dict[str, str] = {}
+
+    # -- the Recorder protocol ----------------------------------------------------------------
+
+    def emit(self, record: Any) -> None:
+        self.inner.emit(record)
+        if isinstance(record, RunStarted) and self.run_id is None:
+            self.run_id = record.run_id
+        elif isinstance(record, RunFinished) and record.run_id == self.run_id:
+            self.finished = record.status
+        elif isinstance(record, LLMCallRecord):
+            self.llm_calls += 1
+        elif isinstance(record, NodeCreated):
+            self.depth = max(self.depth, record.depth)
+            if record.kind == "goal":
+                self._goals[record.node_id] = _line(record.text)
+                self.current_goal = self._goals[record.node_id]
+        elif isinstance(record, AttemptRecord):
+            if record.code:
+                self.lean_checks += 1
+            self.current_goal = self._goals.get(record.node_id, self.current_goal)
+            if record.verdict != "valid":
+                err = first_error(record.errors)
+                if err:
+                    self.last_error = err
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+        return self.inner.cached_proof(header, normalized_statement)
+
+    def __getattr__(self, name: str) -> Any:  # flush(), close(), … of the real recorder
+        return getattr(self.inner, name)
+
+    # -- what it shows ------------------------------------------------------------------------
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def status_line(self) -> str:
+        b = self.budget
+        goal = f" · goal: {self.current_goal[:80]}" if self.current_goal else ""
+        return (f"{self.elapsed():.1f} s/{b.wall_seconds:g} s · LLM calls {self.llm_calls}/{b.llm_calls} · "
+                f"Lean checks {self.lean_checks}/{b.lean_checks} · depth {self.depth}/{b.max_depth}{goal}")
+
+
+class LiveView:
+    """The renderable `rich.live.Live` refreshes: the status line (read fresh each refresh) and
+    the last tree rendering (built on the event loop's thread by `update`, a few times a second)."""
+
+    def __init__(self, watch: RunWatch) -> None:
+        self.watch = watch
+        self.tree: Any = None
+        self._last = 0.0
+
+    def update(self, tree: Any) -> None:
+        now = time.monotonic()
+        if now - self._last >= 0.25:  # rendering walks the whole tree: not on every event
+            self._last = now
+            self.tree = tree.render()
+
+    def __rich__(self) -> Any:
+        line = Text("proving: ", style="bold") + Text(self.watch.status_line())
+        return Group(line, self.tree) if self.tree is not None else line
+
+
+def stop_message(result: Any, watch: RunWatch, budget: Any) -> list[str]:
+    """The lines (rich markup) `prove` prints on stderr when a search ends without a proof."""
+    reason = result.stop_reason
+    if reason == "exhausted":
+        reason = "every strategy failed on the root goal within the depth and sample limits (no budget ran out)"
+    lines = [
+        f"[red]not proved[/]: {escape(reason)}",
+        f"  spent: LLM calls {result.stats.llm_calls}/{budget.llm_calls}, Lean checks {result.stats.checks}/"
+        f"{budget.lean_checks}, {result.seconds:.1f} s/{budget.wall_seconds:g} s, depth {watch.depth}/{budget.max_depth}",
+    ]
+    if watch.last_error:
+        lines.append(f"  last Lean error: {escape(watch.last_error)}")
+    return lines
