@@ -4,10 +4,10 @@
 
 * a registered name (see `DATASETS`): `minif2f` (DeepSeek's version, Lean v4.9.0, the default),
   `minif2f-yangky11` (Lean v4.24.0), `proverbench` (partial, 230 of 325; Lean v4.9.0),
-  `putnambench` (Lean v4.27.0). They resolve to the JSONL copies in the benchmark data folder,
-  found in this order: `$LEMMAFORGE_DATA` (the folder holding the JSONL files, or its parent
-  `data/` folder), `$LEMMAFORGE_SHARED/data/benchmarks`, `../shared/data/benchmarks` beside the
-  repository (the folder holding the `lemmaforge` package). A registered name wins over a file of
+  `putnambench` (Lean v4.27.0). They resolve to the JSONL copies shipped in the package
+  (`lemmaforge/benchmarks/data/`, with `SOURCES.md`: origin, commit, licence and changes of each
+  file), or to `$LEMMAFORGE_DATA` (the folder holding the JSONL files, or its parent `data/`
+  folder) when that is set. A registered name wins over a file of
   the same name in the working directory: write `./minif2f` for the file;
 * a path to a JSONL file, one problem per line: `header` + `formal_statement`, optional `name`,
   `split` (default `test`), `informal_statement`, `category` / `tags` / `area`, `lean_version`;
@@ -151,8 +151,9 @@ def _known() -> str:
 
 
 def _default_data_dir() -> Path:
-    # lemmaforge/benchmarks/datasets.py → parents[2] is the repository root (the package's parent)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "benchmarks"
+    """The copies shipped inside the package (`lemmaforge/benchmarks/data`, package data of the
+    wheel): a plain clone or a wheel install runs every registered benchmark with nothing beside it."""
+    return Path(__file__).resolve().parent / "data"
 
 
 def data_dir() -> Path:
@@ -168,15 +169,12 @@ def data_dir() -> Path:
         if not has_files and (path / "benchmarks").is_dir():
             return path / "benchmarks"
         return path
-    shared = os.environ.get("LEMMAFORGE_SHARED")
-    if shared and (Path(shared).expanduser() / "data" / "benchmarks").is_dir():
-        return Path(shared).expanduser() / "data" / "benchmarks"
     default = _default_data_dir()
     if default.is_dir():
         return default
     raise DatasetError(
-        f"benchmark data folder not found (looked for {default}); set LEMMAFORGE_DATA to the folder "
-        "holding minif2f.jsonl, putnambench.jsonl, …"
+        f"benchmark data folder not found (looked for {default}: is the package installed with its data?); "
+        "set LEMMAFORGE_DATA to the folder holding minif2f.jsonl, putnambench.jsonl, …"
     )
 
 

@@ -450,12 +450,30 @@ def test_data_dir_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
         ds.data_dir()
 
 
-def test_default_data_dir_is_beside_the_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_data_dir_is_the_packaged_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without LEMMAFORGE_DATA the datasets come from inside the package: a clone or a wheel
+    install needs nothing beside it. The packaged copies are the shared files, byte for byte."""
     monkeypatch.delenv("LEMMAFORGE_DATA")
     monkeypatch.delenv("LEMMAFORGE_SHARED", raising=False)
-    repo = Path(ds.__file__).resolve().parents[2]
-    assert ds._default_data_dir() == repo.parent / "shared" / "data" / "benchmarks"
-    if ds._default_data_dir().is_dir():
-        assert len(load_dataset("proverbench")) == 230
+    packaged = Path(ds.__file__).resolve().parent / "data"
+    assert ds.data_dir() == packaged
+    assert (packaged / "SOURCES.md").is_file()
+    for info in ds.DATASETS.values():
+        assert (packaged / info.filename).read_bytes() == (BENCHMARKS / info.filename).read_bytes()
+    assert len(load_dataset("proverbench")) == 230
     source = Path(ds.__file__).read_text(encoding="utf-8")
-    assert "/work/" not in source, "no machine-specific paths in the product code"
+    assert "/work/" not in source and "shared" not in source, "no paths outside the package in the product code"
+
+
+def test_packaged_data_is_declared_as_package_data() -> None:
+    """Every file of lemmaforge/benchmarks/data is matched by pyproject's package-data, so a wheel
+    (not only an editable install) carries the datasets."""
+    import fnmatch
+    import tomllib
+
+    repo = Path(ds.__file__).resolve().parents[2]
+    patterns = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"]["lemmaforge.benchmarks"]
+    files = sorted(p.relative_to(Path(ds.__file__).parent).as_posix() for p in (Path(ds.__file__).parent / "data").iterdir())
+    assert {"data/SOURCES.md", "data/minif2f.jsonl", "data/putnambench.jsonl"} <= set(files)
+    assert all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), (files, patterns)
