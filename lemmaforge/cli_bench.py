@@ -148,7 +148,7 @@ def bench_command(
     if resume is None:  # validate the input before anything is written
         try:
             spec = rn.make_spec(
-                dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=attempts or 1,
+                dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=1 if attempts is None else attempts,
                 answers=answers or "slots", tactic=True if tactic is None else tactic,
                 shared_cache=bool(shared_cache),
             )
@@ -377,6 +377,10 @@ def report_command(
     export: Annotated[
         Path | None, typer.Option("--export", help="Write the solved proofs here: one .lean file each + proofs.jsonl.")
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write a self-contained HTML report (pass@k curve, categories, each problem's tree)."),
+    ] = None,
     config: _ConfigOpt = None,
     as_json: _JsonOpt = False,
 ) -> None:
@@ -388,6 +392,9 @@ def report_command(
     from lemmaforge.benchmarks.runner import BenchError
 
     settings = cli.settings_or_fail(config, {"db_url": db})
+    for option, target in (("--plot", plot), ("--html", html)):
+        if target is not None and not target.parent.is_dir():
+            cli.fail(f"{option} {target}: folder {target.parent} does not exist")
     try:
         if plot is not None:
             rp.require_matplotlib()
@@ -414,6 +421,11 @@ def report_command(
             extra["plot"] = str(rp.plot(reps, datas, plot))
         except OSError as exc:
             cli.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
+    if html is not None:
+        try:
+            extra["html"] = rp.write_html(store, rep, data, html)
+        except OSError as exc:
+            cli.fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
     if as_json:
         body = rp.compare(reps[0], reps[1]) if compare is not None else rep
         cli.print_json({**body, **extra})
@@ -427,4 +439,7 @@ def report_command(
                           f"(+ {Path(extra['export']['jsonl']).name})", highlight=False, markup=False, soft_wrap=True)
         if "plot" in extra:
             cli.out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
+        if "html" in extra:
+            cli.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
+                          f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(EXIT_OK)

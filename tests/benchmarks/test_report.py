@@ -241,9 +241,26 @@ def test_export(db, tmp_path):
 def test_plot_writes_a_png(db, tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'lemmaforge[plot]')")
     png = tmp_path / "plots" / "b.png"
+    # a missing folder is a one-line error, not silently created (a typo in the path shows)
+    r = report(db, "B", "--plot", str(png))
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "does not exist" in r.output
+    png.parent.mkdir()
     r = report(db, "B", "--compare", "C", "--plot", str(png))
     assert r.exit_code == 0, r.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"plot written to {png}" in r.stdout
+
+
+def test_plot_axes_have_integer_ticks(db, tmp_path, monkeypatch):
+    """k and problem counts are integers: the PNG's k, calls and solved axes carry no 2.5."""
+    plt = pytest.importorskip("matplotlib.pyplot", reason="matplotlib is not installed")
+    figures = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: figures.append(fig))
+    data = rp.load_run(Store(db), "B")
+    rp.plot([rp.summarize(Store(db), data)], [data], tmp_path / "b.png")
+    [fig] = figures
+    ax1, ax2 = fig.axes
+    for ticks in (ax1.get_xticks(), ax2.get_xticks(), ax2.get_yticks()):
+        assert len(ticks) and all(float(t).is_integer() for t in ticks), ticks
 
 
 def test_plot_without_matplotlib_says_how_to_install(db, monkeypatch, tmp_path):
