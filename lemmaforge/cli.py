@@ -30,6 +30,21 @@ from lemmaforge.cli_common import (
 )
 from lemmaforge.config import ConfigError, Settings, load_config
 
+def _wide_help(min_width: int = 110) -> None:
+    """Help is rendered at least `min_width` columns wide: at 80 (a pipe, a small terminal) rich's
+    option table cut long option names (`--problems-per-iteration` → `--problems-per-…`), and a
+    name that cannot be read cannot be typed. TERMINAL_WIDTH still wins when set."""
+    import os
+    import shutil
+
+    import typer.rich_utils
+
+    if not os.environ.get("TERMINAL_WIDTH"):
+        typer.rich_utils.MAX_WIDTH = max(shutil.get_terminal_size((80, 24)).columns, min_width)
+
+
+_wide_help()
+
 app = typer.Typer(
     name="lemmaforge",
     help="Prove Lean 4 theorems by recursive decomposition; verify, benchmark and train provers.",

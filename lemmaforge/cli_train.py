@@ -97,6 +97,12 @@ def _validated(path: Path, validate: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _check_max_steps(max_steps: int | None) -> None:
+    """-1 means "train by epochs"; any other value below 1 is a typo, not a request for epochs."""
+    if max_steps is not None and max_steps != -1 and max_steps < 1:
+        raise BadInput(f"--max-steps must be a positive number of steps or -1 (train by epochs), not {max_steps}")
+
+
 def _require_extra() -> None:
     from lemmaforge.training.sft import require_train_extra
 
@@ -201,6 +207,7 @@ def sft(
     from lemmaforge.training.sft import validate_sft_rows
 
     try:
+        _check_max_steps(max_steps)
         rows = _validated(data, validate_sft_rows)
         _require_extra()
         m, tok, _ = _load_model(model, tiny, rows)
@@ -261,6 +268,7 @@ def grpo(
     from lemmaforge.training.grpo import PRESETS, validate_grpo_rows
 
     try:
+        _check_max_steps(max_steps)
         if preset not in PRESETS:
             raise BadInput(f"unknown preset '{preset}' (choose {', '.join(PRESETS)})")
         if preset == "server" and not vllm_url:
@@ -503,6 +511,7 @@ def expert_iter(
         "use_cpu": True if cpu else None,
     }
     try:
+        _check_max_steps(max_steps)
         _require_extra()
         factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
         if seed_data is not None and not seed_data.is_file():

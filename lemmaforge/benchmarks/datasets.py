@@ -590,9 +590,13 @@ def parse_shard(shard: str | tuple[int, int]) -> tuple[int, int]:
         if not m:
             raise DatasetError(f"bad shard {shard!r}: expected 'i/n' with 0 <= i < n, e.g. '0/4'")
         i, n = int(m.group(1)), int(m.group(2))
-    if n < 1 or not 0 <= i < n:
+    if n < 1:
+        raise DatasetError(f"bad shard {shard!r}: the number of shards n must be at least 1 (e.g. '0/4')")
+    if not 0 <= i < n:
+        # shards count from 0: the n shards of i/n are 0/n … (n-1)/n, so "4/4" is one past the last
         raise DatasetError(
-            f"bad shard {shard!r}: need n >= 1 and 0 <= i < n (shards are 0/n … {max(n, 1) - 1}/n)"
+            f"bad shard {shard!r}: shards count from 0, so with n={n} they are 0/{n} … {n - 1}/{n} "
+            f"(the last shard is {n - 1}/{n})"
         )
     return i, n
 

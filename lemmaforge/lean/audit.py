@@ -227,6 +227,22 @@ def with_axiom_probe(candidate: str, full_name: str) -> str:
 # --- the audit ---------------------------------------------------------------------------------
 
 
+def statement_diff(original: Any, candidate: Any, max_lines: int = 12) -> str:
+    """A short unified diff (original → candidate) of two theorem statements (signatures, no
+    proofs), as text to append to a rejection: the user sees WHAT changed, not only that it did."""
+    import difflib
+
+    if original is None or candidate is None:
+        return ""
+    a, b = original.statement.splitlines(), candidate.statement.splitlines()
+    lines = list(difflib.unified_diff(a, b, "original", "candidate", n=1, lineterm=""))
+    if not lines:  # same text: what differs is outside the signature (e.g. an `open … in` prefix)
+        return ""
+    if len(lines) > max_lines:
+        lines = [*lines[:max_lines], f"… ({len(lines) - max_lines} more diff lines)"]
+    return ":\n" + "\n".join("    " + ln for ln in lines)
+
+
 def static_audit(candidate: str, original: str | None = None) -> tuple[str | None, int, list[Rejection]]:
     """Everything that can be decided without Lean: (theorem name, its offset, rejections)."""
     theorem = lean_code.last_theorem(candidate)
@@ -238,7 +254,11 @@ def static_audit(candidate: str, original: str | None = None) -> tuple[str | Non
             reasons.append(Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma"))
         elif not lean_code.same_statement(original, candidate):
             reasons.append(
-                Rejection(Reason.STATEMENT_CHANGED, f"theorem '{theorem.name}' does not state the original theorem")
+                Rejection(
+                    Reason.STATEMENT_CHANGED,
+                    f"theorem '{theorem.name}' does not state the original theorem"
+                    + statement_diff(lean_code.last_theorem(original), theorem),
+                )
             )
         else:
             reasons.extend(Rejection(Reason.CONTEXT_CHANGED, d) for d in context_changes(original, candidate))
