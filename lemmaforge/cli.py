@@ -219,8 +219,13 @@ def setup(
         result = prepare(settings.verifier, install_lean=install_lean, log=lambda m: err.print(m, highlight=False))
     except SetupError as exc:
         fail(str(exc))
+    from lemmaforge.lean.install import path_hint
+
     out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
-    out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False)
+    out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False, soft_wrap=True)
+    hint = path_hint()
+    if hint:
+        out.print(hint, highlight=False, markup=False, soft_wrap=True)
 
 
 def _parse_budget(items: list[str] | None) -> dict[str, Any]:

@@ -3,11 +3,21 @@
 lean-interact does the real work (elan install, `lake new` + `require mathlib`, `lake exe cache
 get`, building its REPL fork); this module only orders the steps and turns their failures into one
 actionable line. Everything here needs the internet on first use.
+
+Installing elan is done here, not by lean-interact's `install_lean`: that one pipes `curl | sh`
+(a failed download still "succeeds"), logs "completed successfully" regardless, and appends a PATH
+line to every shell profile on every run. Here the installer script is downloaded first (a failure
+is a failure), run with `--no-modify-path`, the result is checked (`lake` must exist), and shell
+profiles are left alone: the line to add is printed instead.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import shutil
+import subprocess
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +45,73 @@ def find_lake(lake_path: str = "lake") -> str | None:
     return str(elan_lake) if elan_lake.is_file() else None
 
 
+ELAN_INIT_URL = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh"
+PATH_LINE = 'export PATH="$HOME/.elan/bin:$PATH"'
+
+
+def _download(url: str, dest: Path) -> None:
+    import httpx
+
+    with httpx.Client(follow_redirects=True, timeout=60) as client:
+        response = client.get(url)
+        response.raise_for_status()
+    dest.write_bytes(response.content)
+
+
+def _run_script(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, check=False)
+
+
+def elan_bin() -> Path:
+    return Path.home() / ".elan" / "bin"
+
+
+def path_hint() -> str | None:
+    """The line to add to a shell profile when elan's bin folder is not on PATH (None when it is)."""
+    on_path = [Path(p).expanduser() for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    if elan_bin() in on_path:
+        return None
+    return f"add elan to PATH (this shell and your profile, e.g. ~/.bashrc): {PATH_LINE}"
+
+
+def install_elan(
+    *,
+    log: Callable[[str], None] = print,
+    download: Callable[[str, Path], None] | None = None,
+    run: Callable[[list[str]], subprocess.CompletedProcess[str]] | None = None,
+    toolchain: str = "stable",
+) -> str:
+    """Install elan and a Lean toolchain into ~/.elan without touching any shell profile; returns
+    the path of `lake`. Raises SetupError naming the step that failed."""
+    download = download or _download
+    run = run or _run_script
+    if platform.system() not in ("Linux", "Darwin"):
+        raise SetupError(
+            f"installing elan on {platform.system()} is not automated: follow "
+            "https://leanprover-community.github.io/get_started.html, then run `lemmaforge setup` again"
+        )
+    with tempfile.TemporaryDirectory(prefix="lemmaforge-elan-") as tmp:
+        script = Path(tmp) / "elan-init.sh"
+        try:
+            download(ELAN_INIT_URL, script)
+        except Exception as exc:  # httpx errors, OSError
+            raise SetupError(
+                f"downloading the elan installer failed ({_first_line(exc)}); is github.com reachable? "
+                "Or install elan by hand: https://leanprover-community.github.io/get_started.html"
+            ) from None
+        if not script.is_file() or script.stat().st_size == 0:
+            raise SetupError("downloading the elan installer failed (empty file); is github.com reachable?")
+        done = run(["sh", str(script), "-y", "--no-modify-path", "--default-toolchain", toolchain])
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout or "").strip().splitlines()
+        raise SetupError(f"the elan installer failed (exit {done.returncode}): {detail[-1] if detail else 'no output'}")
+    lake = find_lake("lake")
+    if lake is None:
+        raise SetupError(f"the elan installer finished but {elan_bin() / 'lake'} does not exist; run it by hand to see why")
+    log(f"elan installed in {elan_bin().parent} (shell profiles were not changed)")
+    return lake
+
+
 def prepare(
     cfg: VerifierConfig,
     *,
@@ -49,15 +126,7 @@ def prepare(
                 "(https://leanprover-community.github.io/get_started.html)"
             )
         log("lake not found: installing elan and Lean (downloads from github.com)…")
-        from lean_interact.utils import install_lean as lean_interact_install
-
-        try:
-            lean_interact_install()
-        except Exception as exc:  # lean-interact raises CalledProcessError / RuntimeError
-            raise SetupError(f"installing Lean failed ({_first_line(exc)}); is github.com reachable?") from None
-        lake = find_lake(cfg.lake_path)
-        if lake is None:
-            raise SetupError("elan installed but lake is still missing: open a new shell or add ~/.elan/bin to PATH")
+        lake = install_elan(log=log)
 
     import lean_interact
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -74,3 +77,85 @@ def test_find_lake_prefers_path_then_elan(tmp_path, monkeypatch):
     (elan / "lake").write_text("#!/bin/sh\n", encoding="utf-8")
     os.chmod(elan / "lake", 0o755)
     assert install.find_lake("lake") == str(elan / "lake")
+
+
+# --- installing elan: failure is failure, shell profiles are never touched ---------------------------
+
+PROFILES = (".bashrc", ".profile", ".zshrc", ".bash_profile")
+
+
+def _home_with_profiles(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    for name in PROFILES:
+        (home / name).write_text(f"# my {name}\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    return home
+
+
+def _profiles(home):
+    return {name: (home / name).read_bytes() for name in PROFILES}
+
+
+def test_offline_install_fails_as_a_failure_and_leaves_profiles_alone(tmp_path, monkeypatch):
+    import httpx
+
+    home = _home_with_profiles(tmp_path, monkeypatch)
+    before = _profiles(home)
+
+    def offline(url, dest):
+        raise httpx.ConnectError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.setattr(install, "_download", offline)
+    env = {"HOME": str(home), "LEMMAFORGE_VERIFIER__LAKE_PATH": str(tmp_path / "no-lake")}
+    r = runner.invoke(app, ["setup"], env=env)
+    assert r.exit_code == 2, r.output
+    assert "downloading the elan installer failed" in r.output and "github.com" in r.output
+    assert "success" not in r.output.lower() and "ready" not in r.output
+    assert _profiles(home) == before
+
+
+def test_install_checks_the_result_and_is_idempotent_about_profiles(tmp_path, monkeypatch):
+    home = _home_with_profiles(tmp_path, monkeypatch)
+    before = _profiles(home)
+    calls = []
+
+    def download(url, dest):
+        dest.write_text("#!/bin/sh\necho elan-init\n", encoding="utf-8")
+
+    def fake_installer(args):
+        calls.append(args)
+        bin_dir = home / ".elan" / "bin"
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        (bin_dir / "lake").write_text("#!/bin/sh\n", encoding="utf-8")
+        os.chmod(bin_dir / "lake", 0o755)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    logs: list[str] = []
+    for _ in range(2):
+        lake = install.install_elan(log=logs.append, download=download, run=fake_installer)
+        assert lake == str(home / ".elan" / "bin" / "lake")
+    assert all("--no-modify-path" in c for c in calls)  # the installer itself must not edit profiles
+    assert _profiles(home) == before  # twice run, profiles untouched
+    assert install.path_hint() is not None and install.PATH_LINE in install.path_hint()
+    monkeypatch.setenv("PATH", f"{home / '.elan' / 'bin'}:/usr/bin")
+    assert install.path_hint() is None
+
+
+def test_installer_that_fails_or_leaves_no_lake_is_a_failure(tmp_path, monkeypatch):
+    _home_with_profiles(tmp_path, monkeypatch)
+
+    def download(url, dest):
+        dest.write_text("#!/bin/sh\n", encoding="utf-8")
+
+    def broken(args):
+        return subprocess.CompletedProcess(args, 1, "", "error: could not download toolchain\n")
+
+    def silent(args):
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    with pytest.raises(install.SetupError, match=r"the elan installer failed \(exit 1\): error: could not download"):
+        install.install_elan(log=lambda m: None, download=download, run=broken)
+    with pytest.raises(install.SetupError, match="lake does not exist"):
+        install.install_elan(log=lambda m: None, download=download, run=silent)
