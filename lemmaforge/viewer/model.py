@@ -261,12 +261,14 @@ def runs_table(
         if status is not None and r.status != status:
             continue
         pid = r.problem_id or ""
-        if problem is not None:
-            if pid not in names and pid:
-                p = store.problem(pid)
-                names[pid] = p.name if p else pid
-            if problem != pid and problem not in pid and problem not in names.get(pid, ""):
-                continue
+        if pid and pid not in names:
+            p = store.problem(pid)
+            names[pid] = p.name if p else pid
+        if problem is not None and problem != pid and problem not in pid and problem not in names.get(pid, ""):
+            continue
+        what = names.get(pid) if pid else None
+        if r.kind == "bench":
+            what = str(((r.config or {}).get("bench") or {}).get("dataset") or "") or None
         s = r.summary or {}
         stop = s.get("stop_reason") or s.get("error") or s.get("reason")
         if r.kind == "bench" and "solved" in s:
@@ -276,6 +278,7 @@ def runs_table(
             "kind": r.kind,
             "status": r.status,
             "problem_id": r.problem_id,
+            "problem": what,
             "parent_run_id": r.parent_run_id,
             "started_at": r.started_at,
             "seconds": s.get("seconds") if s.get("seconds") is not None else (

@@ -39,17 +39,25 @@ def _clip(text: str | None, width: int) -> str:
 
 
 def runs_table(rows: list[dict[str, Any]]) -> Table:
-    t = Table(show_edge=False, pad_edge=False)
-    for name, justify in (("run", "left"), ("kind", "left"), ("status", "left"), ("problem", "left"),
-                          ("started (UTC)", "left"), ("s", "right"), ("LLM", "right"), ("Lean", "right"),
-                          ("depth", "right"), ("stop", "left")):
-        t.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+
+    t = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold underline")
+    # ids, statuses, times and numbers never wrap (a cut id cannot be pasted into `show`);
+    # the problem and the stop reason take what width is left
+    for name, justify in (("run", "left"), ("status", "left"), ("problem", "left"), ("started", "left"),
+                          ("s", "right"), ("LLM/Lean", "right"), ("depth", "right"), ("stop", "left")):
+        flexible = name in ("problem", "stop")
+        t.add_column(name, justify=justify, overflow="fold", no_wrap=not flexible,  # type: ignore[arg-type]
+                     ratio=1 if flexible else None)
     for r in rows:
         colour = _STATUS_COLOUR.get(r["status"], "white")
+        what = r.get("problem") or r["problem_id"] or "-"
+        if r["kind"] not in ("prove",):
+            what = f"{r['kind']}: {what}"
+        cost = f"{_num(r['llm_calls'])}/{_num(r['lean_checks'])}"
+        started = dt.datetime.fromtimestamp(r["started_at"], dt.UTC).strftime("%m-%d %H:%M") if r["started_at"] else "-"
         t.add_row(
-            escape(r["run_id"][:12]), escape(r["kind"]), f"[{colour}]{escape(r['status'])}[/]",
-            escape(r["problem_id"] or "-"), _when(r["started_at"]), _num(r["seconds"]), _num(r["llm_calls"]),
-            _num(r["lean_checks"]), _num(r["depth"]), escape(_clip(r["stop_reason"], 60)),
+            escape(r["run_id"][:12]), f"[{colour}]{escape(r['status'])}[/]", escape(what), started, _num(r["seconds"]),
+            cost, _num(r["depth"]), escape(_clip(r["stop_reason"], 60)),
         )
     return t
 
