@@ -434,6 +434,9 @@ def report_command(
             rp.render_compare(rp.compare(reps[0], reps[1]), cli.out)
         else:
             rp.render(rep, cli.out)
+            if data.kind != rp.BENCH_KIND:
+                cli.err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
+                              highlight=False, markup=False, soft_wrap=True)
         if "export" in extra:
             cli.out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
                           f"(+ {Path(extra['export']['jsonl']).name})", highlight=False, markup=False, soft_wrap=True)

@@ -196,6 +196,15 @@ def render_run_page(view: dict[str, Any]) -> str:
     if view.get("last_error") and run["status"] != "proved":
         head.append(f'<p>last Lean error: <code class="failed">{esc(view["last_error"])}</code></p>')
     tree = view.get("tree")
+    if view.get("children"):
+        items = "".join(
+            f'<tr><td><code>{esc(c["run_id"])}</code></td><td class="{esc(c["status"])}">{esc(c["status"])}</td>'
+            f'<td>{esc(c.get("problem") or c["problem_id"])}</td><td>{esc(c.get("stop_reason") or "")}</td></tr>'
+            for c in view["children"]
+        )
+        head.append(f'<h2>Per-problem runs</h2><p class="dim">`lemmaforge report {esc(run["run_id"])} --html` links '
+                    f'each to its tree.</p><table id="children"><tr><th>run</th><th>status</th><th>problem</th>'
+                    f'<th>stop</th></tr>{items}</table>')
     sections = [
         "<h2>Proof tree</h2>",
         '<div class="toolbar"><button type="button" onclick="setAll(true)">expand all</button>'

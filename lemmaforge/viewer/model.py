@@ -222,7 +222,11 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
         })
     timeline.sort(key=lambda e: (e["start"], e["end"]))
 
+    children = []
+    if run.kind == "bench":  # a bench has no tree of its own: its per-problem runs are the content
+        children = [row for row in runs_table(store, limit=None) if row["parent_run_id"] == run.run_id]
     return {
+        "children": children,
         "run": {
             "run_id": run.run_id,
             "kind": run.kind,

@@ -134,6 +134,10 @@ def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False
         console.print(f"error: {escape(run['error'])}", highlight=False, soft_wrap=True)
     if view.get("last_error") and run["status"] != "proved":
         console.print(f"last Lean error: {escape(view['last_error'])}", highlight=False, soft_wrap=True)
+    if view.get("children"):
+        console.print(f"{len(view['children'])} per-problem run(s) (`lemmaforge show RUN` for one, "
+                      f"`lemmaforge report {escape(run['run_id'])}` for the results):", highlight=False, soft_wrap=True)
+        console.print(runs_table(view["children"]))
     t = tree(view, all_attempts=all_attempts)
     if t is not None:
         console.print(t)

@@ -110,3 +110,9 @@ def test_show_unknown_run_is_exit_2(recorded, tmp_path):
     assert r.exit_code == 2 and "no run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
     r = invoke("show", recorded.proved, "--db", recorded.db, "--html", str(tmp_path / "missing" / "t.html"))
     assert r.exit_code == 2 and "does not exist" in r.output
+
+
+def test_report_on_a_single_prove_run_points_to_show(recorded):
+    r = invoke("report", recorded.proved, "--db", recorded.db)
+    assert r.exit_code == 0, r.output
+    assert f"`lemmaforge show {recorded.proved}` shows its proof tree" in r.stderr
