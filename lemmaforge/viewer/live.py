@@ -105,7 +105,10 @@ def stop_message(result: Any, watch: RunWatch, budget: Any) -> list[str]:
     """The lines (rich markup) `prove` prints on stderr when a search ends without a proof."""
     reason = result.stop_reason
     if reason == "exhausted":
-        reason = "every strategy failed on the root goal within the depth and sample limits (no budget ran out)"
+        # no budget ran out: the search tried everything its limits allowed
+        at_depth = f"; the depth limit max_depth={budget.max_depth} was reached" if watch.depth >= budget.max_depth else ""
+        reason = ("every strategy failed on the root goal (no budget ran out" + at_depth + "; raise "
+                  "prover_samples_per_goal, sketch_alternatives or max_depth with --budget to search further)")
     lines = [
         f"[red]not proved[/]: {escape(reason)}",
         f"  spent: LLM calls {result.stats.llm_calls}/{budget.llm_calls}, Lean checks {result.stats.checks}/"

@@ -186,3 +186,15 @@ def test_output_into_a_missing_folder_is_one_line(tmp_path):
     r = runner.invoke(app, ["prove", str(problem), "-o", str(tmp_path / "no" / "such" / "p.lean"),
                             "--prover-url", "http://127.0.0.1:9/v1"])
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "does not exist" in r.output
+
+
+def test_search_that_runs_out_of_strategies_says_no_budget_ran_out(tmp_path, monkeypatch):
+    _auto_tac(monkeypatch)
+    problem = write(tmp_path, HEADER + DEFS + THEOREM)
+    kimina, llm = servers()
+    with kimina, llm:
+        r = runner.invoke(app, prove_args(problem, kimina, llm, f"sqlite:///{tmp_path / 'r.db'}", "--budget",
+                                          "max_depth=0"), env=ENV)
+    assert r.exit_code == 1, r.output
+    assert "every strategy failed on the root goal (no budget ran out" in r.stderr
+    assert "max_depth=0 was reached" in r.stderr and "last Lean error: 17:2: error: tactic failed" in r.stderr
