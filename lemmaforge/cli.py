@@ -30,6 +30,7 @@ from lemmaforge.cli_common import (
 )
 from lemmaforge.config import ConfigError, Settings, load_config
 
+
 def _wide_help(min_width: int = 110) -> None:
     """Help is rendered at least `min_width` columns wide: at 80 (a pipe, a small terminal) rich's
     option table cut long option names (`--problems-per-iteration` → `--problems-per-…`), and a

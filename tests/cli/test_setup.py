@@ -8,7 +8,6 @@ import stat
 import subprocess
 
 import pytest
-
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
