@@ -329,7 +329,8 @@ def prove(
         finally:
             close_recorder()
     except (VerifierError, LLMUnavailableError) as exc:
-        fail(f"{exc}" + (f" (run {run_id} recorded as failed)" if watch.run_id else ""))
+        where = f" (run {run_id} recorded as failed" + (f"; last Lean error: {watch.last_error}" if watch.last_error else "") + ")"
+        fail(f"{exc}" + (where if watch.run_id else ""))
     except KeyboardInterrupt:
         if watch.run_id is None:
             err.print("interrupted before the run started", highlight=False)

@@ -198,3 +198,18 @@ def test_search_that_runs_out_of_strategies_says_no_budget_ran_out(tmp_path, mon
     assert r.exit_code == 1, r.output
     assert "every strategy failed on the root goal (no budget ran out" in r.stderr
     assert "max_depth=0 was reached" in r.stderr and "last Lean error: 17:2: error: tactic failed" in r.stderr
+
+
+def test_a_backend_that_dies_is_one_line_with_the_run_id(tmp_path, monkeypatch):
+    _auto_tac(monkeypatch)
+    problem = write(tmp_path, HEADER + DEFS + THEOREM)
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    kimina, llm = servers()
+    with kimina, llm:
+        llm.fail_always(500)
+        r = runner.invoke(app, prove_args(problem, kimina, llm, db), env=ENV)
+    assert r.exit_code == 2, r.output
+    [run] = Store(db).runs(kind="prove")
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and f"(run {run.run_id} recorded as failed" in lines[0]
+    assert run.status == "failed" and r.stdout == ""
