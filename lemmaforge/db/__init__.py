@@ -7,9 +7,10 @@ plus `SqlRecorder`, the non-blocking `Recorder` that the search engine writes th
     store.tree(run_id)                    # networkx.DiGraph of the run's AND/OR tree
 """
 
+from .errors import StoreError, StoreMisconfigured, StoreRecordError, StoreUnavailable, StoreURLError
 from .models import SCHEMA_VERSION, Base
 from .recorder import SqlRecorder
-from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, StoreError, text_hash
+from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, text_hash
 
 __all__ = [
     "DONE_STATUSES",
@@ -20,5 +21,9 @@ __all__ = [
     "SqlRecorder",
     "Store",
     "StoreError",
+    "StoreMisconfigured",
+    "StoreRecordError",
+    "StoreURLError",
+    "StoreUnavailable",
     "text_hash",
 ]

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from sqlalchemy.exc import IntegrityError
 
-from lemmaforge.db import Store, StoreError
+from lemmaforge.db import Store, StoreError, StoreRecordError
 from lemmaforge.db.models import Base
 from lemmaforge.records import (
     AttemptRecord,
@@ -297,12 +296,12 @@ def test_runs_children_and_finished_problem_ids(store: Store) -> None:
 def test_record_of_unknown_run_or_node_is_an_error(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown run 'ghost'"):
         store.write([RunFinished(run_id="ghost", status="proved", summary={})])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(StoreRecordError):
         store.write([NodeCreated(run_id="ghost", node_id="n", kind="goal", depth=0, text="t")])
     store.write([RunStarted(run_id="r", kind="prove", config={}, versions={})])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(StoreRecordError):
         store.write([NodeStatusChanged(run_id="r", node_id="ghost", status="solved")])
-    with pytest.raises(IntegrityError):  # the CHECK constraint on the node kind
+    with pytest.raises(StoreRecordError):  # the CHECK constraint on the node kind
         store.write([NodeCreated(run_id="r", node_id="n", kind="leaf", depth=0, text="t")])  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="not a lemmaforge.records record"):
         store.write(["not a record"])  # type: ignore[list-item]

@@ -1,0 +1,105 @@
+"""The schema version of a store, kept by Alembic, and what opening a database does with it.
+
+    no lemmaforge tables           create them from the models, stamp the head revision
+    tables, no `alembic_version`   a database from before migrations (commit 7dda6a9): it has the
+                                   baseline schema; stamp `BASELINE`, then upgrade
+    an older revision              upgrade to the head in one transaction (Postgres: transactional
+                                   DDL, so a failed migration changes nothing)
+    the head revision              nothing to do
+    a revision this code does not  refused: the database was written by a newer lemmaforge
+    know
+
+A read-only store never writes: an older revision is refused with the command that upgrades it.
+On Postgres the whole step runs under a transaction-scoped advisory lock, so processes that open
+the same database at once (Ray workers) create or migrate it once; on SQLite the schema
+transaction takes the write lock up front (`BEGIN IMMEDIATE`) for the same effect.
+
+Adding a revision: change `models.py`, then
+`alembic -c lemmaforge/db/alembic.ini revision --autogenerate -m "what" -x url=sqlite:////tmp/x.db`
+against a database at the previous head, review it, and set `models.SCHEMA_VERSION`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect
+
+from .errors import StoreMisconfigured
+from .models import SCHEMA_VERSION, Base
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+BASELINE = "0001"  # the schema of databases created before migrations existed
+_PG_LOCK_KEY = 0x6C656D6D61  # "lemma": the advisory lock that serializes schema changes
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaState:
+    created: bool = False  # the tables were created just now
+    migrated_from: str | None = None  # the revision the database was upgraded from
+
+
+def current_revision(conn: Connection) -> str | None:
+    """The stored revision; BASELINE for a pre-migration lemmaforge database; None when empty."""
+    heads = MigrationContext.configure(conn).get_current_heads()
+    if heads:
+        if len(heads) > 1:
+            raise StoreMisconfigured(f"the database records several schema revisions ({', '.join(heads)})")
+        return heads[0]
+    tables = set(inspect(conn).get_table_names())
+    if tables & set(Base.metadata.tables):
+        return BASELINE
+    return None
+
+
+def ensure_schema(conn: Connection, where: str, *, read_only: bool) -> SchemaState:
+    """Brings the database on `conn` (inside a transaction) to the head revision, or raises
+    `StoreMisconfigured` saying why it cannot."""
+    if conn.dialect.name == "postgresql" and not read_only:
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
+    revision = current_revision(conn)
+    head = SCHEMA_VERSION
+    if revision == head:
+        return SchemaState()
+    if revision is None:
+        if read_only:
+            raise StoreMisconfigured("no lemmaforge database here (it has no lemmaforge tables)", backend=where)
+        Base.metadata.create_all(conn)
+        MigrationContext.configure(conn).stamp(script_directory(), head)
+        return SchemaState(created=True)
+    scripts = script_directory()
+    known = {s.revision for s in scripts.walk_revisions()}
+    if revision not in known:
+        raise StoreMisconfigured(
+            f"the database has schema revision {revision}, newer than this lemmaforge knows (up to {head})",
+            backend=where,
+            fix="upgrade lemmaforge, or give another --db",
+        )
+    if read_only:
+        raise StoreMisconfigured(
+            f"the database has schema revision {revision}, older than this lemmaforge's {head}, and is opened "
+            "read-only",
+            backend=where,
+            fix=f"upgrade it first: python -m lemmaforge.db upgrade '{where.rsplit('database ', 1)[-1]}'",
+        )
+    if not MigrationContext.configure(conn).get_current_heads():  # pre-migration database
+        MigrationContext.configure(conn).stamp(scripts, BASELINE)
+    command.upgrade(alembic_config(conn), head)
+    return SchemaState(migrated_from=revision)
