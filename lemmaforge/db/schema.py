@@ -23,11 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
 
 from .errors import StoreMisconfigured
@@ -36,9 +33,19 @@ from .models import SCHEMA_VERSION, Base
 MIGRATIONS = Path(__file__).with_name("migrations")
 BASELINE = "0001"  # the schema of databases created before migrations existed
 _PG_LOCK_KEY = 0x6C656D6D61  # "lemma": the advisory lock that serializes schema changes
+VERSION_TABLE = "alembic_version"
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+# Alembic is imported only where a database is created or migrated: opening a database that is
+# already at the head revision (every open but the first) reads one row and costs no import.
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
@@ -47,6 +54,8 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def script_directory() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config())
 
 
@@ -58,7 +67,7 @@ class SchemaState:
 
 def current_revision(conn: Connection) -> str | None:
     """The stored revision; BASELINE for a pre-migration lemmaforge database; None when empty."""
-    heads = MigrationContext.configure(conn).get_current_heads()
+    heads = _stored_heads(conn)
     if heads:
         if len(heads) > 1:
             raise StoreMisconfigured(f"the database records several schema revisions ({', '.join(heads)})")
@@ -67,6 +76,12 @@ def current_revision(conn: Connection) -> str | None:
     if tables & set(Base.metadata.tables):
         return BASELINE
     return None
+
+
+def _stored_heads(conn: Connection) -> list[str]:
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return []
+    return [str(v) for (v,) in conn.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}")]
 
 
 def ensure_schema(conn: Connection, where: str, *, read_only: bool) -> SchemaState:
@@ -78,6 +93,9 @@ def ensure_schema(conn: Connection, where: str, *, read_only: bool) -> SchemaSta
     head = SCHEMA_VERSION
     if revision == head:
         return SchemaState()
+    from alembic import command
+    from alembic.migration import MigrationContext
+
     if revision is None:
         if read_only:
             raise StoreMisconfigured("no lemmaforge database here (it has no lemmaforge tables)", backend=where)
@@ -99,7 +117,7 @@ def ensure_schema(conn: Connection, where: str, *, read_only: bool) -> SchemaSta
             backend=where,
             fix=f"upgrade it first: python -m lemmaforge.db upgrade '{where.rsplit('database ', 1)[-1]}'",
         )
-    if not MigrationContext.configure(conn).get_current_heads():  # pre-migration database
+    if not _stored_heads(conn):  # pre-migration database
         MigrationContext.configure(conn).stamp(scripts, BASELINE)
     command.upgrade(alembic_config(conn), head)
     return SchemaState(migrated_from=revision)

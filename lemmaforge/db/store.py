@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
 from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, insert, select, update
@@ -55,7 +55,9 @@ from .models import (
     ProofRow,
     RunRow,
 )
-from .schema import SchemaState
+
+if TYPE_CHECKING:
+    from .schema import SchemaState
 
 log = logging.getLogger("lemmaforge.db")
 

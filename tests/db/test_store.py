@@ -330,7 +330,8 @@ def test_portable_code_path(store: Store, monkeypatch: pytest.MonkeyPatch) -> No
     assert store.problem(run.problem_id) == p2
 
 
-def test_sqlite_file_is_in_wal_mode_with_foreign_keys(store: Store, db_url: str) -> None:
+def test_sqlite_file_is_in_wal_mode_with_foreign_keys(sqlite_url: str) -> None:
+    db_url, store = sqlite_url, Store(sqlite_url)
     store.write([one_of_each()["problem"]])
     path = db_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as con:
@@ -415,7 +416,8 @@ def test_schema_compiles_for_postgres() -> None:
     assert "ON CONFLICT (problem_id) DO UPDATE SET name = excluded.name" in str(up.compile(dialect=dialect))
 
 
-def test_json_is_lenient_and_keeps_unicode(store: Store, db_url: str) -> None:
+def test_json_is_lenient_and_keeps_unicode(sqlite_url: str) -> None:
+    db_url, store = sqlite_url, Store(sqlite_url)
     store.write(
         [RunStarted(run_id="r", kind="prove", config={"home": Path("/x/y"), "t": "∀ ε"}, versions={})]
     )
