@@ -212,11 +212,12 @@ class SqlRecorder:
                     self._write_with_retries([r])
                     self.written += 1
                 except StoreError as e:
-                    log.error("SqlRecorder: could not write %s: %s", type(r).__name__, e)
+                    # raised from the next flush()/close(): logged here only for debugging
+                    log.debug("SqlRecorder: could not write %s: %s", type(r).__name__, e)
                     self.failed.append((r, e))
                     self._add_error(e)
         except StoreError as e:  # the database is unusable (locked, gone, disk full, read-only)
-            log.error("SqlRecorder: could not write %d records: %s", len(batch), e)
+            log.debug("SqlRecorder: could not write %d records: %s", len(batch), e)
             self.failed.extend((r, e) for r in batch)
             self._add_error(e)
         finally:

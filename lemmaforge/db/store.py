@@ -414,6 +414,16 @@ def _sqlite_ro_connect(path: Path, busy_timeout_ms: int) -> Any:
     return sqlite3.connect(base + "&immutable=1", uri=True, check_same_thread=False)
 
 
+def _writable(path: Path) -> bool:
+    """Whether SQLite can write `path` and create its WAL beside it (`access(2)` also says no on a
+    read-only filesystem, even to root)."""
+    import os
+
+    if path.exists() and not os.access(path, os.W_OK):
+        return False
+    return os.access(path.parent, os.W_OK | os.X_OK)
+
+
 def _pg_read_only(u: URL) -> URL:
     """`u` with every transaction read-only (libpq `options`, merged with any given in the URL)."""
     options = u.query.get("options", "")
@@ -457,6 +467,12 @@ def _make_engine(url: str, *, busy_timeout_ms: int, echo: bool, read_only: bool)
                     ) from None
             if path.is_dir():
                 raise StoreURLError(f"cannot use {path} as an SQLite database: it is a directory")
+            if not read_only and not _writable(path):
+                # SQLite would only say "unable to open database file" (it cannot create the WAL)
+                raise StoreMisconfigured(
+                    f"SQLite database {path} is read-only (the file or its directory cannot be written)",
+                    fix="give a writable --db (reports open databases read-only and work on it)",
+                )
             u = u.set(database=str(path))
         if memory:  # every connection would otherwise get its own empty database
             kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
