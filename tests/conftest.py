@@ -52,6 +52,10 @@ def pg_server():
     from tests.pg_cluster import ClusterUnavailable, server
 
     try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("PostgreSQL tests need psycopg 3: pip install -e '.[postgres]'")
+    try:
         cluster = server()
     except ClusterUnavailable as exc:
         pytest.skip(f"PostgreSQL unavailable: {exc}")

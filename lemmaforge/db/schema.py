@@ -14,9 +14,10 @@ On Postgres the whole step runs under a transaction-scoped advisory lock, so pro
 the same database at once (Ray workers) create or migrate it once; on SQLite the schema
 transaction takes the write lock up front (`BEGIN IMMEDIATE`) for the same effect.
 
-Adding a revision: change `models.py`, then
-`alembic -c lemmaforge/db/alembic.ini revision --autogenerate -m "what" -x url=sqlite:////tmp/x.db`
-against a database at the previous head, review it, and set `models.SCHEMA_VERSION`.
+Adding a revision: change `models.py`, add `migrations/versions/NNNN_what.py` (Alembic's
+autogenerate against a database at the previous head writes a draft: `alembic.autogenerate.
+produce_migrations`), review it, and set `models.SCHEMA_VERSION` to it; `tests/db/test_migrations.py`
+checks that migrating the previous schema gives exactly the models' schema.
 """
 
 from __future__ import annotations
