@@ -67,14 +67,6 @@ DONE_STATUSES: frozenset[str] = frozenset({"proved", "not_proved"})
 _CHUNK = 500  # ids per IN (...) list on the portable code path
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _first_line(exc: BaseException) -> str:  # kept for callers of the old private name
-    return first_line(exc)
-
-
 def _json_dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 

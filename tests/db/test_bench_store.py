@@ -223,3 +223,41 @@ def test_report_opens_postgres_read_only(pg_url: str, reference) -> None:
     ro = Store(pg_url, read_only=True)
     with ro.engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW default_transaction_read_only").scalar() == "on"
+
+
+def test_a_write_that_fails_at_bench_end_is_one_line_and_resume_closes_the_bench(
+    pg_url: str, reference, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL turns read-only just before the bench records its end (a failover to a replica,
+    say): one line, exit 2; every attempt is stored, and --resume closes the bench."""
+    from sqlalchemy import create_engine, text
+
+    from lemmaforge.benchmarks import runner as rn
+
+    expected, ref_store, kimina, llm = reference
+    admin = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    real_finish = rn.finish_bench
+
+    def read_only_then_finish(recorder, run_id, status, summary):  # type: ignore[no-untyped-def]
+        with admin.connect() as conn:
+            conn.execute(text("ALTER ROLE CURRENT_USER SET default_transaction_read_only = on"))
+        recorder.store.engine.dispose()  # new connections get the setting
+        return real_finish(recorder, run_id, status, summary)
+
+    monkeypatch.setattr(rn, "finish_bench", read_only_then_finish)
+    try:
+        line = one_line_error(invoke(bench_args(kimina, llm, pg_url, "--limit", "6", "--run-id", "E", "--json")))
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text("ALTER ROLE CURRENT_USER RESET default_transaction_read_only"))
+        admin.dispose()
+    assert "read-only" in line and "--resume E" in line, line
+    monkeypatch.setattr(rn, "finish_bench", real_finish)
+    store = Store(pg_url)
+    assert store.get_run("E").status == "running"  # type: ignore[union-attr]
+    assert outcome(store, "E") == outcome(ref_store, "R")  # every attempt was stored
+
+    r = invoke(["bench", "--resume", "E", "--db", pg_url, "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    same_report(json.loads(r.stdout), expected)
+    assert store.get_run("E").status == "not_proved"  # type: ignore[union-attr]

@@ -144,3 +144,19 @@ def _has_version_table(url: str) -> bool:
             return inspect(conn).has_table("alembic_version")
     finally:
         engine.dispose()
+
+
+def test_the_db_module_command(any_db_url: str) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "lemmaforge.db", *args], cwd=REPO_ROOT, capture_output=True,
+                              text=True, timeout=120)
+
+    proc = run("current", any_db_url)  # an empty database: read-only, so nothing is created
+    assert proc.returncode == 2 and ("no lemmaforge database" in proc.stderr or "no SQLite database" in proc.stderr)
+    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = run("upgrade", any_db_url)
+    assert proc.returncode == 0 and f"created at schema revision {SCHEMA_VERSION}" in proc.stdout
+    proc = run("current", any_db_url)
+    assert proc.returncode == 0 and f"at schema revision {SCHEMA_VERSION} (current)" in proc.stdout
+    proc = run("sideways", any_db_url)
+    assert proc.returncode == 2 and "usage:" in proc.stderr

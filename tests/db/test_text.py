@@ -91,3 +91,21 @@ def test_ordinary_text_is_stored_verbatim(store: Store, db_url: str) -> None:
         row = conn.execute(text("SELECT problem_id FROM runs WHERE id = 'r'")).one()
     engine.dispose()
     assert row[0] == "minif2f/test/∀"
+
+
+def test_a_key_too_long_for_an_index_is_a_clear_record_error(store: Store) -> None:
+    """PostgreSQL's btree entries are limited (~2.7 kB): a 10 kB problem id cannot be a key there.
+    It is refused as one record (StoreRecordError, one line), never a crash; SQLite takes it."""
+    import secrets
+
+    from lemmaforge.db import StoreRecordError
+
+    # random (incompressible: Postgres compresses index entries, so "x" * 10_000 would fit)
+    p = ProblemRecord(problem_id=secrets.token_hex(5_000), name="n", header="h", statement="s")
+    if store.dialect == "postgresql":
+        with pytest.raises(StoreRecordError, match="index row") as info:
+            store.write([p])
+        assert "\n" not in str(info.value) and len(str(info.value)) < 500
+    else:
+        store.write([p])
+        assert store.problem(p.problem_id) == p
