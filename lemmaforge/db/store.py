@@ -403,6 +403,14 @@ def _sqlite_ro_connect(path: Path, busy_timeout_ms: int) -> Any:
         return con
     except sqlite3.OperationalError:
         con.close()
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        # immutable would read the main file only and silently miss what the WAL holds
+        raise StoreMisconfigured(
+            f"cannot read SQLite database {path} read-only: its write-ahead log {wal.name} is not "
+            "folded in and the directory cannot be written",
+            fix=f"open it once where it is writable, or run: sqlite3 {path} 'PRAGMA wal_checkpoint(TRUNCATE)'",
+        )
     return sqlite3.connect(base + "&immutable=1", uri=True, check_same_thread=False)
 
 

@@ -261,3 +261,35 @@ def test_a_write_that_fails_at_bench_end_is_one_line_and_resume_closes_the_bench
     assert r.exit_code == 0, r.output
     same_report(json.loads(r.stdout), expected)
     assert store.get_run("E").status == "not_proved"  # type: ignore[union-attr]
+
+
+# --- what Postgres used to refuse -----------------------------------------------------------------
+
+
+def test_long_names_and_nul_in_model_output_do_not_stop_a_bench(any_db_url: str, tmp_path: Path) -> None:
+    """The issue's crash on PostgreSQL: a problem name over 255 characters, a dataset file name
+    over 64, a NUL character in the model's output. The bench finishes and stores them as given."""
+    from tests.benchmarks.bench_helpers import NAMES, lean_block
+    from tests.conftest import BENCHMARKS
+
+    rows = [json.loads(line) for line in (BENCHMARKS / "minif2f.jsonl").read_text(encoding="utf-8").splitlines()]
+    picked = {r["name"]: r for r in rows if r["name"] in NAMES[:3] and r.get("split") == "valid"}
+    long_name = {n: f"{n}_{'long' * 80}" for n in NAMES[:3]}
+    dataset = tmp_path / f"{'a_dataset_file_with_a_very_long_name_' * 3}.jsonl"
+    dataset.write_text("".join(json.dumps({**picked[n], "name": long_name[n]}) + "\n" for n in NAMES[:3]),
+                       encoding="utf-8")
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        nul_reply = "Thinking\x00 aloud.\n\n" + lean_block(f"theorem {NAMES[1]} : True := by\n  bad_tactic\n")
+        llm.add_rule(rf"theorem {NAMES[1]}\b", nul_reply)
+        args = bench_args(kimina, llm, any_db_url, "--json", "--run-id", "L")
+        args[1] = str(dataset)  # instead of minif2f
+        del args[2:4]  # --split valid
+        r = invoke(args)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["problems"] == 3 and out["solved"] == 2 and out["complete"]
+    store = Store(any_db_url)
+    problems = {p.name for p in store.problems(dataset=dataset.stem)}
+    assert problems == set(long_name.values()) and len(dataset.stem) > 64
+    child = next(c for c in store.runs(parent="L") if c.problem_id.endswith(long_name[NAMES[1]]))
+    assert any("Thinking\x00 aloud." in c for call in store.llm_calls(child.run_id) for c in call.completions)

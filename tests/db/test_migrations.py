@@ -160,3 +160,15 @@ def test_the_db_module_command(any_db_url: str) -> None:
     assert proc.returncode == 0 and f"at schema revision {SCHEMA_VERSION} (current)" in proc.stdout
     proc = run("sideways", any_db_url)
     assert proc.returncode == 2 and "usage:" in proc.stderr
+
+
+def test_processes_opening_a_new_database_at_once_create_it_once(any_db_url: str) -> None:
+    """Ray workers open the same store together: one creates the schema, the others wait for it
+    (Postgres: an advisory lock; SQLite: BEGIN IMMEDIATE), and one revision is recorded."""
+    code = "import sys; from lemmaforge.db import Store; print(Store(sys.argv[1]).schema.created)"
+    procs = [subprocess.Popen([sys.executable, "-c", code, any_db_url], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert sorted(o.strip() for o, _ in outs) == ["False", "False", "False", "True"]
+    assert stored_revisions(any_db_url) == [SCHEMA_VERSION]

@@ -424,3 +424,15 @@ def test_json_is_lenient_and_keeps_unicode(sqlite_url: str) -> None:
     assert store.get_run("r").config == {"home": "/x/y", "t": "∀ ε"}  # type: ignore[union-attr]
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as con:
         assert "∀ ε" in con.execute("SELECT config FROM runs").fetchone()[0]
+
+
+def test_an_unreachable_postgres_is_one_line_and_transient() -> None:
+    pytest.importorskip("psycopg")
+    from lemmaforge.db import StoreUnavailable
+    from lemmaforge.errors import BackendUnavailable
+    from tests.conftest import closed_port
+
+    with pytest.raises(StoreUnavailable, match="cannot open database postgresql") as info:
+        Store(f"postgresql+psycopg://u:secret@127.0.0.1:{closed_port()}/lemmaforge")
+    msg = str(info.value)
+    assert isinstance(info.value, BackendUnavailable) and "\n" not in msg and "secret" not in msg
