@@ -267,12 +267,18 @@ def prove(
         fail(str(exc))
 
     show_live = live and not as_json and out.is_terminal
+    store_error: StoreError | None = None
     try:
         result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
     except (VerifierError, LLMUnavailableError) as exc:
         fail(str(exc))
     finally:
-        close_recorder()
+        try:
+            close_recorder()
+        except StoreError as exc:  # reported below, unless another error is already on its way out
+            store_error = exc
+    if store_error is not None:
+        fail(f"{store_error} (run {result.run_id} is not fully recorded)")
 
     if output is not None and result.proof:
         output.write_text(result.proof, encoding="utf-8")

@@ -70,7 +70,7 @@ def first_line(exc: BaseException) -> str:
 def _classify_sqlite(code: int, where: str, detail: str) -> StoreError | None:
     primary = code & 0xFF
     if primary == _SQLITE_FULL:
-        return StoreUnavailable(detail, backend=where, fix="free disk space, then run again or --resume")
+        return StoreUnavailable(detail, backend=where, fix="free disk space, then run again (a bench: --resume it)")
     if primary == _SQLITE_READONLY:
         return StoreMisconfigured(
             detail, backend=where, fix="the database is read-only: make it writable or give another --db"

@@ -293,3 +293,20 @@ def test_long_names_and_nul_in_model_output_do_not_stop_a_bench(any_db_url: str,
     assert problems == set(long_name.values()) and len(dataset.stem) > 64
     child = next(c for c in store.runs(parent="L") if c.problem_id.endswith(long_name[NAMES[1]]))
     assert any("Thinking\x00 aloud." in c for call in store.llm_calls(child.run_id) for c in call.completions)
+
+
+def test_prove_on_a_full_disk_is_one_line_exit_2(tmp_path: Path) -> None:
+    from lemmaforge.benchmarks.datasets import load_dataset
+    from lemmaforge.cli import app as main_app
+
+    problem = load_dataset("minif2f", split="valid", names=[SOLVABLE[0]])[0]
+    lean_file = tmp_path / "t.lean"
+    lean_file.write_text(problem.header + problem.statement, encoding="utf-8")
+    path = tmp_path / "p.db"
+    Store(f"sqlite:///{path}").close()
+    with fake_servers(SOLVABLE) as (kimina, llm), sqlite_file_limited_to_its_size(path):
+        r = runner.invoke(main_app, ["prove", str(lean_file), "--verifier", "kimina", "--kimina-url", kimina.url,
+                                     "--prover-url", llm.url, "--prover-model", "fake-model",
+                                     "--db", f"sqlite:///{path}", "--json", "--no-live"], env=ENV)
+    line = one_line_error(r)
+    assert "database or disk is full" in line and "not fully recorded" in line
