@@ -323,11 +323,15 @@ def prove(
     run_id = new_id()
     watch = RunWatch(recorder, settings.budget)
     show_live = live and err.is_terminal
+    store_error: StoreError | None = None
     try:
         try:
             result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id))
         finally:
-            close_recorder()
+            try:
+                close_recorder()
+            except StoreError as exc:  # reported below, unless another error is already on its way out
+                store_error = exc
     except (VerifierError, LLMUnavailableError) as exc:
         where = f" (run {run_id} recorded as failed" + (f"; last Lean error: {watch.last_error}" if watch.last_error else "") + ")"
         fail(f"{exc}" + (where if watch.run_id else ""))
@@ -341,6 +345,8 @@ def prove(
             if watch.last_error:
                 err.print(f"  last Lean error: {watch.last_error}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    if store_error is not None:
+        fail(f"{store_error} (run {run_id} is not fully recorded)")
 
     incomplete = target.incomplete_reason if result.proved else None
     status = "incomplete" if incomplete else ("proved" if result.proved else "not_proved")

@@ -44,11 +44,11 @@ def _check_db_exists(url: str) -> None:
                 _cli().fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
 
 
-def _open_store(url: str) -> Any:
+def _open_store(url: str, *, read_only: bool = False) -> Any:
     from lemmaforge.db import Store, StoreError
 
     try:
-        return Store(url)
+        return Store(url, read_only=read_only)
     except StoreError as exc:
         _cli().fail(str(exc))
 
@@ -161,9 +161,10 @@ def bench_command(
     store = _open_store(base.db_url)
     from lemmaforge.app import versions as run_versions
     from lemmaforge.config import ConfigError, load_config
-    from lemmaforge.db import SqlRecorder
+    from lemmaforge.db import SqlRecorder, StoreError
 
     recorder = SqlRecorder(store)
+    exit_code: int | None = None
     try:
         try:
             if spec is not None:
@@ -193,13 +194,17 @@ def bench_command(
                                        versions=run_versions(settings))
         except rn.BenchError as exc:
             cli.fail(str(exc))
+        except StoreError as exc:  # the store failed before any attempt ran
+            again = f"continue it with --resume {resume}" if resume else "run the same command again"
+            cli.fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
         exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
                              ray_address=ray_address, progress=progress, as_json=as_json)
     finally:
         try:
             recorder.close()
-        except Exception as exc:  # already reported by the flushes that matter
-            cli.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
+        except StoreError as exc:
+            if exit_code is not None:  # otherwise the error that stopped the bench was reported
+                cli.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
 
 
@@ -267,8 +272,13 @@ def _execute(
         if bar is not None:
             bar.stop()
 
-    data = rp.load_run(store, plan.run_id)
-    rep = rp.summarize(store, data, with_strategies=False)
+    from lemmaforge.db import StoreError
+
+    try:
+        data = rp.load_run(store, plan.run_id)
+        rep = rp.summarize(store, data, with_strategies=False)
+    except StoreError as exc:  # the store failed (mid-run, or now): what finished is stored
+        cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     failed = tally.failed
     summary = {k: rep[k] for k in ("problems", "tried", "solved", "rate", "attempts", "attempts_done",
                                    "attempts_planned", "complete", "pass_at_k")}
@@ -282,7 +292,10 @@ def _execute(
         status = "proved" if rep["solved"] == rep["problems"] else "not_proved"
     else:
         status = "failed"
-    rn.finish_bench(recorder, plan.run_id, status, summary)
+    try:
+        rn.finish_bench(recorder, plan.run_id, status, summary)
+    except StoreError as exc:  # the bench stays open in the store: --resume closes it
+        cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     rep["status"] = status
 
     if fatal is not None:
@@ -390,6 +403,7 @@ def report_command(
     cli = _cli()
     from lemmaforge.benchmarks import report as rp
     from lemmaforge.benchmarks.runner import BenchError
+    from lemmaforge.db import StoreError
 
     settings = cli.settings_or_fail(config, {"db_url": db})
     for option, target in (("--plot", plot), ("--html", html)):
@@ -399,7 +413,7 @@ def report_command(
         if plot is not None:
             rp.require_matplotlib()
         _check_db_exists(settings.db_url)
-        store = _open_store(settings.db_url)
+        store = _open_store(settings.db_url, read_only=True)  # a report never writes
         data = rp.load_run(store, run_id)
         rep = rp.summarize(store, data)
         datas, reps = [data], [rep]
@@ -408,7 +422,7 @@ def report_command(
             rep_b = rp.summarize(store, data_b)
             datas.append(data_b)
             reps.append(rep_b)
-    except BenchError as exc:
+    except (BenchError, StoreError) as exc:
         cli.fail(str(exc))
     extra: dict[str, Any] = {}
     if export is not None:

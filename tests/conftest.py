@@ -39,3 +39,43 @@ def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------------
+# The store's tests run on SQLite and on a real PostgreSQL: the one `.ci/run` starts
+# (LEMMAFORGE_TEST_PG_URL), else a throw-away cluster started here when `initdb` is installed;
+# skipped, with the reason, only where no server can start.
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    from tests.pg_cluster import ClusterUnavailable, server
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("PostgreSQL tests need psycopg 3: pip install -e '.[postgres]'")
+    try:
+        cluster = server()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"PostgreSQL unavailable: {exc}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A URL of an empty PostgreSQL database (a fresh schema of the test server), dropped afterwards."""
+    from tests.pg_cluster import drop_schema, fresh_schema_url
+
+    url, schema = fresh_schema_url(pg_server.url)
+    yield url
+    drop_schema(pg_server.url, schema)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_url(request, tmp_path: Path) -> str:
+    """An empty store URL, once per backend: SQLite (a file) and PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store' / 'lemmaforge.db'}"
+    return request.getfixturevalue("pg_url")

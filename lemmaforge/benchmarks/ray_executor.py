@@ -61,7 +61,7 @@ def prove_problem_task(
     backend failure (the driver decides)."""
     from lemmaforge.app import open_services
     from lemmaforge.config import Settings
-    from lemmaforge.db import SqlRecorder, Store
+    from lemmaforge.db import SqlRecorder, Store, StoreError
 
     settings = Settings.model_validate(settings_record)
     results: list[AttemptResult] = []
@@ -77,8 +77,8 @@ def prove_problem_task(
     fatal: str | None = None
     try:
         recorder = SqlRecorder(Store(db_url))
-    except Exception as exc:  # the store cannot be opened from this worker
-        return {"results": [], "fatal": f"worker cannot open the store {db_url}: {exc}"}
+    except StoreError as exc:  # the store cannot be opened from this worker (the message hides passwords)
+        return {"results": [], "fatal": f"worker cannot open the store: {exc}"}
     try:
         asyncio.run(main())
     except FatalBenchError as exc:
@@ -92,7 +92,7 @@ def prove_problem_task(
     finally:
         try:
             recorder.close()
-        except Exception as exc:
+        except StoreError as exc:
             fatal = fatal or f"store write failed on a worker: {exc}"
     return {"results": [r.to_json() for r in results], "fatal": fatal}
 

@@ -5,11 +5,17 @@ plus `SqlRecorder`, the non-blocking `Recorder` that the search engine writes th
     with SqlRecorder(store) as rec:       # rec.emit(record) from the search; close() flushes
         ...
     store.tree(run_id)                    # networkx.DiGraph of the run's AND/OR tree
+    Store(url, read_only=True)            # reports: never writes (SQLite mode=ro, Postgres read-only)
+
+Opening a store creates or migrates its schema (Alembic, `lemmaforge.db.schema`); every failure is a
+`StoreError` of the `lemmaforge.errors` tree (`lemmaforge.db.errors`), never a SQLAlchemy exception.
+`python -m lemmaforge.db upgrade|current URL` migrates a database or shows its revision.
 """
 
+from .errors import StoreError, StoreMisconfigured, StoreRecordError, StoreUnavailable, StoreURLError
 from .models import SCHEMA_VERSION, Base
 from .recorder import SqlRecorder
-from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, StoreError, text_hash
+from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, text_hash
 
 __all__ = [
     "DONE_STATUSES",
@@ -20,5 +26,9 @@ __all__ = [
     "SqlRecorder",
     "Store",
     "StoreError",
+    "StoreMisconfigured",
+    "StoreRecordError",
+    "StoreURLError",
+    "StoreUnavailable",
     "text_hash",
 ]

@@ -28,8 +28,16 @@ Conventions
   text would break on Postgres (btree entries are limited to ~2.7 kB) and MySQL (TEXT columns cannot
   be indexed without a prefix length).
 
-The schema is created with `Base.metadata.create_all`; migrations (Alembic) are future work: until
-then a schema change means a new database file or a manual `ALTER TABLE`.
+* No length limits where user or model text goes: every string column is `TEXT` (Postgres stores
+  `text` and `varchar(n)` alike; a limit only turns a long problem name into a crash). The
+  exceptions are the sha256 hex columns, which are exactly 64 characters.
+* Text and JSON values go through `SafeText` / `SafeJSON` (see `lemmaforge.db.safe_text`): a string
+  that Postgres would refuse (a NUL character) or no driver can encode (a lone surrogate) is stored
+  escaped and read back as it was, on every dialect.
+
+The schema is versioned with Alembic (`lemmaforge/db/migrations`): a new database is created from
+these models and stamped with the head revision; an older one is migrated when a `Store` opens it
+for writing. A change to these models needs a new revision (see `lemmaforge.db.schema`).
 """
 
 from __future__ import annotations
@@ -37,7 +45,6 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
     CheckConstraint,
     Float,
     ForeignKey,
@@ -45,18 +52,17 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
-    Text,
     UniqueConstraint,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SCHEMA_VERSION = 1
+from .safe_text import SafeJSON, SafeText
 
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+#: the Alembic revision these models describe (the newest in `lemmaforge/db/migrations/versions`)
+SCHEMA_VERSION = "0002"
 
-ID = String(128)
-SHORT = String(64)
+JSONType = SafeJSON
+Text = SafeText
 
 
 class Base(DeclarativeBase):
@@ -66,10 +72,10 @@ class Base(DeclarativeBase):
 class ProblemRow(Base):
     __tablename__ = "problems"
 
-    problem_id: Mapped[str] = mapped_column(String(255), primary_key=True)
-    dataset: Mapped[str] = mapped_column(SHORT, index=True)
-    name: Mapped[str] = mapped_column(String(255))
-    split: Mapped[str | None] = mapped_column(SHORT)
+    problem_id: Mapped[str] = mapped_column(Text, primary_key=True)
+    dataset: Mapped[str] = mapped_column(Text, index=True)
+    name: Mapped[str] = mapped_column(Text)
+    split: Mapped[str | None] = mapped_column(Text)
     header: Mapped[str] = mapped_column(Text)
     statement: Mapped[str] = mapped_column(Text)
     informal: Mapped[str | None] = mapped_column(Text)
@@ -79,11 +85,11 @@ class ProblemRow(Base):
 class RunRow(Base):
     __tablename__ = "runs"
 
-    id: Mapped[str] = mapped_column(ID, primary_key=True)
-    kind: Mapped[str] = mapped_column(SHORT, index=True)
-    parent_run_id: Mapped[str | None] = mapped_column(ID, index=True)  # soft reference to runs.id
-    problem_id: Mapped[str | None] = mapped_column(String(255), index=True)  # soft → problems
-    status: Mapped[str] = mapped_column(SHORT, default="running")  # running until RunFinished
+    id: Mapped[str] = mapped_column(Text, primary_key=True)
+    kind: Mapped[str] = mapped_column(Text, index=True)
+    parent_run_id: Mapped[str | None] = mapped_column(Text, index=True)  # soft reference to runs.id
+    problem_id: Mapped[str | None] = mapped_column(Text, index=True)  # soft → problems
+    status: Mapped[str] = mapped_column(Text, default="running")  # running until RunFinished
     config: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     versions: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
@@ -101,16 +107,16 @@ class NodeRow(Base):
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[str] = mapped_column(ID, ForeignKey("runs.id", ondelete="CASCADE"))
-    node_id: Mapped[str] = mapped_column(ID)
-    kind: Mapped[str] = mapped_column(String(16))
+    run_id: Mapped[str] = mapped_column(Text, ForeignKey("runs.id", ondelete="CASCADE"))
+    node_id: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(Text)
     depth: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     goal_state: Mapped[str | None] = mapped_column(Text)
-    parent_id: Mapped[str | None] = mapped_column(ID)  # node_id of the parent in the same run
+    parent_id: Mapped[str | None] = mapped_column(Text)  # node_id of the parent in the same run
     hole_index: Mapped[int | None] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(SHORT, default="open")
-    strategy: Mapped[str | None] = mapped_column(SHORT)
+    status: Mapped[str] = mapped_column(Text, default="open")
+    strategy: Mapped[str | None] = mapped_column(Text)
     proof: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[float] = mapped_column(Float)
@@ -133,10 +139,10 @@ class NodeStatusRow(Base):
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[str] = mapped_column(ID, ForeignKey("runs.id", ondelete="CASCADE"))
-    node_id: Mapped[str] = mapped_column(ID)
-    status: Mapped[str] = mapped_column(SHORT)
-    strategy: Mapped[str | None] = mapped_column(SHORT)
+    run_id: Mapped[str] = mapped_column(Text, ForeignKey("runs.id", ondelete="CASCADE"))
+    node_id: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(Text)
+    strategy: Mapped[str | None] = mapped_column(Text)
     proof: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[str | None] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
@@ -157,15 +163,15 @@ class AttemptRow(Base):
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[str] = mapped_column(ID, ForeignKey("runs.id", ondelete="CASCADE"))
-    attempt_id: Mapped[str] = mapped_column(ID)
-    node_id: Mapped[str] = mapped_column(ID)
-    strategy: Mapped[str] = mapped_column(SHORT)
-    verdict: Mapped[str] = mapped_column(SHORT)
+    run_id: Mapped[str] = mapped_column(Text, ForeignKey("runs.id", ondelete="CASCADE"))
+    attempt_id: Mapped[str] = mapped_column(Text)
+    node_id: Mapped[str] = mapped_column(Text)
+    strategy: Mapped[str] = mapped_column(Text)
+    verdict: Mapped[str] = mapped_column(Text)
     code: Mapped[str] = mapped_column(Text)
     output: Mapped[str | None] = mapped_column(Text)
     prompt: Mapped[str | None] = mapped_column(Text)
-    llm_call_id: Mapped[str | None] = mapped_column(ID, index=True)  # soft → llm_calls.call_id
+    llm_call_id: Mapped[str | None] = mapped_column(Text, index=True)  # soft → llm_calls.call_id
     errors: Mapped[list[Any]] = mapped_column(JSONType, default=list)
     generation_seconds: Mapped[float] = mapped_column(Float, default=0.0)
     check_seconds: Mapped[float] = mapped_column(Float, default=0.0)
@@ -176,11 +182,11 @@ class LLMCallRow(Base):
     __tablename__ = "llm_calls"
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    call_id: Mapped[str] = mapped_column(ID, unique=True)
-    run_id: Mapped[str | None] = mapped_column(ID, index=True)  # soft → runs.id (may be None)
-    role: Mapped[str] = mapped_column(SHORT, index=True)
-    endpoint: Mapped[str] = mapped_column(String(512))
-    model: Mapped[str] = mapped_column(String(255))
+    call_id: Mapped[str] = mapped_column(Text, unique=True)
+    run_id: Mapped[str | None] = mapped_column(Text, index=True)  # soft → runs.id (may be None)
+    role: Mapped[str] = mapped_column(Text, index=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    model: Mapped[str] = mapped_column(Text)
     request: Mapped[dict[str, Any]] = mapped_column(JSONType)
     completions: Mapped[list[Any]] = mapped_column(JSONType)
     finish_reasons: Mapped[list[Any]] = mapped_column(JSONType)
@@ -199,18 +205,18 @@ class ProofRow(Base):
     )
 
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    proof_id: Mapped[str] = mapped_column(ID, unique=True)
-    run_id: Mapped[str] = mapped_column(ID, ForeignKey("runs.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16), index=True)
+    proof_id: Mapped[str] = mapped_column(Text, unique=True)
+    run_id: Mapped[str] = mapped_column(Text, ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(Text, index=True)
     header: Mapped[str] = mapped_column(Text)
     header_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of `header`
     statement: Mapped[str] = mapped_column(Text)
     normalized_statement: Mapped[str] = mapped_column(Text)
     statement_hash: Mapped[str] = mapped_column(String(64))  # sha256 hex of `normalized_statement`
     proof: Mapped[str] = mapped_column(Text)
-    problem_id: Mapped[str | None] = mapped_column(String(255), index=True)  # soft → problems
-    node_id: Mapped[str | None] = mapped_column(ID)  # soft → nodes.node_id of the same run
-    strategy: Mapped[str | None] = mapped_column(SHORT)
+    problem_id: Mapped[str | None] = mapped_column(Text, index=True)  # soft → problems
+    node_id: Mapped[str | None] = mapped_column(Text)  # soft → nodes.node_id of the same run
+    strategy: Mapped[str | None] = mapped_column(Text)
     depth: Mapped[int | None] = mapped_column(Integer)
     audit: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     created_at: Mapped[float] = mapped_column(Float)

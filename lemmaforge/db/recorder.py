@@ -9,10 +9,11 @@ Guarantees
 * `flush()` returns once every record emitted before it was called is committed (durable for
   SQLite WAL with synchronous=NORMAL against a process crash; a power loss may lose the last
   transactions). `aflush()` is the same for asyncio code, without blocking the loop.
-* A failed batch is retried (transient `OperationalError`s, e.g. a locked database) and otherwise
-  written record by record, so one bad record cannot take its batch down. Records that still fail
-  are logged, kept in `failed`, and a `StoreError` naming them is raised from the next `flush()` /
-  `close()`.
+* A batch that fails because the database is unavailable (`StoreUnavailable`: locked, connection
+  lost, disk full) is retried with backoff; a batch with a record the database refuses
+  (`StoreRecordError`) is written record by record, so one bad record cannot take its batch down.
+  Records that still fail are logged, kept in `failed`, and a `StoreError` naming them is raised
+  from the next `flush()` / `close()` (a bench stops on it; `--resume` redoes what was lost).
 * `close()` flushes and stops the thread; it is idempotent, runs at interpreter exit (`atexit`),
   and may be called from a signal handler in the main thread while another call is in progress.
 * `cached_proof` sees proofs that are still queued, then asks the store (any earlier run).
@@ -30,11 +31,10 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy.exc import OperationalError
-
 from lemmaforge.records import ProofRecord, Record
 
-from .store import Store, StoreError, _first_line
+from .errors import StoreError, StoreRecordError, StoreUnavailable, first_line
+from .store import Store
 
 log = logging.getLogger("lemmaforge.db")
 
@@ -205,20 +205,21 @@ class SqlRecorder:
         try:
             self._write_with_retries(batch)
             self.written += len(batch)
-        except OperationalError as e:  # the database is unusable (locked, gone, disk full)
-            log.error("SqlRecorder: could not write %d records: %s", len(batch), e)
-            self.failed.extend((r, e) for r in batch)
-            self._add_error(StoreError(f"could not write {len(batch)} records: {e}"))
-        except Exception:
+        except StoreRecordError:
             # one bad record (a node of an unknown run…): keep the good ones
             for r in batch:
                 try:
                     self._write_with_retries([r])
                     self.written += 1
-                except Exception as e:
-                    log.error("SqlRecorder: could not write %r: %s", r, e)
+                except StoreError as e:
+                    # raised from the next flush()/close(): logged here only for debugging
+                    log.debug("SqlRecorder: could not write %s: %s", type(r).__name__, e)
                     self.failed.append((r, e))
                     self._add_error(e)
+        except StoreError as e:  # the database is unusable (locked, gone, disk full, read-only)
+            log.debug("SqlRecorder: could not write %d records: %s", len(batch), e)
+            self.failed.extend((r, e) for r in batch)
+            self._add_error(e)
         finally:
             for r in batch:
                 if type(r) is ProofRecord:
@@ -231,7 +232,7 @@ class SqlRecorder:
             try:
                 self.store.write(batch)
                 return
-            except OperationalError:
+            except StoreUnavailable:
                 if attempt == self.retries:
                     raise
                 time.sleep(self.retry_backoff * 2**attempt)
@@ -245,10 +246,11 @@ class SqlRecorder:
             errors, self._errors = self._errors, []
         if errors:
             first = errors[0]
-            raise StoreError(
-                f"{len(errors)} write error(s) in SqlRecorder (records kept in .failed); first: "
-                f"{type(first).__name__}: {_first_line(first)}"
-            ) from first
+            detail = f"{len(errors)} write error(s) in SqlRecorder (records kept in .failed); first: "
+            if isinstance(first, StoreError):
+                # keep the class (unavailable / misconfigured / record) and the fix of the first
+                raise type(first)(detail + first.detail, backend=first.backend, fix=first.fix) from first
+            raise StoreError(detail + f"{type(first).__name__}: {first_line(first)}") from first
 
 
 def _atexit_closer(ref: weakref.ReferenceType[SqlRecorder]) -> Callable[[], None]:
@@ -257,7 +259,7 @@ def _atexit_closer(ref: weakref.ReferenceType[SqlRecorder]) -> Callable[[], None
         if rec is not None:
             try:
                 rec.close()
-            except Exception as e:  # at exit there is no one left to raise to
+            except StoreError as e:  # at exit there is no one left to raise to
                 log.error("SqlRecorder: error while closing at exit: %s", e)
 
     return close

@@ -17,12 +17,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
 from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, insert, select, update
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
@@ -38,9 +38,16 @@ from lemmaforge.records import (
     RunStarted,
 )
 
+from .errors import (
+    StoreError,
+    StoreMisconfigured,
+    StoreRecordError,
+    StoreURLError,
+    first_line,
+    store_errors,
+)
 from .models import (
     AttemptRow,
-    Base,
     LLMCallRow,
     NodeRow,
     NodeStatusRow,
@@ -49,29 +56,15 @@ from .models import (
     RunRow,
 )
 
+if TYPE_CHECKING:
+    from .schema import SchemaState
+
 log = logging.getLogger("lemmaforge.db")
 
 #: run statuses that count as done when a batch run resumes (cancelled / failed runs are retried)
 DONE_STATUSES: frozenset[str] = frozenset({"proved", "not_proved"})
 
 _CHUNK = 500  # ids per IN (...) list on the portable code path
-
-
-class StoreError(RuntimeError):
-    """The database cannot be used, or a record cannot be stored. The message is one line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(_one_line(message))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _first_line(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None) or exc
-    lines = str(orig).strip().splitlines()
-    return lines[0] if lines else type(orig).__name__
 
 
 def _json_dumps(value: Any) -> str:
@@ -395,12 +388,56 @@ def _chunks(items: list[K], n: int) -> Iterator[list[K]]:
 # --------------------------------------------------------------------------------------------------
 
 
-def _make_engine(url: str, *, busy_timeout_ms: int, echo: bool) -> tuple[Engine, bool]:
+def _sqlite_ro_connect(path: Path, busy_timeout_ms: int) -> Any:
+    """A read-only connection to an SQLite file (`mode=ro`: nothing is ever written, not even the
+    WAL's shared-memory file where it can be avoided). A WAL database in a directory we cannot
+    write, with no `-shm` file left, cannot be opened that way; it is then opened `immutable`
+    (SQLite reads the file as it is, which is what a report of a finished run wants)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    base = f"file:{quote(str(path))}?mode=ro"
+    con = sqlite3.connect(base, uri=True, check_same_thread=False, timeout=busy_timeout_ms / 1000)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return con
+    except sqlite3.OperationalError:
+        con.close()
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        # immutable would read the main file only and silently miss what the WAL holds
+        raise StoreMisconfigured(
+            f"cannot read SQLite database {path} read-only: its write-ahead log {wal.name} is not "
+            "folded in and the directory cannot be written",
+            fix=f"open it once where it is writable, or run: sqlite3 {path} 'PRAGMA wal_checkpoint(TRUNCATE)'",
+        )
+    return sqlite3.connect(base + "&immutable=1", uri=True, check_same_thread=False)
+
+
+def _writable(path: Path) -> bool:
+    """Whether SQLite can write `path` and create its WAL beside it (`access(2)` also says no on a
+    read-only filesystem, even to root)."""
+    import os
+
+    if path.exists() and not os.access(path, os.W_OK):
+        return False
+    return os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _pg_read_only(u: URL) -> URL:
+    """`u` with every transaction read-only (libpq `options`, merged with any given in the URL)."""
+    options = u.query.get("options", "")
+    if isinstance(options, tuple):
+        options = " ".join(options)
+    return u.update_query_dict({"options": f"{options} -c default_transaction_read_only=on".strip()})
+
+
+def _make_engine(url: str, *, busy_timeout_ms: int, echo: bool, read_only: bool) -> tuple[Engine, bool]:
     """The engine for `url`, and whether it is an in-memory SQLite database (one shared connection)."""
     try:
         u = make_url(url)
     except ArgumentError:
-        raise StoreError(
+        raise StoreURLError(
             f"not a database URL: {url!r} (expected an SQLAlchemy URL such as sqlite:///path/to/lemmaforge.db)"
         ) from None
     shown = u.render_as_string(hide_password=True)
@@ -412,46 +449,70 @@ def _make_engine(url: str, *, busy_timeout_ms: int, echo: bool) -> tuple[Engine,
         memory = db in ("", ":memory:") or "mode=memory" in db
         if not memory and not db.startswith("file:"):
             path = Path(db).expanduser()
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                blocker = next((a for a in path.parents if a.exists()), None)
-                if blocker is not None and not blocker.is_dir():
-                    raise StoreError(
-                        f"cannot create SQLite database {path}: {blocker} is a file, not a directory"
+            if read_only:
+                if not path.is_file():
+                    raise StoreURLError(f"no SQLite database at {path}")
+                kwargs["creator"] = lambda: _sqlite_ro_connect(path, busy_timeout_ms)
+            else:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    blocker = next((a for a in path.parents if a.exists()), None)
+                    if blocker is not None and not blocker.is_dir():
+                        raise StoreURLError(
+                            f"cannot create SQLite database {path}: {blocker} is a file, not a directory"
+                        ) from None
+                    raise StoreMisconfigured(
+                        f"cannot create the directory of SQLite database {path}: {e.strerror or e}"
                     ) from None
-                raise StoreError(
-                    f"cannot create the directory of SQLite database {path}: {e.strerror or e}"
-                ) from None
             if path.is_dir():
-                raise StoreError(f"cannot use {path} as an SQLite database: it is a directory")
+                raise StoreURLError(f"cannot use {path} as an SQLite database: it is a directory")
+            if not read_only and not _writable(path):
+                # SQLite would only say "unable to open database file" (it cannot create the WAL)
+                raise StoreMisconfigured(
+                    f"SQLite database {path} is read-only (the file or its directory cannot be written)",
+                    fix="give a writable --db (reports open databases read-only and work on it)",
+                )
             u = u.set(database=str(path))
         if memory:  # every connection would otherwise get its own empty database
             kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
+    elif u.get_backend_name() == "postgresql" and read_only:
+        u = _pg_read_only(u)
     try:
         engine = create_engine(u, **kwargs)
     except ImportError as e:
-        raise StoreError(f"cannot use database {shown}: its driver is not installed ({e})") from None
-    except ArgumentError as e:  # includes NoSuchModuleError (unknown dialect or driver name)
-        raise StoreError(
-            f"cannot use database {shown}: unknown dialect or driver ({_first_line(e)})"
+        raise StoreMisconfigured(
+            f"cannot use database {shown}: its driver is not installed ({e})",
+            fix="for PostgreSQL: pip install 'lemmaforge[postgres]'" if u.get_backend_name() == "postgresql" else "",
         ) from None
-    except SQLAlchemyError as e:
-        raise StoreError(f"cannot use database {shown}: {_first_line(e)}") from None
+    except NoSuchModuleError as e:  # unknown dialect or driver name
+        raise StoreURLError(f"cannot use database {shown}: unknown dialect or driver ({first_line(e)})") from None
+    except ArgumentError as e:
+        raise StoreURLError(f"cannot use database {shown}: {first_line(e)}") from None
 
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # SQLAlchemy's recipe for real transactions on pysqlite: the driver's own implicit
+            # BEGIN is switched off and `_sqlite_begin` emits it, so DDL is transactional too
+            dbapi_connection.isolation_level = None
             cur = dbapi_connection.cursor()
             try:
-                if not memory:
+                if not memory and not read_only:
                     cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
+                    cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
                 cur.execute("PRAGMA foreign_keys=ON")
             finally:
                 cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Connection) -> None:
+            # writers take the write lock at BEGIN (waiting up to busy_timeout) instead of failing
+            # with SQLITE_BUSY when a read transaction tries to become a write transaction
+            immediate = conn.get_execution_options().get("lemmaforge_write", False) and not read_only
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine, memory
 
@@ -466,32 +527,51 @@ class Store:
 
     `write()` is synchronous (it is what the `SqlRecorder` thread calls); the search engine should
     use a `SqlRecorder`, never `write()` from the event loop.
+
+    Opening a store creates the schema in an empty database and migrates an older one (see
+    `lemmaforge.db.schema`). `read_only=True` (reports) never writes: SQLite is opened with
+    `mode=ro`, Postgres sessions with `default_transaction_read_only`; an empty or older
+    database is then refused instead of created or migrated.
+
+    Every method raises `StoreError` subclasses (`lemmaforge.db.errors`), never SQLAlchemy's.
     """
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 30_000, echo: bool = False) -> None:
-        self.engine, memory = _make_engine(url, busy_timeout_ms=busy_timeout_ms, echo=echo)
+    def __init__(
+        self, url: str, *, read_only: bool = False, busy_timeout_ms: int = 30_000, echo: bool = False
+    ) -> None:
+        self.read_only = read_only
+        self.engine, memory = _make_engine(url, busy_timeout_ms=busy_timeout_ms, echo=echo, read_only=read_only)
         self.url = self.engine.url.render_as_string(hide_password=True)
         self.dialect = self.engine.dialect.name
+        self._where = f"database {self.url}"
         # one in-memory SQLite connection is shared by all threads: serialize its use
         self._guard: contextlib.AbstractContextManager[Any] = (
             threading.RLock() if memory else contextlib.nullcontext()
         )
         # INSERT ... ON CONFLICT on SQLite and Postgres; select-then-insert elsewhere
         self._native_upsert = self.dialect in ("sqlite", "postgresql")
-        self._create_schema()
+        self.schema = self._open_schema()
 
-    def _create_schema(self) -> None:
-        for attempt in range(3):
-            try:
-                with self._guard:
-                    Base.metadata.create_all(self.engine)
-                return
-            except SQLAlchemyError as e:
-                # two processes creating the same schema at once: the loser sees "already exists"
-                if attempt < 2 and "already exists" in str(e):
-                    continue
-                self.engine.dispose()
-                raise StoreError(f"cannot open database {self.url}: {_first_line(e)}") from None
+    def _open_schema(self) -> SchemaState:
+        from .schema import ensure_schema
+
+        try:
+            where = f"cannot open {self._where}"
+            with store_errors(where), self._guard, self._begin(write=not self.read_only) as conn:
+                return ensure_schema(conn, where, read_only=self.read_only)
+        except StoreError:
+            self.engine.dispose()
+            raise
+
+    @contextlib.contextmanager
+    def _begin(self, *, write: bool) -> Iterator[Connection]:
+        """A connection in a transaction (committed at the end, rolled back on error); `write`:
+        SQLite takes the write lock at once."""
+        with self.engine.connect() as conn:
+            if write:
+                conn.execution_options(lemmaforge_write=True)
+            with conn.begin():
+                yield conn
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
@@ -519,8 +599,10 @@ class Store:
         a node's current status is that of its latest status change by time, so replaying older
         changes never moves it back.
 
-        Raises StoreError for a record that cannot be stored (e.g. a `RunFinished` of an unknown
-        run) and SQLAlchemy errors for database failures (IntegrityError: a node of an unknown run).
+        Raises StoreRecordError for a record that cannot be stored (a `RunFinished` or a node of an
+        unknown run, a value the database refuses), StoreUnavailable when the database cannot be
+        written now (locked, disk full, connection lost), StoreMisconfigured when it never can
+        (read-only).
         """
         if not records:
             return
@@ -528,9 +610,11 @@ class Store:
         for r in records:
             group = groups.get(type(r))
             if group is None:
-                raise StoreError(f"cannot store {type(r).__name__!r}: not a lemmaforge.records record")
+                raise StoreRecordError(f"cannot store {type(r).__name__!r}: not a lemmaforge.records record")
             group.append(r)
-        with self._guard, self.engine.begin() as conn:
+        if self.read_only:
+            raise StoreMisconfigured("opened read-only", backend=self._where)
+        with store_errors(self._where), self._guard, self._begin(write=True) as conn:
             if groups[ProblemRecord]:
                 self._upsert(
                     conn,
@@ -659,12 +743,12 @@ class Store:
                 .values(status=end.status, summary=end.summary, finished_at=end.finished_at)
             )
             if res.rowcount == 0:
-                raise StoreError(f"RunFinished for unknown run {end.run_id!r} (no RunStarted was stored)")
+                raise StoreRecordError(f"RunFinished for unknown run {end.run_id!r} (no RunStarted was stored)")
 
     # ---------------------------------------------------------------------------------- reading
 
     def _read(self, fn: Callable[[Session], K]) -> K:
-        with self._guard, Session(self.engine) as s:
+        with store_errors(self._where), self._guard, Session(self.engine) as s:
             return fn(s)
 
     def problem(self, problem_id: str) -> ProblemRecord | None:
@@ -754,7 +838,7 @@ class Store:
             .order_by(ProofRow.seq)
             .limit(8)
         )
-        with self._guard, self.engine.connect() as conn:
+        with store_errors(self._where), self._guard, self.engine.connect() as conn:
             for proof, h, n in conn.execute(stmt):
                 if h == header and n == normalized_statement:  # hashes matched; make sure the texts do
                     return proof

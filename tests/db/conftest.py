@@ -9,7 +9,14 @@ from lemmaforge.db import Store
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def db_url(any_db_url: str) -> str:
+    """Every store and recorder test runs on SQLite and on PostgreSQL (`tests/conftest.py`)."""
+    return any_db_url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """For the tests of what is SQLite's own (WAL, pragmas, the file)."""
     return f"sqlite:///{tmp_path / 'store' / 'lemmaforge.db'}"
 
 

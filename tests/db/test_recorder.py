@@ -246,7 +246,7 @@ def test_writer_errors_are_raised_from_flush_and_good_records_kept(store: Store)
 
 
 def test_transient_errors_are_retried(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sqlalchemy.exc import OperationalError
+    from lemmaforge.db import StoreUnavailable
 
     real_write = store.write
     calls = {"n": 0}
@@ -254,7 +254,7 @@ def test_transient_errors_are_retried(store: Store, monkeypatch: pytest.MonkeyPa
     def flaky(records):  # type: ignore[no-untyped-def]
         calls["n"] += 1
         if calls["n"] <= 2:
-            raise OperationalError("INSERT", {}, Exception("database is locked"))
+            raise StoreUnavailable("database is locked")
         real_write(records)
 
     monkeypatch.setattr(store, "write", flaky)

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from sqlalchemy.exc import IntegrityError
 
-from lemmaforge.db import Store, StoreError
+from lemmaforge.db import Store, StoreError, StoreRecordError
 from lemmaforge.db.models import Base
 from lemmaforge.records import (
     AttemptRecord,
@@ -297,12 +296,12 @@ def test_runs_children_and_finished_problem_ids(store: Store) -> None:
 def test_record_of_unknown_run_or_node_is_an_error(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown run 'ghost'"):
         store.write([RunFinished(run_id="ghost", status="proved", summary={})])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(StoreRecordError):
         store.write([NodeCreated(run_id="ghost", node_id="n", kind="goal", depth=0, text="t")])
     store.write([RunStarted(run_id="r", kind="prove", config={}, versions={})])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(StoreRecordError):
         store.write([NodeStatusChanged(run_id="r", node_id="ghost", status="solved")])
-    with pytest.raises(IntegrityError):  # the CHECK constraint on the node kind
+    with pytest.raises(StoreRecordError):  # the CHECK constraint on the node kind
         store.write([NodeCreated(run_id="r", node_id="n", kind="leaf", depth=0, text="t")])  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="not a lemmaforge.records record"):
         store.write(["not a record"])  # type: ignore[list-item]
@@ -331,7 +330,8 @@ def test_portable_code_path(store: Store, monkeypatch: pytest.MonkeyPatch) -> No
     assert store.problem(run.problem_id) == p2
 
 
-def test_sqlite_file_is_in_wal_mode_with_foreign_keys(store: Store, db_url: str) -> None:
+def test_sqlite_file_is_in_wal_mode_with_foreign_keys(sqlite_url: str) -> None:
+    db_url, store = sqlite_url, Store(sqlite_url)
     store.write([one_of_each()["problem"]])
     path = db_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as con:
@@ -416,10 +416,23 @@ def test_schema_compiles_for_postgres() -> None:
     assert "ON CONFLICT (problem_id) DO UPDATE SET name = excluded.name" in str(up.compile(dialect=dialect))
 
 
-def test_json_is_lenient_and_keeps_unicode(store: Store, db_url: str) -> None:
+def test_json_is_lenient_and_keeps_unicode(sqlite_url: str) -> None:
+    db_url, store = sqlite_url, Store(sqlite_url)
     store.write(
         [RunStarted(run_id="r", kind="prove", config={"home": Path("/x/y"), "t": "∀ ε"}, versions={})]
     )
     assert store.get_run("r").config == {"home": "/x/y", "t": "∀ ε"}  # type: ignore[union-attr]
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as con:
         assert "∀ ε" in con.execute("SELECT config FROM runs").fetchone()[0]
+
+
+def test_an_unreachable_postgres_is_one_line_and_transient() -> None:
+    pytest.importorskip("psycopg")
+    from lemmaforge.db import StoreUnavailable
+    from lemmaforge.errors import BackendUnavailable
+    from tests.conftest import closed_port
+
+    with pytest.raises(StoreUnavailable, match="cannot open database postgresql") as info:
+        Store(f"postgresql+psycopg://u:secret@127.0.0.1:{closed_port()}/lemmaforge")
+    msg = str(info.value)
+    assert isinstance(info.value, BackendUnavailable) and "\n" not in msg and "secret" not in msg
