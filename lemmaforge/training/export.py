@@ -44,14 +44,18 @@ Kinds
 
 Dedup, cap, hold-out
 --------------------
-* Dedup on (kind, header, normalized statement, normalized proof): the statement key is
-  `search.cache.normalize_statement` (no name, comments, whitespace), the proof key is
+* Dedup on (kind, header, statement key, normalized proof): the statement key is
+  `training.canonical.statement_key` (Lean tokens without name, comments or layout; variables,
+  bound names and hypothesis names alpha-renamed, hypotheses sorted, binder groups split,
+  redundant parentheses dropped), the proof key is
   `lean.code.normalize_code` of the proof without header and theorem name, so a renamed copy of
   a proof is a duplicate. First seen (oldest run first) wins.
 * `max_per_statement`: at most N proofs per (kind, statement), oldest first (STP keeps 16).
 * `holdout` (`Holdout.load(["minif2f:test"])`): a row is dropped when its source problem's name or
-  theorem name is a held-out name, or when the normalized statement of its source problem or of
-  the row itself (a subgoal equal to a held-out theorem, a renamed copy) is a held-out statement.
+  theorem name is a held-out name, or when the statement key of its source problem or of the row
+  itself (a subgoal equal to a held-out theorem, a renamed or reformatted copy: `194%11 = 7` for
+  `194 % 11 = 7`, renamed hypotheses, split binders, swapped hypotheses, extra parentheses) is a
+  held-out statement key.
   Exclusions are counted per kind and reason (`ExportResult.counts["excluded"]`).
 """
 
@@ -72,7 +76,8 @@ from lemmaforge.agent.prover import statement_with_sorry
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.records import ProblemRecord, ProofRecord
-from lemmaforge.search.cache import header_key, normalize_statement
+from lemmaforge.search.cache import header_key
+from lemmaforge.training import canonical
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +147,11 @@ def load_problems(spec: str) -> list[Any]:
 
 
 def statement_key(statement: str) -> str:
-    """The hold-out / dedup key of a theorem or lemma: `normalize_statement` of its last theorem
-    (name, comments, whitespace and any preamble before it dropped)."""
-    decl = lean_code.last_theorem(statement)
-    return normalize_statement(statement[decl.start :] if decl is not None else statement)
+    """The hold-out / dedup key of a theorem or lemma: `training.canonical.statement_key` of its
+    last theorem (the Lean token stream without name, comments and layout; variables and bound
+    names alpha-renamed, hypotheses anonymous and sorted, binder groups split, redundant
+    parentheses dropped): a disguised copy of a held-out problem has the held-out key."""
+    return canonical.statement_key(statement)
 
 
 def theorem_name(statement: str) -> str | None:
