@@ -42,6 +42,10 @@ Kinds
   lemma-style assemblies (their proof applies lemmas that exist only in the assembled file):
   not standalone, skipped and counted.
 
+Proofs that contain an automation portfolio (`first | (omega; done) | …`, what older runs stored
+for a hole automation closed on a backend without proof states) are skipped and counted
+(`skipped["portfolio_proof"]`): the engine now stores the single tactic that closed the hole.
+
 Dedup, cap, hold-out
 --------------------
 * Dedup on (kind, header, statement key, normalized proof): the statement key is
@@ -76,6 +80,7 @@ from lemmaforge.agent.prover import statement_with_sorry
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.records import ProblemRecord, ProofRecord
+from lemmaforge.search import automation
 from lemmaforge.search.cache import header_key
 from lemmaforge.training import canonical
 
@@ -584,6 +589,11 @@ def collect(
         )
 
     for rec in proofs:
+        if automation.is_portfolio(rec.proof):
+            # stored by an engine that kept the automation portfolio itself as the proof: a model
+            # trained on it learns to emit portfolios (today's engine stores the single tactic)
+            skipped["portfolio_proof"] += 1
+            continue
         if rec.kind == "whole":
             header, statement, name = problem_of(rec, view)
             names = [name, theorem_name(statement)]
