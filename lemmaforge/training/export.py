@@ -13,8 +13,8 @@ Kinds
 -----
 * **sft** (non-CoT expert-iteration data): every verified whole proof (`ProofRecord` kind
   "whole", audited by the search). Prompt: DeepSeek-Prover-V2's non-CoT prompt for the problem
-  (`agent.prompts.prover_messages(…, cot=False)`, exactly what the prover is sent at search
-  time); completion: the audited file in a ```lean4 block, as the model answers.
+  (`agent.prompts.prover_messages(…, cot=False)`, with the problem's informal statement as the
+  theorem's docstring where the dataset has one, DeepSeek-Prover-V2's miniF2F layout); completion: the audited file in a ```lean4 block, as the model answers.
 * **cot** (cold-start chain of thought): whole proofs whose root goal was solved by the planner
   through a sketch (proof depth >= 1). Prompt: the CoT prompt. Completion, in
   DeepSeek-Prover-V2's section layout (provers.md, App. A.2):
@@ -224,9 +224,12 @@ def lean_fence(code: str) -> str:
     return f"```lean4\n{code.strip()}\n```"
 
 
-def prompt_messages(header: str, statement: str, *, cot: bool = False) -> list[dict[str, str]]:
-    """DeepSeek-Prover-V2's prompt for `statement` under `header`, as the prover sends it."""
-    return prompts.prover_messages(header, statement_with_sorry(statement), cot=cot)
+def prompt_messages(
+    header: str, statement: str, *, cot: bool = False, informal: str | None = None
+) -> list[dict[str, str]]:
+    """DeepSeek-Prover-V2's prompt for `statement` under `header`, with the problem's informal
+    statement as the theorem's docstring where the dataset has one."""
+    return prompts.prover_messages(header, statement_with_sorry(statement), cot=cot, informal=informal)
 
 
 def _row(kind: str, prompt: list[dict[str, str]], completion: str, **meta: Any) -> dict[str, Any]:
@@ -244,10 +247,18 @@ def _row(kind: str, prompt: list[dict[str, str]], completion: str, **meta: Any) 
     return row
 
 
-def sft_row(header: str, statement: str, proof_file: str, **meta: Any) -> dict[str, Any]:
-    """Non-CoT row: the problem's prompt → its audited proof file in a ```lean4 block."""
+def sft_row(
+    header: str, statement: str, proof_file: str, *, problem_informal: str | None = None, **meta: Any
+) -> dict[str, Any]:
+    """Non-CoT row: the problem's prompt (with its informal statement, if any) → its audited proof
+    file in a ```lean4 block."""
     return _row(
-        "sft", prompt_messages(header, statement), lean_fence(proof_file), header=header, statement=statement, **meta
+        "sft",
+        prompt_messages(header, statement, informal=problem_informal),
+        lean_fence(proof_file),
+        header=header,
+        statement=statement,
+        **meta,
     )
 
 
@@ -272,10 +283,15 @@ def cot_completion(informal: str, sketch: str, proof_file: str) -> str:
     )
 
 
-def cot_row(header: str, statement: str, informal: str, sketch: str, proof_file: str, **meta: Any) -> dict[str, Any]:
+def cot_row(
+    header: str, statement: str, informal: str, sketch: str, proof_file: str, *,
+    problem_informal: str | None = None, **meta: Any,
+) -> dict[str, Any]:
+    """CoT row: `informal` is the planner's reasoning (the completion's first section);
+    `problem_informal` the dataset's informal statement (the prompt's docstring)."""
     return _row(
         "cot",
-        prompt_messages(header, statement, cot=True),
+        prompt_messages(header, statement, cot=True, informal=problem_informal),
         cot_completion(informal, sketch, proof_file),
         header=header,
         statement=statement,
@@ -596,12 +612,14 @@ def collect(
             continue
         if rec.kind == "whole":
             header, statement, name = problem_of(rec, view)
+            source_problem = view.problem(rec.problem_id)
+            problem_informal = source_problem.informal if source_problem is not None else None
             names = [name, theorem_name(statement)]
             reason = holdout.reason(names, [statement])
             problem = rec.problem_id or name
             meta = _proof_meta(rec, name)
             if "sft" in rows:
-                keep(sft_row(header, statement, rec.proof, **meta), reason, problem)
+                keep(sft_row(header, statement, rec.proof, problem_informal=problem_informal, **meta), reason, problem)
             if "cot" in rows:
                 found = _decomposition(view, rec)
                 if found is None:
@@ -611,7 +629,11 @@ def collect(
                 if not plan:
                     skipped["cot_no_plan"] += 1
                     continue
-                keep(cot_row(header, statement, plan, sketch.text, rec.proof, **meta), reason, problem)
+                keep(
+                    cot_row(header, statement, plan, sketch.text, rec.proof, problem_informal=problem_informal, **meta),
+                    reason,
+                    problem,
+                )
         elif rec.kind == "subgoal" and "subgoal" in rows:
             source = view.problem(rec.problem_id)
             src_names = [source.name, theorem_name(source.statement)] if source is not None else []
