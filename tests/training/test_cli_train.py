@@ -101,40 +101,88 @@ def test_grpo_bad_options(tmp_path, problems):
 def test_sft_tiny_smoke(tmp_path, problems):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     f = write_jsonl(tmp_path / "d.jsonl", sft_rows(problems))
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
     r = run("sft", "--data", str(f), "--output", str(tmp_path / "o"), "--tiny", "--max-steps", "2",
-            "--max-length", "512", "--json")
+            "--max-length", "512", "--db", db, "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["global_step"] == 2 and len(out["losses"]) == 2
     assert (tmp_path / "o" / "config.json").is_file()
+    # recorded in the store: config, data hash, metrics, output
+    from lemmaforge.db import Store
+    from lemmaforge.training.runs import file_sha256
+
+    store = Store(db)
+    (row,) = store.runs(kind="train_sft")
+    assert row.run_id == out["run_id"] and row.status == "finished"
+    train = row.config["train"]
+    assert train["data_sha256"] == file_sha256(f) and train["rows"] == 2 and train["settings"]["max_steps"] == 2
+    assert train["output"] == str((tmp_path / "o").resolve())
+    assert row.summary["metrics"]["global_step"] == 2 and "log_history" not in row.summary["metrics"]
+    store.close()
 
 
 def test_grpo_and_es_tiny_smoke_against_fake_kimina(tmp_path, problems, monkeypatch):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     monkeypatch.chdir(tmp_path)  # no ./lemmaforge.toml
     f = write_jsonl(tmp_path / "d.jsonl", grpo_rows(problems))
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    es_flags = ("--population", "2", "--problems-per-iteration", "1", "--samples", "1", "--max-new-tokens", "4")
     with FakeKimina() as kimina:
+        lean = ("--verifier", "kimina", "--kimina-url", kimina.url, "--db", db)
         r = run("grpo", "--data", str(f), "--output", str(tmp_path / "g"), "--tiny", "--max-steps", "1",
-                "--max-completion-length", "8", "--verifier", "kimina", "--kimina-url", kimina.url, "--json")
+                "--max-completion-length", "8", *lean, "--json")
         assert r.exit_code == 0, r.output
         out = json.loads(r.stdout)
         assert out["global_step"] == 1
         assert out["rewards"]["rewards/lean_reward/mean"] == [0.0]  # a random model proves nothing
 
-        r = run("es", "--data", str(f), "--output", str(tmp_path / "e"), "--tiny", "--iterations", "1",
-                "--population", "2", "--problems-per-iteration", "1", "--samples", "1", "--max-new-tokens", "4",
-                "--verifier", "kimina", "--kimina-url", kimina.url, "--json")
+        r = run("es", "--data", str(f), "--output", str(tmp_path / "e"), "--tiny", "--iterations", "1", *es_flags,
+                *lean, "--json")
         assert r.exit_code == 0, r.output
         out = json.loads(r.stdout)
-        assert out["global_step"] == 1
+        assert out["global_step"] == 1 and out["replay_exact"] is True and out["device"] == "cpu"
         history = json.loads((tmp_path / "e" / "es_history.json").read_text())
         assert len(history["iterations"]) == 1
-        r = run("es", "--data", str(f), "--output", str(tmp_path / "e"), "--tiny", "--iterations", "1",
-                "--population", "2", "--problems-per-iteration", "1", "--samples", "1", "--max-new-tokens", "4",
-                "--verifier", "kimina", "--kimina-url", kimina.url, "--resume", "--json")
+        # --iterations is the total: resuming a run of 1 with --iterations 2 adds one, and the
+        # settings not given again (problems, samples, max new tokens, data, model) are the run's
+        r = run("es", "--output", str(tmp_path / "e"), "--iterations", "2", *lean, "--resume", "--json")
         assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["iterations_run"] == 1
         history = json.loads((tmp_path / "e" / "es_history.json").read_text())
         assert len(history["iterations"]) == 2
+        assert history["settings"]["samples"] == 1 and history["settings"]["max_new_tokens"] == 4
+        assert history["settings"]["problems_per_iteration"] == 1 and history["settings"]["tiny"] is True
+        r = run("es", "--output", str(tmp_path / "e"), "--iterations", "2", *lean, "--resume", "--json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["iterations_run"] == 0  # already there
+        assert len(json.loads((tmp_path / "e" / "es_history.json").read_text())["iterations"]) == 2
+
+        # a flag that changes the experiment is refused on resume, naming each conflict
+        r = run("es", "--output", str(tmp_path / "e"), "--resume", "--samples", "3", "--sigma", "0.5", *lean)
+        line = one_line_error(r)
+        assert r.exit_code == 2 and "--samples 3 (the run has 1)" in line and "--sigma 0.5" in line
+        other = write_jsonl(tmp_path / "other.jsonl", grpo_rows(problems, 3))
+        r = run("es", "--output", str(tmp_path / "e"), "--resume", "--data", str(other), *lean)
+        assert r.exit_code == 2 and "is not the data of the run" in one_line_error(r)
+        # the same flags as stored are fine
+        r = run("es", "--output", str(tmp_path / "e"), "--resume", "--samples", "1", "--data", str(f), *lean, "--json")
+        assert r.exit_code == 0, r.output
+
+    # every command is a run row with its config, data hash, metrics and output
+    from lemmaforge.cli import app as main_app
+    from lemmaforge.training.runs import file_sha256
+
+    r = runner.invoke(main_app, ["train", "runs", "--db", db, "--json"])
+    assert r.exit_code == 0, r.output
+    runs = json.loads(r.stdout)["runs"]
+    assert [x["kind"] for x in runs] == ["train_grpo"] + ["train_es"] * 4
+    assert all(x["status"] == "finished" and x["data_sha256"] == file_sha256(f) for x in runs)
+    assert runs[0]["output"] == str((tmp_path / "g").resolve()) and runs[0]["metrics"]["global_step"] == 1
+    assert runs[2]["settings"]["samples"] == 1 and runs[2]["metrics"]["global_step"] == 2
+    r = runner.invoke(main_app, ["report", runs[1]["run_id"], "--db", db, "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["kind"] == "train_es" and rep["metrics"]["replay_exact"] is True
 
 
 def test_es_resume_without_history(tmp_path, problems):
