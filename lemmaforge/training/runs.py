@@ -129,7 +129,7 @@ def run_summary(run: Any) -> dict[str, Any]:
         "status": run.status,
         "command": train.get("command") or run.kind,
         "data": train.get("data"),
-        "data_sha256": train.get("data_sha256"),
+        "data_sha256": train.get("data_sha256") or (run.config or {}).get("data_sha256"),
         "rows": train.get("rows"),
         "output": train.get("output") or summary.get("output") or summary.get("final_model"),
         "settings": train.get("settings") or (run.config or {}).get("expert_iter"),
@@ -149,7 +149,7 @@ def one_line(info: dict[str, Any]) -> str:
     if info.get("output"):
         parts.append(f"output {info['output']}")
     if info.get("data"):
-        parts.append(f"data {Path(info['data']).name} ({(info.get('data_sha256') or '')[:12]})")
+        parts.append(f"data {Path(info['data']).name} ({str(info.get('data_sha256') or '')[:12]})")
     if info.get("error"):
         parts.append(f"error: {info['error']}")
     return ", ".join(parts)

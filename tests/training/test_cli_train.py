@@ -255,7 +255,8 @@ def test_grpo_filter_pass_rate_keeps_problems_solved_sometimes(tmp_path, problem
 
         return generate
 
-    from lemmaforge.training import generation, grpo as grpo_module
+    from lemmaforge.training import generation
+    from lemmaforge.training import grpo as grpo_module
 
     monkeypatch.setattr(generation, "hf_sampler", fake_sampler)
     trained: list = []

@@ -10,7 +10,7 @@ import pytest
 
 from lemmaforge.db import SqlRecorder, Store
 from lemmaforge.lean import code as lean_code
-from lemmaforge.records import ProblemRecord, RunStarted
+from lemmaforge.records import ProblemRecord
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO, first_combinator, is_portfolio
 from lemmaforge.training.export import Holdout, collect, statement_key
 from lemmaforge.training.rewards import sketch_and_proof, structure_consistency_reward
