@@ -15,7 +15,8 @@ not change the proposition:
   (`theorem t (h : P) : Q` ≡ `theorem t : P → Q`); `∀ x > 0,` / `∃ x ∈ s,` binder predicates;
 * hypothesis order: hypotheses (binders no later binder type and no goal mentions by name) are
   sorted by their canonical text after the variables, so swapping them does not hide a problem;
-* spelling: ASCII forms (`<=`, `>=`, `!=`, `->`, `<->`, `λ`, `↦`, `in` of big operators),
+* spelling: ASCII forms (`<=`, `>=`, `->`, `<->`, `forall`, `exists`, `λ`, `↦`, `in` of big
+  operators),
   `Nat`/`Int`/`Rat`/`Real`/`Complex` as the blackboard letters;
 * redundant parentheses: `((x))`, `(x)`, `(194 % 11) = 7`, `(a * b) + c` — removed only where
   Lean's precedence table (Mathlib's binary operators, prefix `-`, `¬`, `↑`, `√`, application)
@@ -32,6 +33,7 @@ The token source is `_token_texts`, ONE function: when the syntax layer's
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,11 +52,14 @@ def _token_texts(text: str) -> tuple[str, ...]:
 
 
 # Two tokens that Lean reads as one notation, and ASCII / long forms with a one-token synonym.
-_PAIRS = {("<", "="): "≤", (">", "="): "≥", ("!", "="): "≠", ("<-", ">"): "↔", ("∃", "!"): "∃!"}
+# (`!=` is not here: in Lean 4 it is `bne`, a Bool, not `≠`.)
+_PAIRS = {("<", "="): "≤", (">", "="): "≥", ("<-", ">"): "↔", ("∃", "!"): "∃!"}
 _SYNONYMS = {
     "->": "→",
     "<->": "↔",
     "λ": "fun",
+    "forall": "∀",
+    "exists": "∃",
     "↦": "=>",
     "Nat": "ℕ",
     "Int": "ℤ",
@@ -533,6 +538,17 @@ def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (), toks
 
 
+def _free_names(toks: Sequence[str] | None) -> frozenset[str]:
+    """Identifiers (dotted ones by their head: `h.1`, `x.succ`) occurring free in `toks`: a
+    binder named `h` is a variable only if a later type or the goal mentions `h` outside the
+    scope of an inner `∀ h` / `fun h`."""
+    if not toks:
+        return frozenset()
+    bound = rename_bound(desugar_binders(tuple(toks)))
+    original = desugar_binders(tuple(toks))
+    return frozenset(o.partition(".")[0] for o, r in zip(original, bound, strict=True) if o == r and _is_operand(o))
+
+
 @functools.lru_cache(maxsize=8192)
 def canonical_tokens(text: str) -> tuple[str, ...]:
     """The canonical token stream of the last theorem of `text` (or of `text` as a bare
@@ -543,14 +559,20 @@ def canonical_tokens(text: str) -> tuple[str, ...]:
     peeled, goal = _peel_goal(desugar_binders(goal))
     binders += peeled
 
-    def mentions(name: str, toks: Sequence[str] | None) -> bool:
-        return bool(toks) and any(t == name or t.startswith(name + ".") for t in toks)  # type: ignore[union-attr]
+    free = [_free_names(b.type) for b in binders] + [_free_names(goal)]
+
+    def mentioned_after(k: int, name: str) -> bool:
+        for j in range(k + 1, len(binders) + 1):
+            if name in free[j]:
+                return True
+            if j < len(binders) and binders[j].name == name:
+                return False  # a later binder of the same name shadows this one
+        return False
 
     variables: dict[str, str] = {}
     kept: list[tuple[Binder, bool]] = []  # (binder, is a variable)
     for k, b in enumerate(binders):
-        later = [x.type for x in binders[k + 1 :]] + [goal]
-        is_var = b.name is not None and (b.type is None or any(mentions(b.name, t) for t in later))
+        is_var = b.name is not None and (b.type is None or mentioned_after(k, b.name))
         kept.append((b, is_var))
 
     def canon(toks: Sequence[str] | None) -> tuple[str, ...]:
@@ -560,11 +582,12 @@ def canonical_tokens(text: str) -> tuple[str, ...]:
 
     out: list[str] = []
     hyps: list[tuple[str, ...]] = []
+    counter = itertools.count()
     for b, is_var in kept:
         typ = canon(b.type)  # before the binder's own name is in scope
         if is_var:
             assert b.name is not None
-            variables[b.name] = f"v{len(variables)}"
+            variables[b.name] = f"v{next(counter)}"
             out += ["(", variables[b.name], ":", *typ, ")"]
         else:
             hyps.append(("[" if b.instance else "(", "_", ":", *typ, "]" if b.instance else ")"))

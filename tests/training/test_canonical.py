@@ -147,3 +147,14 @@ def test_hypotheses_mentioned_by_later_binders_are_variables():
     # a binder whose name a later type mentions keeps its place (it is a variable, not a hypothesis)
     toks = canonical_tokens("theorem t (n : ℕ) (h : 0 < n) (x : Fin n) : x = x := sorry")
     assert toks[:10] == ("(", "v0", ":", "ℕ", ")", "(", "v1", ":", "Fin", "v0")
+
+
+def test_a_hypothesis_name_rebound_inside_the_goal_is_still_a_hypothesis():
+    a = "theorem a (f : ℕ → ℕ) (h : f 0 = 0) : ∀ h, f h = h := by sorry"
+    b = "theorem b (f : ℕ → ℕ) (hf : f 0 = 0) : ∀ n, f n = n := by sorry"
+    assert statement_key(a) == statement_key(b)
+
+
+def test_bne_is_not_ne():
+    assert statement_key("theorem a (x : ℕ) : x != 1 := by sorry") != statement_key("theorem a (x : ℕ) : x ≠ 1 := by sorry")
+    assert statement_key("theorem a : forall x : ℕ, x = x := by sorry") == statement_key("theorem a : ∀ y : ℕ, y = y := by sorry")
