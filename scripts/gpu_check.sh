@@ -87,7 +87,9 @@ for m in trl datasets accelerate; do
 done
 
 if ! "$PY" -c "import lemmaforge.cli" >"$WORK/import.log" 2>&1; then
-  fail_step "import lemmaforge.cli (the project and its base dependencies)" "$WORK/import.log"; exit 1
+  MISSING_MOD=$(grep -o "No module named '[^']*'" "$WORK/import.log" | head -n 1)
+  fail_step "import lemmaforge.cli: ${MISSING_MOD:-see the log} (the project's base dependencies must be installed: pip install -e . needs no GPU)" "$WORK/import.log"
+  exit 1
 fi
 line ok "project: lemmaforge.cli imports from $ROOT"
 
