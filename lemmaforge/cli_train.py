@@ -9,7 +9,13 @@ Data files are JSONL, one object per line:
 - `sft`: `{"prompt": [{"role": "user", …}], "completion": [{"role": "assistant", …}]}` (or both
   strings);
 - `grpo`, `es`: `{"prompt": <string or messages>, "header": "import Mathlib …", "statement":
-  "theorem … := by sorry"}`.
+  "theorem … := by sorry"}`, or benchmark rows `{"name", "header", "formal_statement",
+  "informal_statement"?}` (miniF2F's JSONL), whose prompts are built here (DeepSeek-Prover-V2's,
+  the informal statement as docstring).
+
+Every training command records a run in the store (`--db`, default the config's): config, data
+file sha256, metrics, output directory (`lemmaforge.training.runs`); `train runs` lists them and
+`lemmaforge report RUN_ID` shows one.
 
 `--tiny` trains a tiny random model (tokenizer trained on the data file) instead of `--model`:
 a CPU smoke run of the whole stack.

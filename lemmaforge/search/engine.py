@@ -393,11 +393,10 @@ class _Run:
             # check through `_check`, so each is counted in the budget).
             single, n = await automation.single_closer(lambda t: self._lemma_closes(node.text, t), tactics)
             checks += n
-            proof = single  # type: ignore[assignment]
             if single is None:
                 error = "the portfolio closed the goal but no single tactic of it did"
             else:
-                code = self.header + lean_code.fill(node.text, [single])
+                proof, code = single, self.header + lean_code.fill(node.text, [single])
         outcome = automation.AutomationOutcome(proof if error is None else None, checks, list(tactics), error, result)
         return self._automation_attempt(node, outcome, code, started)
 
