@@ -9,6 +9,7 @@ backend (one line on stderr; a bench stopped that way says how to resume it), 13
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -414,6 +415,7 @@ def report_command(
             rp.require_matplotlib()
         _check_db_exists(settings.db_url)
         store = _open_store(settings.db_url, read_only=True)  # a report never writes
+        _report_training_run(cli, store, run_id, as_json)  # exits when it is one
         data = rp.load_run(store, run_id)
         rep = rp.summarize(store, data)
         datas, reps = [data], [rep]
@@ -459,4 +461,25 @@ def report_command(
         if "html" in extra:
             cli.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
                           f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(EXIT_OK)
+
+
+def _report_training_run(cli: Any, store: Any, run_id: str, as_json: bool) -> None:
+    """A `train sft|grpo|es` / expert-iteration run: its config, data hash, metrics and output
+    (`lemmaforge.training.runs`); returns for any other run."""
+    from lemmaforge.training.runs import LISTED_KINDS, one_line, run_summary
+
+    run = store.get_run(run_id)
+    if run is None or run.kind not in LISTED_KINDS:
+        return
+    info = run_summary(run)
+    if as_json:
+        cli.print_json(info)
+    else:
+        cli.out.print(one_line(info), highlight=False, markup=False, soft_wrap=True)
+        for key in ("settings", "metrics"):
+            value = {k: v for k, v in (info.get(key) or {}).items() if k not in ("log_history", "iterations")}
+            if value:
+                cli.out.print(f"  {key}: {json.dumps(value, ensure_ascii=False)[:2000]}", highlight=False,
+                              markup=False, soft_wrap=True)
     raise typer.Exit(EXIT_OK)

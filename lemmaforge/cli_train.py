@@ -9,7 +9,13 @@ Data files are JSONL, one object per line:
 - `sft`: `{"prompt": [{"role": "user", …}], "completion": [{"role": "assistant", …}]}` (or both
   strings);
 - `grpo`, `es`: `{"prompt": <string or messages>, "header": "import Mathlib …", "statement":
-  "theorem … := by sorry"}`.
+  "theorem … := by sorry"}`, or benchmark rows `{"name", "header", "formal_statement",
+  "informal_statement"?}` (miniF2F's JSONL), whose prompts are built here (DeepSeek-Prover-V2's,
+  the informal statement as docstring).
+
+Every training command records a run in the store (`--db`, default the config's): config, data
+file sha256, metrics, output directory (`lemmaforge.training.runs`); `train runs` lists them and
+`lemmaforge report RUN_ID` shows one.
 
 `--tiny` trains a tiny random model (tokenizer trained on the data file) instead of `--model`:
 a CPU smoke run of the whole stack.
@@ -31,7 +37,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lemmaforge.cli_common import BadInput, ConfigOpt, JsonOpt, fail, out, read_text_file
+from lemmaforge.cli_common import BadInput, ConfigOpt, JsonOpt, err, fail, out, read_text_file
 from lemmaforge.training.sft import TrainingDataError
 
 app = typer.Typer(
@@ -103,11 +109,11 @@ def _check_max_steps(max_steps: int | None) -> None:
         raise BadInput(f"--max-steps must be a positive number of steps or -1 (train by epochs), not {max_steps}")
 
 
-def _require_extra() -> None:
+def _require_extra(modules: tuple[str, ...] | None = None) -> None:
     from lemmaforge.training.sft import require_train_extra
 
     try:
-        require_train_extra()
+        require_train_extra(*((modules,) if modules else ()))
     except ImportError as exc:
         raise BadInput(str(exc)) from None
 
@@ -142,6 +148,15 @@ def _load_model(
     return m, tok, model
 
 
+def _settings(config: Path | None, overrides: dict[str, Any]) -> Any:
+    from lemmaforge.config import ConfigError, load_config
+
+    try:
+        return load_config(config, overrides)
+    except ConfigError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def _verifier_factory(
     config: Path | None,
     verifier: str | None,
@@ -150,22 +165,30 @@ def _verifier_factory(
     timeout: float | None,
     db_url: str | None = None,
 ):
-    from lemmaforge.config import ConfigError, load_config
     from lemmaforge.lean.backends import BACKENDS, make_verifier
 
     if verifier is not None and verifier not in BACKENDS:
         raise BadInput(f"unknown verifier '{verifier}' (choose {', '.join(BACKENDS)})")
-    try:
-        settings = load_config(
-            config,
-            {
-                "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
-                "db_url": db_url,
-            },
-        )
-    except ConfigError as exc:
-        raise BadInput(str(exc)) from None
+    settings = _settings(
+        config,
+        {
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+            "db_url": db_url,
+        },
+    )
     return (lambda: make_verifier(settings.verifier)), settings
+
+
+def _open_store(db_url: str) -> Any:
+    """The store training runs are recorded in; BadInput when it cannot be opened."""
+    from lemmaforge.db import Store, StoreError
+
+    try:
+        return Store(db_url)
+    except StoreError as exc:
+        raise BadInput(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - SQLAlchemy: a bad URL, an unwritable directory
+        raise BadInput(f"cannot open the store {db_url}: {' '.join(str(exc).split())[:200]}") from None
 
 
 def _quiet(as_json: bool) -> contextlib.AbstractContextManager[Any]:
@@ -179,11 +202,21 @@ def _report(metrics: dict[str, Any], as_json: bool, what: str) -> None:
         print_json(metrics)
         return
     out.print(f"[green]{what} done[/]: {metrics.get('global_step', '?')} steps, output {metrics.get('output_dir')}")
+    if metrics.get("run_id"):
+        out.print(f"  run {metrics['run_id']} (lemmaforge report {metrics['run_id']})", highlight=False, soft_wrap=True)
     if metrics.get("first_loss") is not None:
         out.print(f"  loss {metrics['first_loss']:.4f} -> {metrics['last_loss']:.4f}", highlight=False)
     for key, values in (metrics.get("rewards") or {}).items():
         if key.endswith("/mean") and values:
             out.print(f"  {key}: {', '.join('nan' if v != v else f'{v:.3f}' for v in values)}", highlight=False)
+
+
+def _store_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
+    """What the run row keeps: the metrics without the per-step log (that is in the output dir)."""
+    return {k: v for k, v in metrics.items() if k != "log_history"}
+
+
+DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store the run is recorded in (default: the config's).")]
 
 
 @app.command()
@@ -201,71 +234,146 @@ def sft(
     grad_accum: Annotated[int, typer.Option("--grad-accum", min=1)] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=16)] = 4096,
     cpu: Annotated[bool, typer.Option("--cpu", help="Train on the CPU (default with --tiny).")] = False,
+    db: DbOpt = None,
+    config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Supervised fine-tuning on conversational prompt–completion rows (completion-only loss)."""
+    """Supervised fine-tuning on conversational prompt–completion rows (completion-only loss).
+    The run (config, data hash, metrics, output) is recorded in the store."""
+    from lemmaforge.training.runs import TrainingRun
     from lemmaforge.training.sft import validate_sft_rows
 
     try:
         _check_max_steps(max_steps)
         rows = _validated(data, validate_sft_rows)
         _require_extra()
-        m, tok, _ = _load_model(model, tiny, rows)
+        store = _open_store(_settings(config, {"db_url": db}).db_url)
+        m, tok, name = _load_model(model, tiny, rows)
     except BadInput as exc:
         fail(str(exc))
     from lemmaforge.training.sft import run_sft
 
     use_cpu = cpu or tiny
+    settings = {
+        "model": _absolute(name), "tiny": tiny, "lora": lora, "lora_r": lora_r, "max_steps": max_steps,
+        "epochs": epochs, "lr": lr, "batch_size": batch_size, "grad_accum": grad_accum, "max_length": max_length,
+        "use_cpu": use_cpu,
+    }
+    run = TrainingRun.start(store, "sft", data=data, output=output, settings=settings, versions=_train_versions(),
+                            rows=len(rows))
+    try:
+        with run.failing_on_error(), _quiet(as_json):
+            metrics = run_sft(
+                m, tok, rows, output, lora=lora, lora_r=lora_r, max_steps=max_steps, epochs=epochs, lr=lr,
+                batch_size=batch_size, grad_accum=grad_accum, max_length=max_length, use_cpu=use_cpu,
+                bf16=False if use_cpu else None, logging_steps=1 if tiny else 10, disable_tqdm=as_json,
+            )
+        run.finish(_store_metrics(metrics))
+    finally:
+        store.close()
+    _report({**metrics, "run_id": run.run_id}, as_json, "sft")
+
+
+def _grpo_rows(data: Path, cot: bool) -> tuple[list[dict[str, Any]], str]:
+    """(rows, "grpo" | "benchmark"): GRPO rows as they are, or built from benchmark problems."""
+    from lemmaforge.training.grpo import is_benchmark_row, rows_from_benchmark, validate_grpo_rows
+
+    rows = read_jsonl(data)
+    try:
+        if is_benchmark_row(rows[0]):
+            return rows_from_benchmark(data, cot=cot), "benchmark"
+        validate_grpo_rows(rows)
+    except TrainingDataError as exc:
+        raise BadInput(f"{data}: {exc}") from None
+    return rows, "grpo"
+
+
+def _filter_by_pass_rate(
+    rows: list[dict[str, Any]], m: Any, tok: Any, factory: Any, settings: Any, *, samples: int, max_new_tokens: int,
+    output: Path, as_json: bool,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Sample `samples` proofs per problem with the starting model, verify them, keep the problems
+    solved sometimes but not always (0 < rate < 1). The kept set is written to
+    OUTPUT/pass_rates.jsonl (every problem, its rate, kept or not) and returned for the run row."""
+    import json as _json
+
+    from lemmaforge.training.generation import hf_sampler
+    from lemmaforge.training.rewards import estimate_pass_rates, filter_by_pass_rate
+
+    model = m
+    if isinstance(m, str):  # the GPU presets let TRL load the weights: the filter loads them once
+        from transformers import AutoModelForCausalLM
+
+        model = AutoModelForCausalLM.from_pretrained(m, dtype="auto")
+        import torch
+
+        if torch.cuda.is_available():
+            model = model.to("cuda")
+    generate = hf_sampler(model, tok, max_new_tokens=max_new_tokens)
+    if not as_json:
+        out.print(f"pass-rate filter: sampling {samples} per problem for {len(rows)} problems", highlight=False)
     with _quiet(as_json):
-        metrics = run_sft(
-            m,
-            tok,
-            rows,
-            output,
-            lora=lora,
-            lora_r=lora_r,
-            max_steps=max_steps,
-            epochs=epochs,
-            lr=lr,
-            batch_size=batch_size,
-            grad_accum=grad_accum,
-            max_length=max_length,
-            use_cpu=use_cpu,
-            bf16=False if use_cpu else None,
-            logging_steps=1 if tiny else 10,
-            disable_tqdm=as_json,
+        rates = estimate_pass_rates(
+            generate, factory, rows, samples, timeout=settings.verifier.timeout, audit_config=settings.audit
         )
-    _report(metrics, as_json, "sft")
+    kept = filter_by_pass_rate(rows, rates)
+    kept_ids = {id(r) for r in kept}
+    output.mkdir(parents=True, exist_ok=True)
+    path = output / "pass_rates.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        for i, (row, rate) in enumerate(zip(rows, rates, strict=True)):
+            f.write(_json.dumps({"index": i, "name": row.get("name"), "statement": row.get("statement"),
+                                 "pass_rate": rate, "kept": id(row) in kept_ids}, ensure_ascii=False) + "\n")
+    if model is not m:
+        del model
+    info = {
+        "samples": samples,
+        "problems": len(rows),
+        "kept": len(kept),
+        "kept_names": [r.get("name") or r.get("statement", "")[:80] for r in kept],
+        "pass_rates": str(path),
+    }
+    return kept, info
 
 
 @app.command()
 def grpo(
-    data: DataOpt,
+    data: Annotated[Path, typer.Option("--data", help="JSONL: GRPO rows (prompt, header, statement) or benchmark rows (name, header, formal_statement).")],
     output: OutputOpt,
     model: ModelOpt = None,
     tiny: TinyOpt = False,
-    preset: Annotated[str, typer.Option("--preset", help="cpu, colocate (one GPU + vLLM) or server (vLLM server).")] = "cpu",
+    preset: Annotated[str, typer.Option("--preset", help="cpu, gpu (one GPU, transformers generation), colocate (one GPU + vLLM) or server (vLLM server).")] = "cpu",
     vllm_url: Annotated[str | None, typer.Option("--vllm-url", help="vLLM server base URL (--preset server).")] = None,
     gpu_memory_utilization: Annotated[float, typer.Option("--vllm-gpu-memory", min=0.05, max=0.95)] = 0.3,
     max_steps: Annotated[int | None, typer.Option("--max-steps")] = None,
     num_generations: Annotated[int | None, typer.Option("--num-generations", min=2)] = None,
     batch_size: Annotated[int | None, typer.Option("--batch-size", min=1, help="Completions per device step.")] = None,
+    grad_accum: Annotated[int | None, typer.Option("--grad-accum", min=1)] = None,
     max_completion_length: Annotated[int | None, typer.Option("--max-completion-length", min=1)] = None,
     lr: Annotated[float | None, typer.Option("--lr", min=0.0)] = None,
     lora: Annotated[bool, typer.Option("--lora")] = False,
     lora_r: Annotated[int, typer.Option("--lora-r", min=1)] = 16,
     consistency_weight: Annotated[float, typer.Option("--consistency-weight", min=0.0)] = 0.2,
     consistency_steps: Annotated[int, typer.Option("--consistency-steps", min=0)] = 200,
+    filter_pass_rate: Annotated[
+        int | None,
+        typer.Option("--filter-pass-rate", min=1, help="Sample N proofs per problem with the starting model first; train only on problems solved sometimes but not always (0 < rate < 1)."),
+    ] = None,
+    filter_max_new_tokens: Annotated[int | None, typer.Option("--filter-max-new-tokens", min=1, help="Tokens per filter sample (default: the completion length).")] = None,
+    cot: Annotated[bool, typer.Option("--cot/--no-cot", help="Prompts built from benchmark rows: CoT (default) or non-CoT.")] = True,
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
     timeout: TimeoutOpt = None,
+    db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """GRPO with the Lean-verified reward (+ the early structure-consistency reward)."""
+    """GRPO with the Lean-verified reward (+ the early structure-consistency reward). The run
+    (config, data hash, kept problems, metrics, output) is recorded in the store."""
     from lemmaforge.lean.verifier import VerifierError
-    from lemmaforge.training.grpo import PRESETS, validate_grpo_rows
+    from lemmaforge.training.grpo import PRESETS, VLLM_PRESETS, vllm_available
+    from lemmaforge.training.runs import TrainingRun
 
     try:
         _check_max_steps(max_steps)
@@ -273,10 +381,14 @@ def grpo(
             raise BadInput(f"unknown preset '{preset}' (choose {', '.join(PRESETS)})")
         if preset == "server" and not vllm_url:
             raise BadInput("--preset server needs --vllm-url (the `vllm serve` base URL)")
-        rows = _validated(data, validate_grpo_rows)
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
+        rows, data_format = _grpo_rows(data, cot)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
         _require_extra()
-        m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu")
+        if preset in VLLM_PRESETS and not vllm_available():
+            raise BadInput(f"--preset {preset} needs vLLM, which is not installed: use --preset gpu "
+                           "(generation with transformers) or pip install 'lemmaforge[vllm]'")
+        store = _open_store(settings.db_url)
+        m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu" or tiny)
     except BadInput as exc:
         fail(str(exc))
     from lemmaforge.training.grpo import run_grpo
@@ -286,6 +398,7 @@ def grpo(
         ("max_steps", max_steps),
         ("num_generations", num_generations),
         ("per_device_train_batch_size", batch_size),
+        ("gradient_accumulation_steps", grad_accum),
         ("max_completion_length", max_completion_length),
         ("learning_rate", lr),
     ):
@@ -295,97 +408,223 @@ def grpo(
         overrides["gpu_memory_utilization"] = gpu_memory_utilization
     if preset == "server":
         overrides["base_url"] = vllm_url
+    if tiny and preset != "cpu":
+        overrides["model_init_kwargs"] = None  # the tiny model is built here, not loaded by TRL
+    run_settings = {
+        "model": _absolute(name), "tiny": tiny, "preset": preset, "lora": lora, "lora_r": lora_r,
+        "consistency_weight": consistency_weight, "consistency_steps": consistency_steps,
+        "filter_pass_rate": filter_pass_rate, "data_format": data_format, "cot": cot,
+        "verifier": settings.verifier.backend, **overrides,
+    }
+    run = TrainingRun.start(store, "grpo", data=data, output=output, settings=run_settings,
+                            versions=_train_versions(), rows=len(rows))
+    kept_info: dict[str, Any] | None = None
     try:
-        with _quiet(as_json):
-            metrics = run_grpo(
-                m,
-                tok,
-                rows,
-                factory,
-                output,
-                preset=preset,
-                lora=lora,
-                lora_r=lora_r,
-                consistency_weight=consistency_weight,
-                consistency_steps=consistency_steps,
-                timeout=settings.verifier.timeout,
-                audit_config=settings.audit,
-                **overrides,
-            )
+        with run.failing_on_error():
+            if filter_pass_rate is not None:
+                tokens = filter_max_new_tokens or max_completion_length or (32 if tiny else 1024)
+                try:
+                    rows, kept_info = _filter_by_pass_rate(
+                        rows, m, tok, factory, settings, samples=filter_pass_rate, max_new_tokens=tokens,
+                        output=output, as_json=as_json,
+                    )
+                except VerifierError as exc:
+                    raise BadInput(f"verifier '{settings.verifier.backend}' unusable: {exc}") from None
+                if not rows:
+                    run.fail("no problem kept by the pass-rate filter")
+                    fail(f"no problem has a pass rate strictly between 0 and 1 after {filter_pass_rate} samples "
+                         f"each (see {kept_info['pass_rates']}): nothing for GRPO to learn from", 1)
+                if not as_json:
+                    out.print(f"  kept {kept_info['kept']}/{kept_info['problems']} problems", highlight=False)
+            with _quiet(as_json):
+                metrics = run_grpo(
+                    m, tok, rows, factory, output, preset=preset, lora=lora, lora_r=lora_r,
+                    consistency_weight=consistency_weight, consistency_steps=consistency_steps,
+                    timeout=settings.verifier.timeout, audit_config=settings.audit, **overrides,
+                )
+    except BadInput as exc:
+        store.close()
+        fail(str(exc))
     except VerifierError as exc:
+        store.close()
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
     except ValueError as exc:
+        store.close()
         fail(" ".join(str(exc).split())[:400])
-    _report(metrics, as_json, "grpo")
+    if kept_info is not None:
+        metrics["filter"] = kept_info
+    run.finish(_store_metrics(metrics))
+    store.close()
+    _report({**metrics, "run_id": run.run_id}, as_json, "grpo")
+
+
+#: ES settings, their defaults, and whether a --resume may change them (device and the target
+#: number of iterations may; everything that defines the experiment may not)
+ES_DEFAULTS: dict[str, Any] = {
+    "iterations": 10,
+    "population": 30,
+    "sigma": 1e-3,
+    "alpha": 5e-4,
+    "seed": 0,
+    "problems_per_iteration": 8,
+    "samples": 4,
+    "max_new_tokens": 1024,
+}
+ES_FLAGS = {
+    "iterations": "--iterations", "population": "--population", "sigma": "--sigma", "alpha": "--alpha",
+    "seed": "--seed", "problems_per_iteration": "--problems-per-iteration", "samples": "--samples",
+    "max_new_tokens": "--max-new-tokens", "model": "--model", "tiny": "--tiny", "data": "--data",
+}
+
+
+def _device(device: str) -> str:
+    """`auto` → cuda when torch sees a GPU, else cpu; a CUDA device that is not there is bad input."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise BadInput(f"--device {device}: no CUDA device available (torch.cuda.is_available() is False)")
+        index = device.partition(":")[2]
+        if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
+            raise BadInput(f"--device {device}: no such CUDA device ({torch.cuda.device_count()} visible)")
+        return device
+    if device != "cpu":
+        raise BadInput(f"--device {device}: choose auto, cpu, cuda or cuda:N")
+    return device
+
+
+def _es_resume_settings(history: Any, given: dict[str, Any], history_path: Path) -> dict[str, Any]:
+    """Every setting of the stored experiment, with the flags given now checked against it: a flag
+    that would change the experiment is refused (as `bench --resume` does); `--iterations` is
+    the new total."""
+    stored = {**history.settings, **{k: getattr(history.config, k) for k in ("sigma", "alpha", "population", "seed")}}
+    conflicts = []
+    for key, value in given.items():
+        if key == "iterations" or value is None or key not in stored or stored[key] is None:
+            continue
+        if key == "data":
+            if stored.get("data_sha256") and value["sha256"] != stored["data_sha256"]:
+                conflicts.append(f"--data {value['path']} is not the data of the run (it trained on {stored['data']})")
+            continue
+        if value != stored[key]:
+            conflicts.append(f"{ES_FLAGS[key]} {value} (the run has {stored[key]})")
+    if conflicts:
+        raise BadInput(
+            f"--resume {history_path}: {'; '.join(conflicts)}; flags that change the experiment cannot change on "
+            "resume (start a new --output instead)"
+        )
+    merged = {**ES_DEFAULTS, **{k: v for k, v in stored.items() if v is not None}}
+    if given.get("iterations") is not None:
+        merged["iterations"] = given["iterations"]
+    return merged
 
 
 @app.command()
 def es(
-    data: DataOpt,
     output: OutputOpt,
+    data: Annotated[Path | None, typer.Option("--data", help="JSONL of GRPO rows or benchmark rows (default on --resume: the run's).")] = None,
     model: ModelOpt = None,
     tiny: TinyOpt = False,
-    iterations: Annotated[int, typer.Option("--iterations", min=1)] = 10,
-    population: Annotated[int, typer.Option("--population", min=2)] = 30,
-    sigma: Annotated[float, typer.Option("--sigma", min=0.0)] = 1e-3,
-    alpha: Annotated[float, typer.Option("--alpha", min=0.0)] = 5e-4,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
-    problems: Annotated[int, typer.Option("--problems-per-iteration", min=1)] = 8,
-    samples: Annotated[int, typer.Option("--samples", min=1, help="Proofs sampled per problem per member.")] = 4,
-    max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=1)] = 1024,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue from OUTPUT/es_history.json.")] = False,
+    iterations: Annotated[int | None, typer.Option("--iterations", min=1, help="Iterations in all (a resumed run continues up to it; default 10).")] = None,
+    population: Annotated[int | None, typer.Option("--population", min=2, help="Default 30.")] = None,
+    sigma: Annotated[float | None, typer.Option("--sigma", help="Default 1e-3.")] = None,
+    alpha: Annotated[float | None, typer.Option("--alpha", help="Default 5e-4.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Default 0.")] = None,
+    problems: Annotated[int | None, typer.Option("--problems-per-iteration", min=1, help="Default 8.")] = None,
+    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Proofs sampled per problem per member (default 4).")] = None,
+    max_new_tokens: Annotated[int | None, typer.Option("--max-new-tokens", min=1, help="Default 1024.")] = None,
+    device: Annotated[str, typer.Option("--device", help="auto (cuda when available), cpu, cuda or cuda:N.")] = "auto",
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from OUTPUT/es_history.json with its own settings.")] = False,
     save_model: Annotated[bool, typer.Option("--save-model/--no-save-model")] = True,
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
     timeout: TimeoutOpt = None,
+    db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Evolution Strategies: seeded weight perturbations scored by Lean-verified sampled proofs.
-    The run is OUTPUT/es_history.json (base model + seeds + coefficients). `--resume` replays it
-    onto the same --model (or --tiny on the same data) and continues with the history's own
-    sigma, alpha, population and seed (the flags for those are then ignored)."""
+    The run is OUTPUT/es_history.json (base model + seeds + coefficients + every setting).
+    `--resume` replays it onto the same model and continues with the stored settings (data,
+    model, sigma, alpha, population, seed, problems per iteration, samples, max new tokens);
+    a flag that contradicts them is refused; `--iterations` is the total to reach. After the
+    last iteration the replay check recomputes the weights from the history and compares them
+    bit for bit with the model on its device."""
     from lemmaforge.lean.verifier import VerifierError
-    from lemmaforge.training.grpo import validate_grpo_rows
+    from lemmaforge.training.runs import TrainingRun, file_sha256
 
     history_path = output / "es_history.json"
+    history = None
     try:
-        if sigma <= 0 or alpha <= 0:
+        if (sigma is not None and sigma <= 0) or (alpha is not None and alpha <= 0):
             raise BadInput("--sigma and --alpha must be positive")
-        rows = _validated(data, validate_grpo_rows)
-        if resume and not history_path.is_file():
-            raise BadInput(f"nothing to resume: {history_path} not found")
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
-        _require_extra()
-        m, tok, name = _load_model(model, tiny, rows)
+        _require_extra(("torch", "transformers"))
+        if resume:
+            if not history_path.is_file():
+                raise BadInput(f"nothing to resume: {history_path} not found")
+            from lemmaforge.training.es import ESHistory
+
+            try:
+                history = ESHistory.load(history_path)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise BadInput(f"{history_path}: {exc}") from None
+        if data is None:
+            stored_data = history.settings.get("data") if history is not None else None
+            if stored_data is None:
+                raise BadInput("give --data (a JSONL of prompt, header, statement rows)")
+            data = Path(stored_data)
+        data_sha = file_sha256(data) if data.is_file() else None
+        given: dict[str, Any] = {
+            "iterations": iterations, "population": population, "sigma": sigma, "alpha": alpha, "seed": seed,
+            "problems_per_iteration": problems, "samples": samples, "max_new_tokens": max_new_tokens,
+            "model": _absolute(model), "tiny": True if tiny else None,
+            "data": {"path": str(data), "sha256": data_sha} if data_sha is not None else None,
+        }
+        if history is not None:
+            values = _es_resume_settings(history, given, history_path)
+            if model is None and not tiny:
+                model, tiny = values.get("model") if not values.get("tiny") else None, bool(values.get("tiny"))
+        else:
+            values = {**ES_DEFAULTS, **{k: v for k, v in given.items() if k in ES_DEFAULTS and v is not None}}
+        rows, _ = _grpo_rows(data, values.get("cot", True))
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        target = _device(device)
+        store = _open_store(settings.db_url)
+        m, tok, name = _load_model(model, bool(tiny), rows)
     except BadInput as exc:
         fail(str(exc))
     from lemmaforge.training.es import (
         ESConfig,
-        ESHistory,
         EvolutionStrategy,
         iteration_summary,
         make_lean_es_reward,
+        replay_matches,
     )
 
-    history = None
-    if resume:
-        try:
-            history = ESHistory.load(history_path)
-        except (ValueError, KeyError, TypeError) as exc:
-            fail(f"{history_path}: {exc}")
-    cfg = ESConfig(sigma=sigma, alpha=alpha, population=population, seed=seed) if history is None else None
+    experiment = {
+        **{k: values[k] for k in ES_DEFAULTS},
+        "model": _absolute(name) if name != "tiny" else None,
+        "tiny": name == "tiny",
+        "data": str(data.expanduser().resolve()),
+        "data_sha256": data_sha,
+    }
+    m.to(target)
+    cfg = None if history is not None else ESConfig(
+        sigma=values["sigma"], alpha=values["alpha"], population=values["population"], seed=values["seed"]
+    )
+    done_before = len(history.iterations) if history is not None else 0
+    todo = max(0, values["iterations"] - done_before)
+    run = TrainingRun.start(
+        store, "es", data=data, output=output, settings={**experiment, "device": target}, versions=_train_versions(),
+        rows=len(rows), extra={"resumed": history is not None, "iterations_before": done_before},
+    )
     reward_fn, close = make_lean_es_reward(
-        tok,
-        rows,
-        factory,
-        problems_per_iteration=problems,
-        samples_per_problem=samples,
-        max_new_tokens=max_new_tokens,
-        seed=seed,
-        timeout=settings.verifier.timeout,
-        audit_config=settings.audit,
+        tok, rows, factory, problems_per_iteration=values["problems_per_iteration"],
+        samples_per_problem=values["samples"], max_new_tokens=values["max_new_tokens"], seed=values["seed"],
+        timeout=settings.verifier.timeout, audit_config=settings.audit,
     )
     summaries: list[dict[str, Any]] = []
 
@@ -396,13 +635,22 @@ def es(
             out.print(f"  iteration {t}: mean reward {s['mean_reward']}", highlight=False)
 
     try:
-        try:
-            strategy = EvolutionStrategy(m, reward_fn, cfg, history=history, base=name)
-        except ValueError as exc:
-            fail(str(exc))
-        with _quiet(as_json):
-            strategy.train(iterations, history_path=history_path, callback=progress)
+        with run.failing_on_error():
+            try:
+                strategy = EvolutionStrategy(m, reward_fn, cfg, history=history, base=name)
+            except ValueError as exc:
+                raise BadInput(str(exc)) from None
+            strategy.history.settings = experiment
+            if todo == 0:
+                strategy.history.save(history_path)
+            with _quiet(as_json):
+                strategy.train(todo, history_path=history_path, callback=progress)
+            exact = replay_matches(m, strategy.base_state, strategy.history)
+    except BadInput as exc:
+        store.close()
+        fail(str(exc))
     except VerifierError as exc:
+        store.close()
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
     finally:
         close()
@@ -412,10 +660,46 @@ def es(
     metrics = {
         "output_dir": str(output),
         "history": str(history_path),
+        "device": target,
         "global_step": len(strategy.history.iterations),
+        "iterations_run": todo,
+        "replay_exact": exact,
         "iterations": summaries,
     }
-    _report(metrics, as_json, "es")
+    run.finish(metrics)
+    store.close()
+    if not exact:
+        err.print(f"error: the replay check failed: {history_path} does not rebuild the weights on {target}")
+        raise typer.Exit(1)
+    if not as_json:
+        out.print(f"  replay check on {target}: exact", highlight=False)
+    _report({**metrics, "run_id": run.run_id}, as_json, "es")
+
+
+@app.command("runs")
+def runs_command(
+    db: DbOpt = None,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the training runs recorded in the store (sft, grpo, es, expert iteration)."""
+    from lemmaforge.training.runs import one_line, run_summary, training_runs
+
+    try:
+        store = _open_store(_settings(config, {"db_url": db}).db_url)
+    except BadInput as exc:
+        fail(str(exc))
+    try:
+        infos = [run_summary(r) for r in training_runs(store)]
+    finally:
+        store.close()
+    if as_json:
+        print_json({"runs": infos})
+        return
+    if not infos:
+        out.print("no training runs", highlight=False)
+    for info in infos:
+        out.print(one_line(info), highlight=False, soft_wrap=True)
 
 
 @app.command("expert-iter")

@@ -7,8 +7,10 @@ completion-mode endpoints (no chat template) are plain strings.
 Sources of the published templates (see `docs/research/provers.md`):
 
 - Prover, non-CoT and CoT: DeepSeek-Prover-V2's model card / README — "Complete the following
-  Lean 4 code:" + the header and the theorem ending in `sorry` in a ```lean4 block, plus, for CoT,
-  the "Before producing the Lean 4 code … detailed proof plan …" paragraph, verbatim.
+  Lean 4 code:" + the header, the informal statement as a docstring where the dataset has one
+  (`{header}{docstring}theorem … := by sorry`, the miniF2F `informal_prefix` layout) and the
+  theorem ending in `sorry` in a ```lean4 block, plus, for CoT, the "Before producing the Lean 4
+  code … detailed proof plan …" paragraph, verbatim.
 - Prover, completion mode (no chat template): DeepSeek-Prover-V1.5 style — the same first line and
   an OPEN ```lean4 block ending in `:= by`, which the model continues with the proof.
 - Prover self-correction: Goedel-Prover-V2 (`src/utils.py`) — the previous answer stays in the
@@ -58,24 +60,56 @@ PROVER_COT_SUFFIX = (
 )
 
 
-def prover_prompt(header: str, statement: str, *, cot: bool) -> str:
+def informal_docstring(informal: str | None) -> str:
+    """The informal statement as the docstring DeepSeek-Prover-V2's miniF2F prompts carry in the
+    code block (the dataset's `informal_prefix`: `/-- text-/` and a newline). An `informal` that
+    is already a docstring is kept as written; "" for none. A `-/` inside the text would end the
+    comment early: it is broken up."""
+    if informal is None or not informal.strip():
+        return ""
+    text = informal.strip()
+    if text.startswith("/--") and text.endswith("-/") and "-/" not in text[3:-2]:
+        return text + "\n"
+    return "/-- " + text.replace("-/", "- /") + "-/\n"
+
+
+def with_informal(statement: str, informal: str | None) -> str:
+    """`statement` with the informal docstring right before its theorem (after any definitions
+    the statement brings along), unless the theorem already has a docstring."""
+    doc = informal_docstring(informal)
+    if not doc:
+        return statement
+    from lemmaforge.lean import code as lean_code
+
+    decl = lean_code.last_theorem(statement)
+    if decl is None:
+        return doc + statement
+    if decl.docstring is not None:
+        return statement
+    return statement[: decl.start] + doc + statement[decl.start :]
+
+
+def prover_prompt(header: str, statement: str, *, cot: bool, informal: str | None = None) -> str:
     """DeepSeek-Prover-V2's user prompt. `statement` is the theorem (docstring allowed) ending in
-    `:= by\\n  sorry`; the code block holds `header + statement`, stripped as in the model card."""
-    code = with_header(header, statement).strip()
+    `:= by\\n  sorry`; the code block holds `header + docstring + statement`, stripped as in the
+    model card, the docstring being `informal` (the dataset's informal statement or its
+    `informal_prefix`) where there is one."""
+    code = with_header(header, with_informal(statement, informal)).strip()
     prompt = f"{PROVER_INSTRUCTION}\n\n```lean4\n{code}\n```"
     if cot:
         prompt += f"\n\n{PROVER_COT_SUFFIX}"
     return prompt
 
 
-def prover_messages(header: str, statement: str, *, cot: bool) -> Messages:
-    return [{"role": "user", "content": prover_prompt(header, statement, cot=cot)}]
+def prover_messages(header: str, statement: str, *, cot: bool, informal: str | None = None) -> Messages:
+    return [{"role": "user", "content": prover_prompt(header, statement, cot=cot, informal=informal)}]
 
 
-def prover_completion_prompt(header: str, open_statement: str) -> str:
+def prover_completion_prompt(header: str, open_statement: str, informal: str | None = None) -> str:
     """Completion mode (no chat template): an open ```lean4 block ending in the theorem's
-    `:= by\\n`; the model continues with the tactic proof and closes the block."""
-    return f"{PROVER_INSTRUCTION}\n\n```lean4\n{with_header(header, open_statement)}"
+    `:= by\\n` (after the informal docstring, as in `prover_prompt`); the model continues with the
+    tactic proof and closes the block."""
+    return f"{PROVER_INSTRUCTION}\n\n```lean4\n{with_header(header, with_informal(open_statement, informal))}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,13 +6,18 @@ Two ways to run it, so every backend can:
   at the first that finds the state lost (its process restarted or died: `state_lost`);
 - on the standalone lemma (Kimina, lake: no proof states; or a REPL state that was lost): ONE
   Lean check of the lemma proved by `first_combinator(portfolio)`, which costs one check instead
-  of one per tactic (the engine runs it, through its deduplicating check). The combinator itself
-  is then the proof (it is deterministic, so it re-checks in the assembled file).
+  of one per tactic when the portfolio fails (the engine runs it, through its deduplicating
+  check). When it succeeds, the combinator is NOT the proof: `single_closer` checks each tactic
+  alone, concurrently, and the cheapest one that closes the goal is stored and assembled. A
+  portfolio in training data teaches a model to emit portfolios, and in an assembled proof the
+  final check would re-run every failing alternative before the one that works.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult, Verifier
@@ -44,6 +49,15 @@ class AutomationOutcome:
     state_lost: bool = False  # the proof state is gone: only the standalone lemma is left to try
 
 
+_PORTFOLIO_RE = re.compile(r"\bfirst\s*\|\s*\([^\n]*;\s*done\)")
+
+
+def is_portfolio(proof: str) -> bool:
+    """Whether `proof` contains a `first_combinator` portfolio (`first | (t; done) | …`): what
+    an automation-closed hole was stored as before `single_closer` (export drops such rows)."""
+    return bool(_PORTFOLIO_RE.search(proof))
+
+
 def first_combinator(tactics: Sequence[str]) -> str:
     """`first | (t1; done) | (t2; done) …`: parenthesised so `;` chains stay whole, and each
     alternative must CLOSE the goal (`done`): `simp` that makes progress without finishing would
@@ -73,3 +87,32 @@ async def on_proof_state(
             # The worker restarted: the state is gone, the caller falls back to the lemma path.
             return AutomationOutcome(None, len(tried), tried, last.error, last, state_lost=True)
     return AutomationOutcome(None, len(tried), tried, last.error if last else None, last)
+
+
+async def single_closer(closes: Callable[[str], Awaitable[bool]], tactics: Sequence[str]) -> tuple[str | None, int]:
+    """(the first tactic of `tactics`, in portfolio order = cheapest first, for which
+    `await closes(tactic)` is True, number of checks started). Every check starts at once (one
+    Lean round trip instead of one per tactic; the caller counts each in its budget); once a
+    tactic closes and every cheaper one has answered, the dearer ones still running are
+    cancelled. (None, n) when no tactic closes alone. An exception of a check (e.g. the budget
+    ran out) is raised only when no tactic that did run closes the goal."""
+    tasks = [asyncio.ensure_future(closes(t)) for t in tactics]
+    error: BaseException | None = None
+    try:
+        for tactic, task in zip(tactics, tasks, strict=True):
+            try:
+                if await task:
+                    return tactic, len(tasks)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a dearer tactic may still close the goal
+                error = error or exc
+        if error is not None:
+            raise error
+        return None, len(tasks)
+    finally:
+        for task in tasks:
+            if not task.done():
+                task.cancel()
+        # let the cancelled checks unwind (their exceptions are theirs: retrieve, do not raise)
+        await asyncio.gather(*tasks, return_exceptions=True)

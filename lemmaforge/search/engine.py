@@ -382,16 +382,26 @@ class _Run:
                 return solution
             # The worker holding the state restarted: try the portfolio on the standalone lemma.
         started = time.monotonic()
-        proof = automation.first_combinator(tactics)
+        proof = automation.first_combinator(tactics) if len(tactics) > 1 else tactics[0]
         code = self.header + lean_code.fill(node.text, [proof])
         result = await self._check(code)  # counts its own time
         closed = self._proves(result)
-        outcome = automation.AutomationOutcome(
-            proof if closed else None, 1, list(tactics),
-            None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value),
-            result,
-        )
+        error = None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value)
+        checks = 1
+        if closed and len(tactics) > 1:
+            # The portfolio is never the proof: the one tactic that closes the goal is (each
+            # check through `_check`, so each is counted in the budget).
+            single, n = await automation.single_closer(lambda t: self._lemma_closes(node.text, t), tactics)
+            checks += n
+            if single is None:
+                error = "the portfolio closed the goal but no single tactic of it did"
+            else:
+                proof, code = single, self.header + lean_code.fill(node.text, [single])
+        outcome = automation.AutomationOutcome(proof if error is None else None, checks, list(tactics), error, result)
         return self._automation_attempt(node, outcome, code, started)
+
+    async def _lemma_closes(self, lemma: str, tactic: str) -> bool:
+        return self._proves(await self._check(self.header + lean_code.fill(lemma, [tactic])))
 
     def _automation_attempt(
         self, node: Node, outcome: automation.AutomationOutcome, code: str, started: float

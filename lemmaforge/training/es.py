@@ -120,6 +120,9 @@ class ESHistory:
     iterations: list[ESIteration] = field(default_factory=list)
     digest: str | None = None  # state_digest of the base weights
     base: str | None = None  # where the base weights come from (a model path), informational
+    # the rest of the experiment (data and its hash, model, problems per iteration, samples,
+    # max new tokens, target iterations…): what `train es --resume` restores and checks flags against
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +130,7 @@ class ESHistory:
             "config": asdict(self.config),
             "digest": self.digest,
             "base": self.base,
+            "settings": self.settings,
             "iterations": [it.to_json() for it in self.iterations],
         }
 
@@ -139,6 +143,7 @@ class ESHistory:
             iterations=[ESIteration.from_json(it) for it in obj.get("iterations", [])],
             digest=obj.get("digest"),
             base=obj.get("base"),
+            settings=dict(obj.get("settings") or {}),
         )
 
     def save(self, path: str | Path) -> Path:
@@ -193,6 +198,15 @@ def load_state(model: Any, state: dict[str, torch.Tensor]) -> None:
     """Copy `state` into the model's parameters (on their devices)."""
     for name, p in es_parameters(model):
         p.copy_(state[name])
+
+
+@torch.no_grad()
+def replay_matches(model: Any, base_state: dict[str, torch.Tensor], history: ESHistory) -> bool:
+    """The replay check: `replay(base_state, history)` (CPU, from the JSON history alone) equals,
+    bit for bit, the weights the model holds on its own device (CUDA included: the live weights
+    are computed on the CPU and only copied to the device, so the device never changes them)."""
+    state = replay(base_state, history)
+    return all(torch.equal(p.detach(), state[name].to(p.device)) for name, p in es_parameters(model))
 
 
 @torch.no_grad()
@@ -378,6 +392,6 @@ def make_lean_es_reward(
 
 
 def _render_prompt(tokenizer: Any, prompt: Any) -> str:
-    if isinstance(prompt, str):
-        return prompt
-    return tokenizer.apply_chat_template(prompt, tokenize=False, add_generation_prompt=True)
+    from lemmaforge.training.generation import render_prompt
+
+    return render_prompt(tokenizer, prompt)

@@ -89,6 +89,7 @@ from lemmaforge.training.export import (
     proof_key,
     write_jsonl,
 )
+from lemmaforge.training.runs import file_sha256
 
 log = logging.getLogger(__name__)
 
@@ -386,6 +387,16 @@ class ExpertIteration:
                 out[run.config["round"]] = run
         return out
 
+    def _data_hashes(self) -> dict[str, str]:
+        """sha256 of the input files (statements, eval set, seed data) that are files: which data
+        the loop ran on, whatever the paths hold later."""
+        out = {}
+        for key in ("statements", "eval", "seed_data"):
+            value = getattr(self.cfg, key, None)
+            if value and Path(value).is_file():
+                out[key] = file_sha256(value)
+        return out
+
     def _holdout(self, eval_problems: list[Any] | None) -> Holdout:
         parts = [Holdout.load(self.cfg.holdout)] if self.cfg.holdout else []
         if eval_problems is not None:
@@ -457,7 +468,8 @@ class ExpertIteration:
         self._phase = "start"
         try:
             if self.store.get_run(self.run_id) is None:
-                self._emit(RunStarted(self.run_id, PARENT_KIND, {"expert_iter": self.cfg.to_json()}, self.versions))
+                self._emit(RunStarted(self.run_id, PARENT_KIND, {"expert_iter": self.cfg.to_json(),
+                                                                 "data_sha256": self._data_hashes()}, self.versions))
             for p in {p.record.problem_id: p for p in [*train, *evals]}.values():
                 self._emit(p.record)
             self._flush()
@@ -587,6 +599,7 @@ class ExpertIteration:
             "round": r,
             "sampled_from": model,
             "data_path": str(data_path),
+            "data_sha256": file_sha256(data_path) if Path(data_path).is_file() else None,
             "model_path": new_model,
             "trained": bool(rows),
             "metrics": metrics,

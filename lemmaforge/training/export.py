@@ -13,8 +13,8 @@ Kinds
 -----
 * **sft** (non-CoT expert-iteration data): every verified whole proof (`ProofRecord` kind
   "whole", audited by the search). Prompt: DeepSeek-Prover-V2's non-CoT prompt for the problem
-  (`agent.prompts.prover_messages(…, cot=False)`, exactly what the prover is sent at search
-  time); completion: the audited file in a ```lean4 block, as the model answers.
+  (`agent.prompts.prover_messages(…, cot=False)`, with the problem's informal statement as the
+  theorem's docstring where the dataset has one, DeepSeek-Prover-V2's miniF2F layout); completion: the audited file in a ```lean4 block, as the model answers.
 * **cot** (cold-start chain of thought): whole proofs whose root goal was solved by the planner
   through a sketch (proof depth >= 1). Prompt: the CoT prompt. Completion, in
   DeepSeek-Prover-V2's section layout (provers.md, App. A.2):
@@ -42,16 +42,24 @@ Kinds
   lemma-style assemblies (their proof applies lemmas that exist only in the assembled file):
   not standalone, skipped and counted.
 
+Proofs that contain an automation portfolio (`first | (omega; done) | …`, what older runs stored
+for a hole automation closed on a backend without proof states) are skipped and counted
+(`skipped["portfolio_proof"]`): the engine now stores the single tactic that closed the hole.
+
 Dedup, cap, hold-out
 --------------------
-* Dedup on (kind, header, normalized statement, normalized proof): the statement key is
-  `search.cache.normalize_statement` (no name, comments, whitespace), the proof key is
+* Dedup on (kind, header, statement key, normalized proof): the statement key is
+  `training.canonical.statement_key` (Lean tokens without name, comments or layout; variables,
+  bound names and hypothesis names alpha-renamed, hypotheses sorted, binder groups split,
+  redundant parentheses dropped), the proof key is
   `lean.code.normalize_code` of the proof without header and theorem name, so a renamed copy of
   a proof is a duplicate. First seen (oldest run first) wins.
 * `max_per_statement`: at most N proofs per (kind, statement), oldest first (STP keeps 16).
 * `holdout` (`Holdout.load(["minif2f:test"])`): a row is dropped when its source problem's name or
-  theorem name is a held-out name, or when the normalized statement of its source problem or of
-  the row itself (a subgoal equal to a held-out theorem, a renamed copy) is a held-out statement.
+  theorem name is a held-out name, or when the statement key of its source problem or of the row
+  itself (a subgoal equal to a held-out theorem, a renamed or reformatted copy: `194%11 = 7` for
+  `194 % 11 = 7`, renamed hypotheses, split binders, swapped hypotheses, extra parentheses) is a
+  held-out statement key.
   Exclusions are counted per kind and reason (`ExportResult.counts["excluded"]`).
 """
 
@@ -72,7 +80,9 @@ from lemmaforge.agent.prover import statement_with_sorry
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.records import ProblemRecord, ProofRecord
-from lemmaforge.search.cache import header_key, normalize_statement
+from lemmaforge.search import automation
+from lemmaforge.search.cache import header_key
+from lemmaforge.training import canonical
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +152,11 @@ def load_problems(spec: str) -> list[Any]:
 
 
 def statement_key(statement: str) -> str:
-    """The hold-out / dedup key of a theorem or lemma: `normalize_statement` of its last theorem
-    (name, comments, whitespace and any preamble before it dropped)."""
-    decl = lean_code.last_theorem(statement)
-    return normalize_statement(statement[decl.start :] if decl is not None else statement)
+    """The hold-out / dedup key of a theorem or lemma: `training.canonical.statement_key` of its
+    last theorem (the Lean token stream without name, comments and layout; variables and bound
+    names alpha-renamed, hypotheses anonymous and sorted, binder groups split, redundant
+    parentheses dropped): a disguised copy of a held-out problem has the held-out key."""
+    return canonical.statement_key(statement)
 
 
 def theorem_name(statement: str) -> str | None:
@@ -213,9 +224,12 @@ def lean_fence(code: str) -> str:
     return f"```lean4\n{code.strip()}\n```"
 
 
-def prompt_messages(header: str, statement: str, *, cot: bool = False) -> list[dict[str, str]]:
-    """DeepSeek-Prover-V2's prompt for `statement` under `header`, as the prover sends it."""
-    return prompts.prover_messages(header, statement_with_sorry(statement), cot=cot)
+def prompt_messages(
+    header: str, statement: str, *, cot: bool = False, informal: str | None = None
+) -> list[dict[str, str]]:
+    """DeepSeek-Prover-V2's prompt for `statement` under `header`, with the problem's informal
+    statement as the theorem's docstring where the dataset has one."""
+    return prompts.prover_messages(header, statement_with_sorry(statement), cot=cot, informal=informal)
 
 
 def _row(kind: str, prompt: list[dict[str, str]], completion: str, **meta: Any) -> dict[str, Any]:
@@ -233,10 +247,18 @@ def _row(kind: str, prompt: list[dict[str, str]], completion: str, **meta: Any) 
     return row
 
 
-def sft_row(header: str, statement: str, proof_file: str, **meta: Any) -> dict[str, Any]:
-    """Non-CoT row: the problem's prompt → its audited proof file in a ```lean4 block."""
+def sft_row(
+    header: str, statement: str, proof_file: str, *, problem_informal: str | None = None, **meta: Any
+) -> dict[str, Any]:
+    """Non-CoT row: the problem's prompt (with its informal statement, if any) → its audited proof
+    file in a ```lean4 block."""
     return _row(
-        "sft", prompt_messages(header, statement), lean_fence(proof_file), header=header, statement=statement, **meta
+        "sft",
+        prompt_messages(header, statement, informal=problem_informal),
+        lean_fence(proof_file),
+        header=header,
+        statement=statement,
+        **meta,
     )
 
 
@@ -261,10 +283,15 @@ def cot_completion(informal: str, sketch: str, proof_file: str) -> str:
     )
 
 
-def cot_row(header: str, statement: str, informal: str, sketch: str, proof_file: str, **meta: Any) -> dict[str, Any]:
+def cot_row(
+    header: str, statement: str, informal: str, sketch: str, proof_file: str, *,
+    problem_informal: str | None = None, **meta: Any,
+) -> dict[str, Any]:
+    """CoT row: `informal` is the planner's reasoning (the completion's first section);
+    `problem_informal` the dataset's informal statement (the prompt's docstring)."""
     return _row(
         "cot",
-        prompt_messages(header, statement, cot=True),
+        prompt_messages(header, statement, cot=True, informal=problem_informal),
         cot_completion(informal, sketch, proof_file),
         header=header,
         statement=statement,
@@ -578,14 +605,21 @@ def collect(
         )
 
     for rec in proofs:
+        if automation.is_portfolio(rec.proof):
+            # stored by an engine that kept the automation portfolio itself as the proof: a model
+            # trained on it learns to emit portfolios (today's engine stores the single tactic)
+            skipped["portfolio_proof"] += 1
+            continue
         if rec.kind == "whole":
             header, statement, name = problem_of(rec, view)
+            source_problem = view.problem(rec.problem_id)
+            problem_informal = source_problem.informal if source_problem is not None else None
             names = [name, theorem_name(statement)]
             reason = holdout.reason(names, [statement])
             problem = rec.problem_id or name
             meta = _proof_meta(rec, name)
             if "sft" in rows:
-                keep(sft_row(header, statement, rec.proof, **meta), reason, problem)
+                keep(sft_row(header, statement, rec.proof, problem_informal=problem_informal, **meta), reason, problem)
             if "cot" in rows:
                 found = _decomposition(view, rec)
                 if found is None:
@@ -595,7 +629,11 @@ def collect(
                 if not plan:
                     skipped["cot_no_plan"] += 1
                     continue
-                keep(cot_row(header, statement, plan, sketch.text, rec.proof, **meta), reason, problem)
+                keep(
+                    cot_row(header, statement, plan, sketch.text, rec.proof, problem_informal=problem_informal, **meta),
+                    reason,
+                    problem,
+                )
         elif rec.kind == "subgoal" and "subgoal" in rows:
             source = view.problem(rec.problem_id)
             src_names = [source.name, theorem_name(source.statement)] if source is not None else []

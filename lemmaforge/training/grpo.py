@@ -19,6 +19,11 @@ Presets (`PRESETS`, functions returning a `GRPOConfig`; keyword arguments overri
       lemmaforge train grpo --data problems.jsonl --tiny --preset cpu --verifier kimina \\
           --kimina-url http://127.0.0.1:8000 --output runs/grpo-smoke --max-steps 2
 
+- `gpu`: one GPU, generation with transformers (no vLLM needed), bf16, gradient checkpointing:
+
+      lemmaforge train grpo --data minif2f_valid.jsonl --model deepseek-ai/DeepSeek-Prover-V2-7B \\
+          --preset gpu --lora --verifier kimina --kimina-url http://127.0.0.1:8000 --output runs/grpo
+
 - `colocate`: one GPU (e.g. one H200) running both training and vLLM generation; vLLM takes
   `vllm_gpu_memory_utilization` of the memory (0.3), the model loads in bf16, gradient
   checkpointing on. For a 7B prover on one GPU prefer `--lora` (full fine-tuning with AdamW
@@ -151,7 +156,64 @@ def server_config(output_dir: str | Path, *, base_url: str = "http://127.0.0.1:8
     return _grpo_config(**kwargs)
 
 
-PRESETS: dict[str, Callable[..., Any]] = {"cpu": cpu_config, "colocate": colocate_config, "server": server_config}
+def gpu_config(output_dir: str | Path, **overrides: Any) -> Any:
+    """One GPU without vLLM: generation with transformers' `generate` inside the trainer
+    (`use_vllm=False`), bf16, gradient checkpointing. Slower generation than `colocate`, but
+    nothing to install beyond the train extra: the path for a one-GPU user without vLLM."""
+    kwargs = _gpu_common(output_dir)
+    kwargs.update(use_vllm=False, per_device_train_batch_size=8, num_generations=8, gradient_accumulation_steps=4)
+    kwargs.update(overrides)
+    return _grpo_config(**kwargs)
+
+
+PRESETS: dict[str, Callable[..., Any]] = {
+    "cpu": cpu_config,
+    "gpu": gpu_config,
+    "colocate": colocate_config,
+    "server": server_config,
+}
+VLLM_PRESETS = frozenset({"colocate", "server"})
+
+
+def vllm_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("vllm") is not None
+
+
+GRPO_FORMAT_HINT = (
+    "expected GRPO rows {\"prompt\", \"header\", \"statement\"} (gen-data's train.jsonl or statements.jsonl) "
+    "or benchmark rows {\"name\", \"header\", \"formal_statement\"} (e.g. minif2f.jsonl)"
+)
+
+
+def is_benchmark_row(row: Any) -> bool:
+    """A benchmark problem (minif2f.jsonl style): a formal statement and no prompt yet."""
+    return isinstance(row, dict) and "prompt" not in row and (
+        isinstance(row.get("formal_statement"), str) or (isinstance(row.get("statement"), str) and "name" in row)
+    )
+
+
+def rows_from_benchmark(path: str | Path, *, cot: bool = True) -> list[dict[str, Any]]:
+    """GRPO rows from a benchmark JSONL (any file `benchmarks.datasets.load_dataset` reads): the
+    prover prompt (DeepSeek-Prover-V2's, with the informal statement as docstring where the file
+    has one), `header`, `statement` and `name`. TrainingDataError (one line) when it cannot be read."""
+    from lemmaforge.agent import prompts
+    from lemmaforge.benchmarks.datasets import DatasetError, load_dataset
+
+    try:
+        problems = load_dataset(str(path))
+    except DatasetError as exc:
+        raise TrainingDataError(f"{exc}; {GRPO_FORMAT_HINT}") from None
+    return [
+        {
+            "prompt": prompts.prover_messages(p.header, p.statement, cot=cot, informal=p.informal),
+            "header": p.header,
+            "statement": p.statement,
+            "name": p.name,
+        }
+        for p in problems
+    ]
 
 
 def validate_grpo_rows(rows: Iterable[dict[str, Any]], *, statement_column: str = "statement") -> None:
@@ -163,13 +225,15 @@ def validate_grpo_rows(rows: Iterable[dict[str, Any]], *, statement_column: str 
         if not isinstance(row, dict):
             raise TrainingDataError(f"row {i}: expected an object with 'prompt' and '{statement_column}'")
         prompt = row.get("prompt")
+        if "prompt" not in row:
+            raise TrainingDataError(f"row {i}: no 'prompt'; {GRPO_FORMAT_HINT}")
         if not (isinstance(prompt, str) and prompt.strip()) and not (
             isinstance(prompt, list) and prompt and all(isinstance(m, dict) and "content" in m for m in prompt)
         ):
             raise TrainingDataError(f"row {i}: 'prompt' must be a non-empty string or a list of messages")
         statement = row.get(statement_column)
         if not isinstance(statement, str) or not statement.strip():
-            raise TrainingDataError(f"row {i}: missing '{statement_column}' (the theorem to prove)")
+            raise TrainingDataError(f"row {i}: missing '{statement_column}' (the theorem to prove); {GRPO_FORMAT_HINT}")
         if row.get("header") is not None and not isinstance(row["header"], str):
             raise TrainingDataError(f"row {i}: 'header' must be a string")
     if n == 0:
@@ -326,7 +390,13 @@ def run_grpo(
 
 
 __all__ = [
+    "GRPO_FORMAT_HINT",
     "PRESETS",
+    "VLLM_PRESETS",
+    "gpu_config",
+    "is_benchmark_row",
+    "rows_from_benchmark",
+    "vllm_available",
     "StructureConsistencyReward",
     "build_grpo_trainer",
     "colocate_config",

@@ -27,9 +27,16 @@ are then fully neutral.
 
 `structure_consistency_reward` (DeepSeek-Prover-V2's "consistency reward in the early steps"):
 for a CoT completion (plan, a sketch block with `sorry`s, then the final proof block), the
-fraction of the sketch's `have` steps that the final proof keeps (`code.structure_consistency`).
-0.0 when there is no sketch (no block with `sorry`, or one with no `have` step) or no separate
-final proof block. `make_structure_consistency_reward(active_steps=K)` gates it on
+fraction of the sketch's `have` steps that the final proof keeps (`code.structure_consistency`
+on the token-respaced texts: `x*y` and `x * y` are one step). 0.0 when there is no sketch (no
+block with `sorry`, or one with no `have` step) or no separate final proof block, and when the
+final proof proves nothing: it has `sorry`, fails the text audit (banned constructs; a changed
+statement when the row's `statement` is passed), or is the sketch again — a copied sketch would
+otherwise earn the full consistency reward.
+
+Statement matching is on Lean tokens: a completion that re-typed the theorem with other spacing
+(`x*y` for `x * y`) is checked against the original's exact text (`with_original_statement`),
+not rejected as "statement changed". `make_structure_consistency_reward(active_steps=K)` gates it on
 `trainer_state.global_step < K`; from step K on it returns None (not 0.0): a constant 0.0 would
 change no advantage but would turn crashed samples into punished ones (see above) and log a
 misleading mean of 0.
@@ -156,14 +163,38 @@ def original_text(header: str | None, statement: str) -> str:
 
 def candidate_text(proof_code: str, original: str) -> str:
     """The completion's code under the ORIGINAL's header: whatever header the model wrote
-    (imports, options, opens) is replaced by the problem's own."""
+    (imports, options, opens) is replaced by the problem's own, and a theorem statement that is
+    the original's token for token (`x*y` for `x * y`, other line breaks, comments) is replaced
+    by the original's exact text (`with_original_statement`)."""
     from lemmaforge.lean import code as lean_code
 
     header, _ = lean_code.split_header(original)
     _, body = lean_code.split_header(proof_code)
+    body = with_original_statement(body, original)
     if not header.strip():
         return body
     return header.rstrip() + "\n\n" + body.lstrip()
+
+
+def with_original_statement(candidate: str, original: str) -> str:
+    """`candidate` with its last theorem's signature replaced by the original's text when the two
+    have the same name and the same Lean tokens (layout, comments and ASCII spellings aside).
+    Statement matching on tokens, not text: a proof that re-typed the statement with other
+    spacing is not "statement changed". Sound by construction: Lean then checks the proof
+    against the original's own text, so a token-equal but differently-parsed statement (there
+    is none the audit could miss) would fail to check, never pass."""
+    from lemmaforge.lean import code as lean_code
+    from lemmaforge.training.canonical import expression_tokens
+
+    cand, orig = lean_code.last_theorem(candidate), lean_code.last_theorem(original)
+    if cand is None or orig is None or cand.name != orig.name or cand.signature == orig.signature:
+        return candidate
+    if expression_tokens(cand.signature) != expression_tokens(orig.signature):
+        return candidate
+    start = candidate.find(cand.signature, cand.signature_start)
+    if start < 0:
+        return candidate
+    return candidate[:start] + orig.signature + candidate[start + len(cand.signature) :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,9 +428,55 @@ def make_lean_reward(
 # --- structure consistency -----------------------------------------------------------------------
 
 
-def structure_consistency_score(text: str) -> float:
-    """Fraction of the sketch's `have` steps that the final proof keeps; 0.0 without a sketch
-    (no block with `sorry`, or no `have` in it) or without a final proof block after it."""
+def respaced(code: str) -> str:
+    """`code` rebuilt from its Lean tokens: comments dropped, exactly one space between tokens on
+    a line, line breaks and indentation kept (tactic blocks are layout-sensitive). Steps then
+    compare on tokens: `x*y` ≡ `x * y`."""
+    from lemmaforge.lean import code as lean_code
+
+    out: list[str] = []
+    prev_end: int | None = None
+    for t in lean_code.tokens(code):
+        if prev_end is not None:
+            if "\n" in code[prev_end : t.start]:
+                line_start = code.rfind("\n", 0, t.start) + 1
+                out.append("\n" + " " * (t.start - line_start))
+            else:
+                out.append(" ")
+        else:
+            line_start = code.rfind("\n", 0, t.start) + 1
+            out.append(" " * (t.start - line_start))
+        out.append(t.text)
+        prev_end = t.end
+    return "".join(out)
+
+
+def _passes_text_audit(proof: str, original: str | None) -> bool:
+    """The checks that need no Lean: a theorem, no banned construct, and (with the original)
+    the original's statement and context."""
+    from lemmaforge.lean.audit import banned_constructs, static_audit
+
+    if original is None:
+        from lemmaforge.lean import code as lean_code
+
+        return lean_code.last_theorem(proof) is not None and not banned_constructs(proof)
+    _, _, reasons = static_audit(candidate_text(proof, original), original)
+    return not reasons
+
+
+def _body(code: str) -> tuple[str, ...]:
+    from lemmaforge.lean import code as lean_code
+    from lemmaforge.training.canonical import expression_tokens
+
+    return expression_tokens(lean_code.split_header(code)[1])
+
+
+def structure_consistency_score(text: str, original: str | None = None) -> float:
+    """Fraction of the sketch's `have` steps that the final proof keeps, steps compared on Lean
+    tokens (`x*y` ≡ `x * y`). 0.0 without a sketch (no block with `sorry`, or no `have` in it),
+    without a final proof block after it, and for a final proof that proves nothing: one with
+    `sorry`/`admit`, one that fails the text audit (banned constructs; with `original`, a
+    changed statement or context), or the sketch again (a copy earns no structure reward)."""
     from lemmaforge.lean import code as lean_code
 
     sketch, proof = sketch_and_proof(text)
@@ -407,14 +484,26 @@ def structure_consistency_score(text: str) -> float:
         return 0.0
     if not lean_code.have_steps(sketch):
         return 0.0
-    return float(lean_code.structure_consistency(sketch, proof))
+    if _has_sorry(proof) or _body(proof) == _body(sketch) or not _passes_text_audit(proof, original):
+        return 0.0
+    return float(lean_code.structure_consistency(respaced(sketch), respaced(proof)))
 
 
 def structure_consistency_reward(
     prompts: Sequence[Any], completions: Sequence[Any], trainer_state: Any = None, **kwargs: Any
 ) -> list[float]:
-    """Ungated structure-consistency reward (always active): one score per completion."""
-    return [structure_consistency_score(completion_text(c)) for c in completions]
+    """Ungated structure-consistency reward (always active): one score per completion. With the
+    dataset's `statement` (and `header`) columns, the final proof must also state the original."""
+    statements = kwargs.get("statement")
+    headers = kwargs.get("header")
+    out = []
+    for i, c in enumerate(completions):
+        original = None
+        if isinstance(statements, list | tuple) and i < len(statements) and statements[i]:
+            header = headers[i] if isinstance(headers, list | tuple) and i < len(headers) else None
+            original = original_text(header, statements[i])
+        out.append(structure_consistency_score(completion_text(c), original))
+    return out
 
 
 class StructureConsistencyReward:

@@ -24,10 +24,11 @@ class TrainingDataError(ValueError):
     """A training row has the wrong shape; the message names the row and the field."""
 
 
-def require_train_extra() -> None:
-    """Raise ImportError with the install hint when the train extra is missing."""
+def require_train_extra(modules: tuple[str, ...] = ("torch", "transformers", "trl", "datasets", "accelerate")) -> None:
+    """Raise ImportError with the install hint when the train extra (or the given part of it:
+    ES needs only torch and transformers) is missing."""
     missing = []
-    for module in ("torch", "transformers", "trl", "datasets", "accelerate"):
+    for module in modules:
         try:
             __import__(module)
         except ImportError:

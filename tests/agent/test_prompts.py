@@ -164,3 +164,43 @@ def test_formatted_message_strings_are_read_back_into_positions():
     assert prompts.format_errors(CODE, [err.format()]) == prompts.format_errors(CODE, [err])
     assert "    <error>nlinarith</error>\n" in prompts.format_errors(CODE, ["5:4: error: linarith failed"])
     assert prompts.only_errors(["3:0: warning: declaration uses 'sorry'", "x"]) == ["x"]
+
+
+def _minif2f_rows(split: str = "test") -> list[dict]:
+    import json
+
+    from tests.conftest import BENCHMARKS
+
+    with (BENCHMARKS / "minif2f.jsonl").open(encoding="utf-8") as f:
+        return [r for r in map(json.loads, f) if r["split"] == split]
+
+
+def test_prover_prompt_carries_the_informal_statement_as_deepseek_prover_v2_does(shared_data):
+    """DeepSeek-Prover-V2's miniF2F prompts: `{header}{informal_prefix}{formal_statement}` in the
+    code block. From the informal statement or from the ready `informal_prefix`, the same block."""
+    rows = _minif2f_rows()
+    checked = 0
+    for row in rows:
+        if not row.get("informal_prefix") or not row.get("informal_statement"):
+            continue
+        expected = (row["header"] + row["informal_prefix"] + row["formal_statement"]).strip()
+        for informal in (row["informal_statement"], row["informal_prefix"]):
+            for cot in (False, True):
+                prompt = prompts.prover_prompt(row["header"], row["formal_statement"], cot=cot, informal=informal)
+                assert prompt.startswith(f"Complete the following Lean 4 code:\n\n```lean4\n{expected}\n```")
+        checked += 1
+    assert checked >= 200
+
+
+def test_informal_docstring_placement_and_escaping():
+    stmt = "def f (x : ℕ) : ℕ := x\n\ntheorem t : f 1 = 1 := by\n  sorry"
+    out = prompts.with_informal(stmt, "Show that f(1) = 1.")
+    assert out == "def f (x : ℕ) : ℕ := x\n\n/-- Show that f(1) = 1.-/\ntheorem t : f 1 = 1 := by\n  sorry"
+    # a theorem that has its own docstring keeps it; no informal, no change
+    documented = "/-- Given. -/\ntheorem t : 1 = 1 := by\n  sorry"
+    assert prompts.with_informal(documented, "Other.") == documented
+    assert prompts.with_informal(stmt, None) == stmt == prompts.with_informal(stmt, "  ")
+    # `-/` in the text cannot close the docstring early
+    assert prompts.informal_docstring("a -/ b") == "/-- a - / b-/\n"
+    opened = "theorem t : 1 = 1 := by\n"
+    assert prompts.prover_completion_prompt("", opened, "One is one.").endswith("/-- One is one.-/\ntheorem t : 1 = 1 := by\n")

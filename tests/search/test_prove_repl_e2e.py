@@ -50,6 +50,10 @@ SIMP_CLOSES_EASY = {"match": r"^simp$", "on": "tactic", "goal_match": r"⊢ Easy
 # The portfolio as one check of a lemma (`first | … | (simp; done) | …`): it closes only the one about Easy.
 SIMP_CLOSES_EASY_IN_FILES = {"match": r"(?s)\A(?!.*Easy x :=).*?\(simp; done\)", "on": "cmd",
                              "messages": [{"data": "simp failed"}]}
+# The portfolio's tactics one at a time on that lemma (how the engine finds the single tactic to
+# keep once the portfolio closed it): those cheaper than `simp` fail there.
+CHEAP_TACTICS_FAIL_EASY_IN_FILES = {"match": r"(?s)Easy x := by\s*(omega|norm_num|linarith|positivity)\s*\Z",
+                                    "on": "cmd", "messages": [{"data": "linarith failed"}]}
 EXTRACT_GOAL = lean_lemmas.extract_goal_tactic("NAME").removesuffix("NAME")
 
 
@@ -178,14 +182,16 @@ async def test_extract_goal_failure_falls_back_to_the_text_lemma(tmp_path, llm) 
 async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     """The only worker is recycled before every check: a sketch's proof states die with the
     process that made them. Lemmas built before that come from extract_goal, any after from the
-    text; automation runs on the standalone lemma (one check of the `first | …` combinator)
-    instead of the lost state, and the proof still goes through."""
+    text; automation runs on the standalone lemma (one check of the `first | …` combinator, then
+    each tactic alone to keep the one that closes it) instead of the lost state, and the proof
+    still goes through, with `simp` (not the portfolio) in it."""
     script_sketch_scenario(llm)
     result, store, fake = await prove(
-        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, SIMP_CLOSES_EASY_IN_FILES), workers=1, max_checks_per_worker=1,
+        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, SIMP_CLOSES_EASY_IN_FILES, CHEAP_TACTICS_FAIL_EASY_IN_FILES),
+        workers=1, max_checks_per_worker=1,
     )
     assert result.proved, result.stop_reason
-    assert "(simp; done)" in (result.proof or "")
+    assert "have h1 : Easy x := by simp\n" in (result.proof or "") and "first" not in (result.proof or "")
     _, tree, attempts, _ = read_back(store, result.run_id)
     holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
     assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
@@ -200,7 +206,9 @@ async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     easy = [a for a in attempts if a.node_id == holes[0]["node_id"] and a.strategy == "automation"]
     assert [a.verdict for a in easy] == ["error", "valid"]
     assert easy[0].code == DEFAULT_PORTFOLIO[0] and "proof state lost" in easy[0].errors[0]
-    assert "first\n" in easy[1].code and easy[1].code.startswith(HEADER + DEFS)
+    assert easy[1].code.startswith(HEADER + DEFS) and easy[1].code.rstrip().endswith("simp")
+    assert "first" not in easy[1].code
+    assert any("(simp; done)" in e["text"] for e in fake.requests("cmd"))  # the portfolio ran once
     assert fake.process_starts() > 3
 
 
@@ -210,7 +218,9 @@ async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_ch
     the standalone lemma instead, which closes it."""
     script_sketch_scenario(llm)
     crash = {"match": r"^omega$", "on": "tactic", "goal_match": r"⊢ Easy x$", "crash": True}
-    result, store, fake = await prove(tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, crash, SIMP_CLOSES_EASY_IN_FILES))
+    result, store, fake = await prove(
+        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, crash, SIMP_CLOSES_EASY_IN_FILES, CHEAP_TACTICS_FAIL_EASY_IN_FILES)
+    )
     assert result.proved, result.stop_reason
     _, tree, attempts, _ = read_back(store, result.run_id)
     holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
@@ -218,6 +228,6 @@ async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_ch
     easy = [a for a in attempts if a.node_id == holes[0]["node_id"] and a.strategy == "automation"]
     assert [(a.verdict, a.code) for a in easy][0] == ("error", "omega")
     assert "the Lean process died" in easy[0].errors[0] and "proof state lost" in easy[0].errors[0]
-    assert easy[1].verdict == "valid" and "first\n" in easy[1].code
+    assert easy[1].verdict == "valid" and easy[1].code.rstrip().endswith("simp") and "first" not in easy[1].code
     # Nothing was sent for a proof state of the dead process: the crash was the last tactic step.
     assert [e["text"] for e in fake.requests("tactic")][-1] == "omega"

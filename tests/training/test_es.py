@@ -133,3 +133,35 @@ def test_z_scores_and_history_checks(tiny_model):
     history = ESHistory(digest="0" * 16)
     with pytest.raises(ValueError, match="layout"):
         replay(es_state(tiny_model), history)
+
+
+def test_replay_check_against_the_model_on_its_device(tiny_model, tiny_tokenizer, tmp_path):
+    """`replay_matches`: the JSON history rebuilds the weights the model holds (on CUDA too when
+    there is one: the live weights are computed on the CPU and copied), and a weight changed
+    behind ES's back is caught. Settings stored in the history survive the JSON round trip."""
+    from lemmaforge.training.es import replay_matches
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    tiny_model.to(device)
+    base = es_state(tiny_model)
+    es = EvolutionStrategy(tiny_model, logit_reward_on(tiny_tokenizer, device),
+                           ESConfig(sigma=1e-2, alpha=1e-2, population=3, seed=1), base_state=base)
+    es.history.settings = {"samples": 2, "max_new_tokens": 16, "data_sha256": "ab" * 32}
+    es.train(2, history_path=tmp_path / "h.json")
+    loaded = ESHistory.load(tmp_path / "h.json")
+    assert loaded.settings == es.history.settings
+    assert replay_matches(tiny_model, base, loaded)
+    with torch.no_grad():
+        next(iter(es_parameters(tiny_model)))[1].view(-1)[0] += 1.0
+    assert not replay_matches(tiny_model, base, loaded)
+
+
+def logit_reward_on(tokenizer, device):
+    enc = tokenizer(["theorem t : 1 + 1 = 2 := by"], return_tensors="pt").to(device)
+    target = tokenizer("norm_num", add_special_tokens=False)["input_ids"][0]
+
+    def reward(model, iteration):
+        with torch.no_grad():
+            return float(model(**enc).logits[0, -1, target])
+
+    return reward

@@ -287,14 +287,17 @@ def test_three_kinds_shapes_and_holdout(store_db):
     assert _names(sft) == sorted([p1.name, p2.name])
     assert len(sft) == 3 and result.counts["duplicates"]["sft"] == 1
     row = next(r for r in sft if r["run_id"] == "direct-1")
-    assert row["prompt"] == prompts.prover_messages(p1.header, p1.statement, cot=False)
+    # the prompt carries the problem's informal statement as the theorem's docstring (DS-Prover-V2)
+    assert p1.informal
+    assert row["prompt"] == prompts.prover_messages(p1.header, p1.statement, cot=False, informal=p1.informal)
+    assert f"/-- {p1.informal.strip()}-/\ntheorem " in row["prompt"][0]["content"]
     assert row["completion"][0]["content"] == f"```lean4\n{store_db['p1'].proof.strip()}\n```"
     assert (row["header"], row["statement"], row["problem_id"]) == (p1.header, p1.statement, p1.problem_id)
 
     # CoT: only the decomposed problem, DeepSeek-Prover-V2's 4 sections in order
     (cot,) = result.rows["cot"]
     assert cot["name"] == p2.name and cot["depth"] == 1 and cot["strategy"] == "planner"
-    assert cot["prompt"] == prompts.prover_messages(p2.header, p2.statement, cot=True)
+    assert cot["prompt"] == prompts.prover_messages(p2.header, p2.statement, cot=True, informal=p2.informal)
     text = cot["completion"][0]["content"]
     positions = [text.index(s) for s in COT_SECTIONS]
     assert positions == sorted(positions) and positions[0] == 0
@@ -313,7 +316,7 @@ def test_three_kinds_shapes_and_holdout(store_db):
     assert sorted(r["statement"] for r in sub) == sorted(store_db["lemmas"])
     for r in sub:
         assert r["lemma_type"] == "b" and r["problem_id"] == p2.problem_id
-        assert r["prompt"] == prompts.prover_messages(r["header"], r["statement"], cot=False)
+        assert r["prompt"] == prompts.prover_messages(r["header"], r["statement"], cot=False)  # a subgoal: no informal
         code = r["completion"][0]["content"]
         assert code.startswith("```lean4\nimport Mathlib") and "sorry" not in code
         assert lean_code.same_statement(r["statement"], code)
@@ -458,4 +461,9 @@ def test_export_of_an_engine_run(tmp_path, pairs):
     text = export.rows["cot"][0]["completion"][0]["content"]
     assert PLAN in text and structure_consistency_score(text) == 1.0
     assert len(export.rows["subgoal"]) == 3
-    assert all("first" in r["completion"][0]["content"] for r in export.rows["subgoal"])  # automation's proof
+    # automation's proof: the tactic itself, never a `first | …` portfolio
+    from lemmaforge.search.automation import is_portfolio
+
+    for r in export.rows["subgoal"]:
+        content = r["completion"][0]["content"]
+        assert "linarith" in content and not is_portfolio(content) and "first" not in content

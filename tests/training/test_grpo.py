@@ -98,7 +98,11 @@ def test_grpo_rejects_bad_rows():
 
 
 def test_presets(tmp_path):
-    assert set(PRESETS) == {"cpu", "colocate", "server"}
+    assert set(PRESETS) == {"cpu", "gpu", "colocate", "server"}
+    # one GPU without vLLM: generation with transformers, the rest as the GPU presets
+    gpu = PRESETS["gpu"](tmp_path, bf16=False)
+    assert not gpu.use_vllm and gpu.model_init_kwargs == {"dtype": "bfloat16"} and gpu.gradient_checkpointing
+    assert gpu.loss_type == "dapo" and gpu.num_generations == 8
     cpu = cpu_config(tmp_path)
     assert cpu.use_cpu and not cpu.bf16 and not cpu.use_vllm and cpu.beta == 0.0
     # bf16=False only because this test machine has no GPU

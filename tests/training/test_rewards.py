@@ -260,3 +260,79 @@ def test_estimate_pass_rates(problems):
             return [SimpleNamespace(text=t) for t in generate(prompt, n)]
 
     assert R.estimate_pass_rates(FakeLLM(), ScriptedVerifier(delay=0), rows, 2) == [1.0, 0.5, 0.0]
+
+
+# --- what the consistency reward must not pay for, and token-level matching ------------------------
+
+
+def _unspaced(text: str) -> str:
+    """`text` with the spaces around `*`, `+`, `^` removed (`x * y` → `x*y`): same Lean tokens."""
+    for op in (" * ", " + ", " ^ "):
+        text = text.replace(op, op.strip())
+    return text
+
+
+def _proof_with_unspaced_steps(p: Problem) -> str:
+    """The reference proof with every step statement re-typed without spaces around operators."""
+    out = p.proof
+    for step in reversed(lean_code.have_steps(p.proof)):
+        stmt = step.statement
+        out = out.replace(stmt, _unspaced(stmt))
+    return out
+
+
+def test_consistency_compares_steps_on_tokens(problems):
+    scored = 0
+    for p in problems[:6]:
+        final = _proof_with_unspaced_steps(p)
+        if final == p.proof:
+            continue
+        scored += 1
+        # the text-level comparison saw other steps; the token-level one sees the same ones
+        assert lean_code.structure_consistency(lean_code.skeleton(p.proof)[0], final) < 1.0
+        assert R.structure_consistency_reward(None, [cot_completion(p.proof, final=final)]) == [1.0]
+    assert scored >= 2
+
+
+def test_consistency_pays_nothing_for_a_copied_sketch_or_an_unfinished_proof(problems):
+    p = problems[0]
+    sketch = lean_code.skeleton(p.proof)[0]
+    steps = lean_code.have_steps(p.proof)
+    first_body = p.proof[steps[0].proof_start : steps[0].proof_end]
+    one_sorry = p.proof.replace(first_body, " by sorry", 1)
+    respaced_copy = _unspaced(sketch).replace("\n", "\n\n")  # the sketch again, re-typed
+    banned = p.proof.rstrip() + "\n\naxiom cheat : False\n"
+    completions = [
+        cot_completion(p.proof, final=sketch),  # the final block is the sketch itself
+        "plan\n" + fenced(sketch) + "\nfinal:\n" + fenced(respaced_copy) + "\n" + fenced(respaced_copy.replace("sorry", "sorry ")),
+        cot_completion(p.proof, final=one_sorry),  # one step still `sorry`
+        cot_completion(p.proof, final=banned),  # banned construct: fails the text audit
+        cot_completion(p.proof),  # the real thing
+    ]
+    assert R.structure_consistency_reward(None, completions) == [0.0, 0.0, 0.0, 0.0, 1.0]
+
+
+def test_consistency_with_the_rows_statement_rejects_a_changed_theorem(problems):
+    p = problems[0]
+    changed = p.proof.replace(f"theorem {p.name}", f"theorem {p.name}_x", 1)
+    completions = [cot_completion(p.proof, final=changed), cot_completion(p.proof)]
+    assert R.structure_consistency_reward(None, completions) == [1.0, 1.0]  # no statement column
+    scores = R.structure_consistency_reward(
+        None, completions, header=[p.header] * 2, statement=[p.statement] * 2
+    )
+    assert scores == [0.0, 1.0]
+
+
+def test_lean_reward_matches_the_statement_on_tokens(problems):
+    p = next(q for q in problems if _unspaced(q.statement) != q.statement)
+    decl = lean_code.last_theorem(p.proof)
+    head = p.proof[: decl.start]
+    theorem = p.proof[decl.start :]
+    sig_end = theorem.index(":= by")
+    retyped = head + _unspaced(theorem[:sig_end]).replace("\n", " -- same\n") + theorem[sig_end:]
+    assert not lean_code.same_statement(p.header + p.statement, retyped)  # text-level: "changed"
+    assert lean_code.same_statement(p.header + p.statement, R.candidate_text(retyped, p.header + p.statement))
+    constant = head + theorem[:sig_end].rstrip() + " ∧ True " + theorem[sig_end:]  # another statement
+    assert constant != p.proof
+    reward = R.make_lean_reward(ScriptedVerifier())
+    assert call(reward, p, [fenced(retyped), fenced(constant), fenced(p.proof)]) == [1.0, 0.0, 1.0]
