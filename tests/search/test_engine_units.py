@@ -138,7 +138,8 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     prover = ScriptedProver(["bad", "bad", "ok", "ok"], [0.0, 0.0, 0.01, 5.0])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
     candidate_checks = [c for c in verifier.checked if "#print axioms" not in c]
@@ -153,7 +154,8 @@ async def test_llm_budget_stops_the_search_cleanly():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved
     assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
