@@ -317,8 +317,13 @@ class ReplVerifier:
         servers = [w.server for w in self._workers if w.server is not None]
         for w in self._workers:
             w.server, w.loaded_header = None, None
-        # LeanServer.kill waits up to 1 s per process tree: kill them side by side.
-        await asyncio.gather(*(asyncio.to_thread(s.kill) for s in servers))
+        # LeanServer.kill waits up to 1 s per process tree: kill them side by side. A thread still
+        # talking to a process may be killing it too (lean-interact does on a broken pipe), and
+        # its kill is not idempotent: whichever comes second may fail, which is fine.
+        outcomes = await asyncio.gather(*(asyncio.to_thread(s.kill) for s in servers), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
+                log.debug("REPL process was already going away at close: %r", outcome)
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     async def __aenter__(self) -> ReplVerifier:
@@ -372,6 +377,8 @@ class ReplVerifier:
     def _prepare(self, worker: _Worker) -> _Outcome | None:
         """Make the worker's process serve `worker.header`: replace it after a header switch or when
         it is due for recycling, start it if needed and elaborate the header once."""
+        if self._closed:  # never start a process for a pool that is shutting down
+            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
         if worker.server is not None and worker.loaded_header != worker.header:
             self._counters.bump("header_switches")
             self._discard_process(worker)
@@ -418,14 +425,20 @@ class ReplVerifier:
         server, worker.server = worker.server, None
         worker.loaded_header, worker.header_env = None, None
         if server is not None:
-            server.kill()
+            try:
+                server.kill()
+            except Exception as exc:  # close() may be killing it at the same time (not idempotent)
+                log.debug("REPL process kill raced with another: %r", exc)
 
     def _send(self, worker: _Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> _Outcome:
         """One round-trip; every failure mode of lean-interact becomes a classified outcome.
         `counts`: the request adds states to the process (all but the header) and so counts
         toward `max_checks_per_worker`."""
         server = worker.server  # read once: close() may clear the attribute from the loop thread
-        assert server is not None
+        if server is None:
+            # close() took the process while this thread was on its way here: an answer, not an
+            # AssertionError left in a future that a cancelled caller never retrieves.
+            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
         worker.requests += int(counts)
         started = time.monotonic()
         try:
@@ -606,8 +619,19 @@ class ReplVerifier:
                 worker.busy_seconds += time.monotonic() - started
 
         future = asyncio.get_running_loop().run_in_executor(self._executor, timed)
+        # A caller cancelled meanwhile never awaits this future: retrieve its outcome here, so an
+        # unexpected exception is logged once instead of "Future exception was never retrieved".
+        future.add_done_callback(_retrieve)
         worker.inflight = future
         return await asyncio.shield(future)
+
+
+_CLOSED = "the REPL verifier was closed"
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("REPL worker call failed: %r", future.exception())
 
 
 # Both say "proof state lost", which automation.on_proof_state looks for to stop trying tactics.
