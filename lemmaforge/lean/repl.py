@@ -456,6 +456,12 @@ class ReplVerifier:
             self._counters.bump("crashes")
             self._discard_process(worker)
             return _Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+        except Exception:
+            if self._closed:
+                # close() killed the process under this request, and lean-interact's own kill
+                # raced with it (AttributeError on a process handle it cleared): the pool is gone.
+                return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
+            raise
         seconds = time.monotonic() - started
         self._maybe_schedule_recycle(worker, server)
         return _Outcome(response=_response_dict(response), seconds=seconds)
