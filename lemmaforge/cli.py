@@ -271,6 +271,10 @@ def prove(
         result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
     except (VerifierError, LLMUnavailableError) as exc:
         fail(str(exc))
+    except Exception as exc:  # a bug: exit INTERNAL (70), never 1, which means "not proved"
+        from lemmaforge.errors import ExitCode
+
+        fail(f"internal error: {type(exc).__name__}: {exc}", ExitCode.INTERNAL)
     finally:
         close_recorder()
 

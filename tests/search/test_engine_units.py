@@ -190,3 +190,58 @@ async def test_infrastructure_failures_are_not_cached(status):
     await run._check("x")
     await run._check("x")
     assert calls == 2
+
+
+async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
+    """llm_calls=2 with 8 samples wanted: the two calls the budget allows are sent and their
+    candidates checked; the run reports 2 calls, and 2 is what the prover received (none of them
+    reserved and then cancelled because the third could not be paid)."""
+    verifier = CountingVerifier()
+    prover = ScriptedProver(["bad1", "bad2"], [0.05])
+    budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=2, self_corrections=0)
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    result = await engine.prove(PROBLEM)
+    assert not result.proved and "llm_calls" in result.stop_reason
+    assert prover.calls == result.stats.llm_calls == 2
+    assert result.stats.cancelled_calls == 0
+    assert len(verifier.checked) == result.stats.checks == 2  # both candidates were checked
+
+
+class _BrokenProver(ScriptedProver):
+    async def prove(self, header, lemma_statement, n=1):
+        if "Hard" in lemma_statement:
+            raise ZeroDivisionError("a bug in the prover")
+        return await super().prove(header, lemma_statement, n)
+
+
+class _OneSketch:
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        sketch = ("theorem p (x : ℕ) : x = x := by\n  have h1 : Easy x := by sorry\n"
+                  "  have h2 : Hard x := by sorry\n  sorry\n")
+        return [Candidate(sketch, None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
+    """A bug while solving one hole (inside the sketch's TaskGroup) is raised as that error, and
+    the run is recorded as failed: never a "not proved" with stop reason "unhandled errors in a
+    TaskGroup"."""
+
+    class SketchVerifier(CountingVerifier):
+        async def check(self, code, *, timeout=None):
+            self.checked.append(code)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+
+    recorder = MemoryRecorder()
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
+    engine = SearchEngine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
+                          options=SearchOptions(budget=budget, portfolio=()))
+    with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
+        await engine.prove(PROBLEM)
+    finished = recorder.of_type(RunFinished)
+    assert [f.status for f in finished] == ["failed"]
+    assert finished[0].summary["error"].startswith("ZeroDivisionError")
