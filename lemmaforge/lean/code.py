@@ -28,13 +28,14 @@ columns 0-based code points, exactly like the Lean REPL's `pos`.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
+
+from lemmaforge.lean.memo import ByteBoundedMemo
 
 __all__ = [
     "Declaration",
@@ -142,15 +143,13 @@ def _block_comment_end(code: str, start: int) -> int:
 
 
 def _lex(code: str) -> tuple[Token, ...]:
-    """All tokens of `code`, comments included. Whole files are cached (every public function
-    starts here, often on the same file); short snippets (statements, proof pieces) are not, so
-    that they cannot evict the files."""
-    return _lex_cached(code) if len(code) > 512 else _lex_uncached(code)
+    """All tokens of `code`, comments included; memoized within a byte budget (memo.py: a goal's
+    lemma is asked about for every candidate, whole files by every public function)."""
+    return _lex_memo(code)
 
 
-@functools.lru_cache(maxsize=64)
-def _lex_cached(code: str) -> tuple[Token, ...]:
-    return _lex_uncached(code)
+def _tokens_size(code: str, toks: tuple[Token, ...]) -> int:
+    return 2 * len(code) + 120 * len(toks)  # a Token is a small slotted object plus its text slice
 
 
 _SIMPLE_KINDS = frozenset({"ident", "number", "symbol", "char", "namelit", "mvar", "dotident", "hashcmd"})
@@ -391,9 +390,12 @@ class _Analysis:
         return self.cols[i]
 
 
-@functools.lru_cache(maxsize=32)
 def _analyze(code: str) -> _Analysis:
-    """Tokens and block structure of `code` (cached; callers must not mutate the result)."""
+    """Tokens and block structure of `code` (memoized; callers must not mutate the result)."""
+    return _analyze_memo(code)
+
+
+def _analyze_uncached(code: str) -> _Analysis:
     toks = tokens(code)
     lines = _Lines(code)
     cols, line_start = _columns_and_line_starts(toks, lines)
@@ -1628,3 +1630,8 @@ def structure_consistency(sketch: str, proof: str) -> float:
     have = Counter(_step_keys(proof, nested=True))
     matched = sum(min(count, have[stmt]) for stmt, count in wanted.items())
     return matched / sum(wanted.values())
+
+
+# Byte-bounded memos (lean/memo.py) of the two passes every function starts with.
+_lex_memo = ByteBoundedMemo(_lex_uncached, 64 << 20, _tokens_size)
+_analyze_memo = ByteBoundedMemo(_analyze_uncached, 64 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))

@@ -17,44 +17,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-from collections import OrderedDict
-from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.memo import ByteBoundedMemo
 
 _DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
-
-class ByteBoundedMemo:
-    """A memo of str → str results bounded by the bytes it holds (keys + values), least recently
-    used evicted first. Count-bounded LRU caches of Lean texts grow with the texts (a 10k-node
-    run's lemmas are long); a byte bound keeps memory flat whatever the texts' size."""
-
-    def __init__(self, fn: Callable[[str], str], max_bytes: int) -> None:
-        self.fn = fn
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._items: OrderedDict[str, str] = OrderedDict()
-
-    def __call__(self, text: str) -> str:
-        hit = self._items.get(text)
-        if hit is not None:
-            self._items.move_to_end(text)
-            return hit
-        value = self.fn(text)
-        size = len(text) + len(value)
-        if size <= self.max_bytes:
-            self._items[text] = value
-            self.bytes += size
-            while self.bytes > self.max_bytes:
-                old_key, old_value = self._items.popitem(last=False)
-                self.bytes -= len(old_key) + len(old_value)
-        return value
-
-    def cache_clear(self) -> None:
-        self._items.clear()
-        self.bytes = 0
-
 
 def _normalize_statement(lemma: str) -> str:
     decl = lean_code.last_theorem(lemma)
