@@ -1633,5 +1633,5 @@ def structure_consistency(sketch: str, proof: str) -> float:
 
 
 # Byte-bounded memos (lean/memo.py) of the two passes every function starts with.
-_lex_memo = ByteBoundedMemo(_lex_uncached, 64 << 20, _tokens_size)
-_analyze_memo = ByteBoundedMemo(_analyze_uncached, 64 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))
+_lex_memo = ByteBoundedMemo(_lex_uncached, 8 << 20, _tokens_size)
+_analyze_memo = ByteBoundedMemo(_analyze_uncached, 8 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))
