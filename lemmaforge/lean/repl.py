@@ -137,6 +137,14 @@ class ReplPoolStats:
     header_switches: int
     busy_seconds: tuple[float, ...]
     wall_seconds: float
+    header_seconds: float = 0.0  # of busy time, spent elaborating headers (not useful work)
+
+    @property
+    def useful_utilization(self) -> float:
+        """Busy time outside header elaboration / (workers × wall − header time): how much of the
+        capacity that could check proofs did."""
+        capacity = self.workers * self.wall_seconds - self.header_seconds
+        return (self.busy_total - self.header_seconds) / capacity if capacity > 0 else 0.0
 
     @property
     def busy_total(self) -> float:
@@ -229,6 +237,7 @@ class ReplVerifier:
         self._avg_header_s: float | None = None
         self._avg_check_s: float | None = None
         self._counters = _Counters()
+        self._header_seconds = 0.0
         self._started_at = time.monotonic()
         self._closed = False
         # A private executor: the default one has min(32, cpu+4) threads, which would silently cap
@@ -340,6 +349,7 @@ class ReplVerifier:
             started_workers=len(self._workers),
             busy_seconds=tuple(w.busy_seconds for w in self._workers),
             wall_seconds=time.monotonic() - self._started_at,
+            header_seconds=self._header_seconds,
             **self._counters.values,
         )
 
@@ -392,7 +402,9 @@ class ReplVerifier:
             worker.loaded_header, worker.header_env = worker.header, None
             return None
         self._counters.bump("header_elaborations")
+        header_started = time.monotonic()
         outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
+        self._header_seconds += time.monotonic() - header_started  # statistics only: a rare lost update is harmless
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
