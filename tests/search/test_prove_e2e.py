@@ -251,3 +251,25 @@ def test_lemma_style_assembly_when_inline_fails(tmp_path, monkeypatch):
     assert out["audit"]["status"] == "proved"
     attempts = [a for a in store.attempts(out["run_id"]) if a.strategy == "assembly"]
     assert [a.verdict for a in attempts][-3:] == ["error", "valid", "valid"]  # inline, lemma style, final audit
+
+
+def test_a_bug_inside_a_sketch_exits_internal_not_not_proved(tmp_path, servers, monkeypatch):
+    """An exception raised while the holes of a sketch are solved (inside the sketch's TaskGroup)
+    is a bug: exit code 70 with one line naming the error, never 1 ("not proved") with a stop
+    reason "unhandled errors in a TaskGroup"; the run is closed as failed in the store."""
+    from lemmaforge.search import engine
+
+    use_auto_tac(monkeypatch, tmp_path)
+    kimina, llm = servers
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+
+    async def broken(self, node, hole):
+        raise ZeroDivisionError("a bug in automation")
+
+    monkeypatch.setattr(engine._Run, "_try_automation", broken)
+    r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 70, r.output
+    assert "ZeroDivisionError: a bug in automation" in r.stderr
+    assert "TaskGroup" not in r.stderr
+    runs = store.runs(kind="prove")
+    assert len(runs) == 1 and runs[0].status == "failed"
