@@ -221,10 +221,12 @@ async def run(s: Scenario) -> dict[str, Any]:
     recorder = SinkRecorder()
     results: list[tuple[bool, int, int]] = []  # (proved, nodes, goal nodes): trees are not kept
 
-    gate = asyncio.Semaphore(s.concurrent)
+    queue = iter(range(s.problems))
 
-    async def one(i: int) -> None:
-        async with gate:
+    async def worker() -> None:
+        # A fixed pool of workers pulling problems, not one task per problem behind a semaphore:
+        # asyncio.Semaphore.locked() scans its waiters, so thousands of them cost O(n²).
+        for i in queue:
             await solve(i)
 
     async def solve(i: int) -> None:
@@ -237,7 +239,7 @@ async def run(s: Scenario) -> dict[str, Any]:
         results.append((r.proved, len(r.tree), sum(1 for n in r.tree.nodes() if n.kind == "goal")))
 
     started, cpu_started = time.perf_counter(), time.thread_time()
-    await asyncio.gather(*(one(i) for i in range(s.problems)))
+    await asyncio.gather(*(worker() for _ in range(min(s.concurrent, s.problems))))
     wall, cpu = time.perf_counter() - started, time.thread_time() - cpu_started
     goal_nodes = sum(g for _, _, g in results)
     bound = max(llm.busy / s.llm_concurrency, lean.busy / s.workers)

@@ -642,7 +642,12 @@ def _is_sorry(t: Token) -> bool:
     return t.kind == "ident" and t.text == "sorry"
 
 
-def _hole_contexts(code: str) -> list[_HoleContext]:
+def _hole_contexts(code: str) -> tuple[_HoleContext, ...]:
+    """Memoized (memo.py): `fill` asks for the same goal's holes once per candidate."""
+    return _hole_contexts_memo(code)
+
+
+def _hole_contexts_uncached(code: str) -> tuple[_HoleContext, ...]:
     an = _analyze(code)
     stripped = strip_comments(code)
     out: list[_HoleContext] = []
@@ -667,7 +672,7 @@ def _hole_contexts(code: str) -> list[_HoleContext]:
                 line_start=an.line_start_tok[i],
             )
         )
-    return out
+    return tuple(out)
 
 
 def holes(code: str) -> list[Hole]:
@@ -1635,3 +1640,4 @@ def structure_consistency(sketch: str, proof: str) -> float:
 # Byte-bounded memos (lean/memo.py) of the two passes every function starts with.
 _lex_memo = ByteBoundedMemo(_lex_uncached, 8 << 20, _tokens_size)
 _analyze_memo = ByteBoundedMemo(_analyze_uncached, 8 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))
+_hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 4 << 20, lambda code, ctx: 2 * len(code) + 300 * len(ctx))
