@@ -245,3 +245,45 @@ async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
     finished = recorder.of_type(RunFinished)
     assert [f.status for f in finished] == ["failed"]
     assert finished[0].summary["error"].startswith("ZeroDivisionError")
+
+
+async def test_cache_reads_the_store_off_the_event_loop_with_the_stores_key():
+    """The subgoal cache asks its ProofLookup in a worker thread (a synchronous SQL read must not
+    stall the loop), with the store's own key: sha256 of the header text, normalized statement."""
+    import threading
+
+    from lemmaforge.db.store import text_hash
+    from lemmaforge.search.cache import cache_key
+
+    seen: list[tuple[int, str, str]] = []
+
+    class Lookup:
+        def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+            seen.append((threading.get_ident(), header, normalized_statement))
+            return "omega" if "x + 0 = x" in normalized_statement else None
+
+    cache = SubgoalCache(Lookup())
+    lemma = "theorem sub_9 (x : ℕ) : x + 0 = x := by\n  sorry"
+    assert await cache.lookup(HEADER, lemma) == "omega"
+    assert await cache.lookup(HEADER, lemma.replace("sub_9", "other")) == "omega"  # local now
+    assert await cache.lookup(HEADER, "theorem a (y : ℕ) : y = y := by\n  sorry") is None
+    assert len(seen) == 2 and all(ident != threading.get_ident() for ident, _, _ in seen)
+    assert (cache.hits, cache.misses, cache.source_reads) == (2, 1, 2)
+    key = cache_key(HEADER, lemma)
+    assert key.header_hash == text_hash(HEADER) and key.statement == normalize_statement(lemma)
+
+
+async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
+    verifier = CountingVerifier()
+    prover = ScriptedProver(["ok"], [0.05])
+    recorder = MemoryRecorder()
+    budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    result = await engine.prove(PROBLEM)
+    assert result.proved
+    from lemmaforge.records import AttemptRecord
+
+    prover_attempts = [a for a in recorder.of_type(AttemptRecord) if a.strategy == "prover"]
+    assert prover_attempts and all(a.generation_seconds >= 0.05 for a in prover_attempts)
+    assert result.stats.engine_seconds > 0
+    assert result.to_json()["engine_seconds"] >= 0
