@@ -277,7 +277,10 @@ def strip_comments(code: str, *, strings: bool = False) -> str:
     """`code` with every comment and docstring replaced by spaces (newlines kept), so offsets,
     lines and columns are unchanged. String literals are left alone, unless `strings`: then they
     are blanked too, so that no text search can mistake their contents for code."""
-    kinds = ("comment", "doc", "string") if strings else ("comment", "doc")
+    return (_strip_strings_memo if strings else _strip_memo)(code)  # memoized: asked often of one text
+
+
+def _strip_uncached(code: str, kinds: tuple[str, ...]) -> str:
     return _blank(code, (t for t in _lex(code) if t.kind in kinds))
 
 
@@ -1641,3 +1644,5 @@ def structure_consistency(sketch: str, proof: str) -> float:
 _lex_memo = ByteBoundedMemo(_lex_uncached, 8 << 20, _tokens_size)
 _analyze_memo = ByteBoundedMemo(_analyze_uncached, 8 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))
 _hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 4 << 20, lambda code, ctx: 2 * len(code) + 300 * len(ctx))
+_strip_memo = ByteBoundedMemo(lambda code: _strip_uncached(code, ("comment", "doc")), 8 << 20)
+_strip_strings_memo = ByteBoundedMemo(lambda code: _strip_uncached(code, ("comment", "doc", "string")), 4 << 20)
