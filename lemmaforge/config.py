@@ -45,10 +45,11 @@ class VerifierConfig(BaseModel):
     kimina_api_key_env: str = "KIMINA_API_KEY"
     # Concurrent checks are coalesced into `/api/check` requests of up to `kimina_batch_size`
     # snippets, collected for at most `kimina_batch_window` seconds; at most `kimina_concurrency`
-    # snippets are in flight at once (size it to the server: its REPL count, or a little more).
+    # snippets are in flight at once: about twice the server's REPLs, so that its queue never runs
+    # dry while a batch waits for its slowest snippet (default: a 64-REPL server).
     kimina_batch_size: int = Field(default=8, ge=1)
     kimina_batch_window: float = Field(default=0.005, ge=0)
-    kimina_concurrency: int = Field(default=64, ge=1)
+    kimina_concurrency: int = Field(default=128, ge=1)
     kimina_retries: int = Field(default=5, ge=1)  # HTTP tries per batch, the first included
     kimina_retry_wait: float = Field(default=1.0, ge=0)  # seconds before the first retry; doubles
     # How the server reports line numbers: "auto" probes once; "all" (current Kimina) shifts

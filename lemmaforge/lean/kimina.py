@@ -140,7 +140,7 @@ class KiminaVerifier:
         timeout: float = 120.0,
         header_timeout: float = 600.0,
         batch_size: int = 8,
-        concurrency: int = 64,
+        concurrency: int = 128,
         batch_window: float = 0.005,
         retry: RetryPolicy | None = None,
         position_mode: PositionMode = "auto",
