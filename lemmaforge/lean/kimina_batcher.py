@@ -22,7 +22,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from lemmaforge.lean.verifier import CheckResult, CheckStatus
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,8 @@ class CheckBatcher:
         return self._in_flight
 
     async def check(self, code: str, timeout: float) -> CheckResult:
+        if self._closed:
+            raise VerifierError("the Kimina verifier was closed")
         kept = self.orphans.pop(code)
         if kept is not None:
             self.stats.orphan_hits += 1

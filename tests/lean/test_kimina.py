@@ -479,3 +479,11 @@ async def test_from_config_reads_settings_and_key(monkeypatch: pytest.MonkeyPatc
 def test_bad_url_is_a_verifier_error() -> None:
     with pytest.raises(VerifierError, match="invalid Kimina URL"):
         KiminaVerifier("localhost:8000")
+
+
+async def test_a_check_after_close_is_refused_not_left_waiting(server: FakeKimina) -> None:
+    verifier = KiminaVerifier(server.url, retry=FAST_RETRIES, position_mode="all")
+    assert (await verifier.check("example : 1 = 1 := rfl")).ok
+    await verifier.close()
+    with pytest.raises(VerifierError, match="closed"):
+        await asyncio.wait_for(verifier.check("example : 2 = 2 := rfl"), timeout=5)
