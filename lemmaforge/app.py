@@ -147,11 +147,7 @@ async def open_services(
 
 
 def search_options(settings: Settings) -> SearchOptions:
-    return SearchOptions(
-        budget=settings.budget,
-        audit=settings.audit,
-        check_timeout=settings.verifier.timeout,
-    )
+    return SearchOptions.from_settings(settings)
 
 
 async def prove_problem(

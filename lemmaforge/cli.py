@@ -29,6 +29,7 @@ from lemmaforge.cli_common import (
     read_text_file,
 )
 from lemmaforge.config import ConfigError, Settings, load_config
+from lemmaforge.errors import ExitCode
 
 
 def _wide_help(min_width: int = 110) -> None:
@@ -345,6 +346,10 @@ def prove(
             if watch.last_error:
                 err.print(f"  last Lean error: {watch.last_error}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # a bug: exit INTERNAL (70), never 1, which means "not proved"
+        fail(f"internal error: {type(exc).__name__}: {exc} (run {run_id} recorded as failed)", ExitCode.INTERNAL)
     if store_error is not None:
         fail(f"{store_error} (run {run_id} is not fully recorded)")
 

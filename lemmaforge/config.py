@@ -43,8 +43,13 @@ class VerifierConfig(BaseModel):
     max_checks_per_worker: int = Field(default=2000, ge=1)  # REPL states are never freed: recycle
     kimina_url: str = "http://127.0.0.1:8000"
     kimina_api_key_env: str = "KIMINA_API_KEY"
+    # Concurrent checks are coalesced into `/api/check` requests of up to `kimina_batch_size`
+    # snippets, collected for at most `kimina_batch_window` seconds; at most `kimina_concurrency`
+    # snippets are in flight at once: about twice the server's REPLs, so that its queue never runs
+    # dry while a batch waits for its slowest snippet (default: a 64-REPL server).
     kimina_batch_size: int = Field(default=8, ge=1)
-    kimina_concurrency: int = Field(default=8, ge=1)
+    kimina_batch_window: float = Field(default=0.005, ge=0)
+    kimina_concurrency: int = Field(default=128, ge=1)
     kimina_retries: int = Field(default=5, ge=1)  # HTTP tries per batch, the first included
     kimina_retry_wait: float = Field(default=1.0, ge=0)  # seconds before the first retry; doubles
     # How the server reports line numbers: "auto" probes once; "all" (current Kimina) shifts
@@ -96,12 +101,30 @@ class BudgetConfig(BaseModel):
     wall_seconds: float = Field(default=3600.0, gt=0)
 
 
+class SearchConfig(BaseModel):
+    """How the engine searches (budgets are in `BudgetConfig`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Automation tactics tried on every non-root goal, cheapest first; None: the built-in portfolio.
+    portfolio: list[str] | None = None
+    # "lemma": the portfolio as ONE check of the hole's standalone lemma (`first | … `), on any
+    # worker; "proof_state": one tactic step per tactic on the hole's proof state, which pins them
+    # all to the REPL worker holding that state (measured slower at scale: see README Performance).
+    automation: Literal["lemma", "proof_state"] = "lemma"
+    tactic_timeout: float = Field(default=30.0, gt=0)  # seconds per tactic step (proof_state mode)
+    # Prover samples per model request (`n`); 0: all of a goal's samples in one request.
+    prover_samples_per_call: int = Field(default=0, ge=0)
+    correction_samples: int = Field(default=2, ge=1)  # samples per self-correction request
+
+
 class Settings(BaseModel):
     verifier: VerifierConfig = Field(default_factory=VerifierConfig)
     audit: AuditConfig = Field(default_factory=AuditConfig)
     planner: LLMEndpoint = Field(default_factory=LLMEndpoint)
     prover: LLMEndpoint = Field(default_factory=LLMEndpoint)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
     db_url: str = Field(default_factory=lambda: f"sqlite:///{DEFAULT_HOME / 'lemmaforge.db'}")
 
     model_config = ConfigDict(extra="forbid")

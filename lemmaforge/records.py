@@ -160,13 +160,11 @@ Record = (
 
 @runtime_checkable
 class Recorder(Protocol):
-    """Where the search sends what it does. `emit` never blocks on I/O."""
+    """Where the search sends what it does: write-only. `emit` never blocks on I/O. (Reading proofs
+    of earlier runs is the subgoal cache's job: `search.cache.SubgoalCache` over a `ProofLookup`,
+    queried off the event loop; the SQL recorder and `MemoryRecorder` also implement that lookup.)"""
 
     def emit(self, record: Record) -> None: ...
-
-    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
-        """A subgoal proof verified in an earlier run, or None."""
-        ...
 
 
 class MemoryRecorder:

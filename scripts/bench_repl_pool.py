@@ -8,8 +8,21 @@
 Every check goes through the real lean-interact path (`LeanServer` → fake `lake env` → fake REPL
 process), so what is measured is the pool: header reuse (elaborations per 1,000 checks; the goal is
 one per worker), utilization under load (busy time / (workers × wall)), and throughput against the
-ideal `workers / check_latency`. Checks are submitted all at once (`check_many`) or with at most
-`--concurrency` in flight, headers round-robin.
+ideal `workers / check_latency`. Checks arrive closed-loop: `--concurrency` callers (default twice
+the workers), each sending its next check when the last is answered, headers round-robin (0: all
+at once, which flatters the pool: its queue is never empty).
+
+Utilisation is reported two ways: busy time / (workers × wall), and *useful* utilisation, which
+leaves header elaboration out of both sides (importing Mathlib keeps a worker busy but checks
+nothing).
+
+`--mode sketch-proof-state` / `--mode sketch-lemma` measure the tactic-mode question (which way to
+run the automation portfolio on a sketch's holes) on a sketch-heavy workload: each goal checks a
+sketch (two holes with proof states), runs `extract_goal` on each hole (pinned to the worker that
+holds the state), then the 8-tactic portfolio either as 8 tactic steps on the hole's proof state
+(pinned to that same worker), as ONE tactic step `first | (t1; done) | …` on the proof state
+(`sketch-combined`: pinned, one request), or as ONE check of the hole's lemma with that combinator
+(`sketch-lemma`: any worker; simulated as costing the 8 tactics plus one check).
 """
 
 from __future__ import annotations
@@ -51,13 +64,61 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--headers", type=int, default=3, help=f"distinct file headers (1-{len(HEADERS)})")
     p.add_argument("--check-latency", type=float, default=0.02, help="simulated seconds per check")
     p.add_argument("--header-latency", type=float, default=0.5, help="simulated seconds per `import …`")
-    p.add_argument("--concurrency", type=int, default=0, help="checks in flight (0: all at once)")
+    p.add_argument("--concurrency", type=int, default=-1,
+                   help="callers in flight, closed loop (default: 2 x workers; 0: everything at once)")
+    p.add_argument("--mode", choices=["checks", "sketch-proof-state", "sketch-combined", "sketch-lemma"],
+                   default="checks")
+    p.add_argument("--tactic-latency", type=float, default=0.01, help="simulated seconds per tactic step")
+    p.add_argument("--goals", type=int, default=200, help="sketch modes: goals (each a sketch and 2 holes)")
     p.add_argument("--max-checks-per-worker", type=int, default=2000)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = p.parse_args(argv)
     if not 1 <= args.headers <= len(HEADERS):
         p.error(f"--headers must be between 1 and {len(HEADERS)}")
+    if args.concurrency < 0:
+        args.concurrency = 2 * args.workers
     return args
+
+
+PORTFOLIO = ("omega", "norm_num", "linarith", "positivity", "simp", "nlinarith", "aesop", "norm_num [*]; nlinarith")
+LEMMA = "theorem t{i}_h{k} (a b : ℝ) (h : 0 < a ∧ 0 < b) : 0 < a * b := by\n  first\n{alternatives}\n"
+
+
+async def run_sketch_goals(verifier: ReplVerifier, args: argparse.Namespace) -> tuple[int, list[float]]:
+    """Closed loop over sketch-heavy goals; returns (Lean requests answered, per-goal latencies)."""
+    from lemmaforge.lean.lemmas import extract_goal_tactic
+
+    gate = asyncio.Semaphore(args.concurrency or args.goals)
+    latencies: list[float] = []
+    requests = 0
+
+    async def hole(i: int, k: int, h: Any) -> None:
+        nonlocal requests
+        await verifier.run_tactic(h, extract_goal_tactic(f"t{i}_h{k}"))
+        requests += 1
+        if args.mode == "sketch-proof-state":
+            for tactic in PORTFOLIO:  # pinned: the worker holding the state runs them one by one
+                await verifier.run_tactic(h, tactic)
+                requests += 1
+        elif args.mode == "sketch-combined":  # pinned, but one step: `first | (t1; done) | …`
+            await verifier.run_tactic(h, "first\n" + "\n".join(f"  | ({t}; done)" for t in PORTFOLIO))
+            requests += 1
+        else:
+            alternatives = "\n".join(f"  | ({t}; done)" for t in PORTFOLIO)
+            await verifier.check(HEADERS[i % args.headers] + LEMMA.format(i=i, k=k, alternatives=alternatives))
+            requests += 1
+
+    async def goal(i: int) -> None:
+        nonlocal requests
+        async with gate:
+            started = time.monotonic()
+            sketch = await verifier.check(HEADERS[i % args.headers] + SKETCH.format(i=i))
+            requests += 1
+            await asyncio.gather(*(hole(i, k, h) for k, h in enumerate(sketch.holes)))
+            latencies.append(time.monotonic() - started)
+
+    await asyncio.gather(*(goal(i) for i in range(args.goals)))
+    return requests, latencies
 
 
 async def run_checks(verifier: ReplVerifier, codes: list[str], concurrency: int) -> tuple[list[CheckResult], list[float]]:
@@ -77,9 +138,12 @@ async def run_checks(verifier: ReplVerifier, codes: list[str], concurrency: int)
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench_repl_pool_") as tmp:
+        # The portfolio as one check costs what its tactics cost on the proof state, plus the check.
+        combined = {"match": r"^ *first$", "on": "any", "delay_s": len(PORTFOLIO) * args.tactic_latency}
         fake = make_fake_repl_config(
             Path(tmp),
-            latency={"header_s": args.header_latency, "cmd_s": args.check_latency},
+            latency={"header_s": args.header_latency, "cmd_s": args.check_latency, "tactic_s": args.tactic_latency},
+            rules=[combined],
             transcripts=False,  # scripted answers only: nothing here is in the recordings
         )
         verifier = ReplVerifier(
@@ -93,13 +157,27 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         before = verifier.stats()
         started = time.monotonic()
         try:
-            results, latencies = await run_checks(verifier, codes, args.concurrency)
+            if args.mode == "checks":
+                results, latencies = await run_checks(verifier, codes, args.concurrency)
+            else:
+                answered, latencies = await run_sketch_goals(verifier, args)
+                results = []
         finally:
             wall = time.monotonic() - started
             after = verifier.stats()
             await verifier.close()
         fake_headers = fake.header_elaborations()
     busy = after.busy_total - before.busy_total
+    if args.mode != "checks":
+        return {
+            "mode": args.mode, "goals": args.goals, "workers": args.workers, "concurrency": args.concurrency,
+            "lean_requests": answered, "tactic_steps": after.tactic_steps, "checks": after.checks,
+            "wall_s": round(wall, 3), "goals_per_s": round(args.goals / wall, 2),
+            "utilization": round(busy / (args.workers * wall), 3),
+            "useful_utilization": round(after.useful_utilization, 3),
+            "header_elaborations": after.header_elaborations,
+            "goal_latency_p50_s": round(statistics.median(latencies), 3),
+        }
     ok = sum(r.status is CheckStatus.INCOMPLETE and len(r.holes) == 2 for r in results)
     ideal_throughput = args.workers / args.check_latency if args.check_latency > 0 else float("inf")
     return {
@@ -117,6 +195,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "header_switches": after.header_switches,
         "restarts": after.restarts,
         "utilization": round(busy / (args.workers * wall), 3),
+        "useful_utilization": round(after.useful_utilization, 3),
         # Busy time not explained by simulated Lean time: process starts, framing, lean-interact,
         # pydantic, threads. What the pool itself costs per check.
         "overhead_ms_per_check": round(
@@ -143,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
     else:
         print_table(report)
-    return 0 if report["answered_as_expected"] == args.checks else 1
+    return 0 if report.get("answered_as_expected", args.checks) == args.checks else 1
 
 
 if __name__ == "__main__":

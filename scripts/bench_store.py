@@ -147,6 +147,7 @@ def bench_recorder(url: str, records: list[Record], batch_size: int, flush_inter
     costs = []
     clock = time.perf_counter_ns
     t0 = time.perf_counter()
+    cpu_thread0, cpu_process0 = time.thread_time(), time.process_time()
     for r in records:
         a = clock()
         rec.emit(r)
@@ -154,7 +155,12 @@ def bench_recorder(url: str, records: list[Record], batch_size: int, flush_inter
     emitted = time.perf_counter() - t0
     rec.flush()
     total = time.perf_counter() - t0
+    # What the records cost in CPU: the emitting thread's own time, and the rest of the process
+    # (the writer thread), which holds the GIL while it builds rows and so takes it from the loop.
+    emit_cpu = time.thread_time() - cpu_thread0
+    writer_cpu = time.process_time() - cpu_process0 - emit_cpu
     rec.close()
+    stored = _stored_rows(store)
     store.close()
     costs.sort()
     us = [c / 1000 for c in costs]
@@ -167,7 +173,23 @@ def bench_recorder(url: str, records: list[Record], batch_size: int, flush_inter
         "emit_all_s": emitted,
         "emit_to_durable_s": total,
         "sustained_records_per_s": len(records) / total,
+        "emit_cpu_us_per_record": 1e6 * emit_cpu / len(records),
+        "writer_cpu_us_per_record": 1e6 * writer_cpu / len(records),
+        "records_emitted": len(records),
+        "rows_stored": stored,  # node status changes update rows: fewer rows than records
     }
+
+
+def _stored_rows(store: Store) -> int | None:
+    """Rows in the record tables (SQLite only; None elsewhere)."""
+    if not store.url.startswith("sqlite"):
+        return None
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        tables = ("problems", "runs", "nodes", "attempts", "llm_calls", "proofs")
+        names = {r[0] for r in conn.execute(text("select name from sqlite_master where type='table'"))}
+        return sum(conn.execute(text(f"select count(*) from {t}")).scalar_one() for t in tables if t in names)
 
 
 def bench_write(url: str, records: list[Record], batch_size: int) -> dict[str, Any]:
@@ -252,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         ("SqlRecorder.emit p50 (µs)", f"{r['emit_p50_us']:.2f}"),
         ("SqlRecorder.emit p99 (µs)", f"{r['emit_p99_us']:.2f}"),
         ("SqlRecorder.emit max (µs)", f"{r['emit_max_us']:.1f}"),
+        ("emit CPU, emitting thread (µs/record)", f"{r['emit_cpu_us_per_record']:.2f}"),
+        ("writer thread CPU (µs/record; holds the GIL)", f"{r['writer_cpu_us_per_record']:.1f}"),
+        ("records emitted / rows stored", f"{r['records_emitted']} / {r['rows_stored']}"),
         (
             f"sustained: emit → durable (records/s, batch {args.batch_size})",
             f"{r['sustained_records_per_s']:,.0f}",

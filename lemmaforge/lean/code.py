@@ -28,13 +28,14 @@ columns 0-based code points, exactly like the Lean REPL's `pos`.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
+
+from lemmaforge.lean.memo import ByteBoundedMemo
 
 __all__ = [
     "Declaration",
@@ -142,15 +143,13 @@ def _block_comment_end(code: str, start: int) -> int:
 
 
 def _lex(code: str) -> tuple[Token, ...]:
-    """All tokens of `code`, comments included. Whole files are cached (every public function
-    starts here, often on the same file); short snippets (statements, proof pieces) are not, so
-    that they cannot evict the files."""
-    return _lex_cached(code) if len(code) > 512 else _lex_uncached(code)
+    """All tokens of `code`, comments included; memoized within a byte budget (memo.py: a goal's
+    lemma is asked about for every candidate, whole files by every public function)."""
+    return _lex_memo(code)
 
 
-@functools.lru_cache(maxsize=64)
-def _lex_cached(code: str) -> tuple[Token, ...]:
-    return _lex_uncached(code)
+def _tokens_size(code: str, toks: tuple[Token, ...]) -> int:
+    return 2 * len(code) + 120 * len(toks)  # a Token is a small slotted object plus its text slice
 
 
 _SIMPLE_KINDS = frozenset({"ident", "number", "symbol", "char", "namelit", "mvar", "dotident", "hashcmd"})
@@ -278,7 +277,10 @@ def strip_comments(code: str, *, strings: bool = False) -> str:
     """`code` with every comment and docstring replaced by spaces (newlines kept), so offsets,
     lines and columns are unchanged. String literals are left alone, unless `strings`: then they
     are blanked too, so that no text search can mistake their contents for code."""
-    kinds = ("comment", "doc", "string") if strings else ("comment", "doc")
+    return (_strip_strings_memo if strings else _strip_memo)(code)  # memoized: asked often of one text
+
+
+def _strip_uncached(code: str, kinds: tuple[str, ...]) -> str:
     return _blank(code, (t for t in _lex(code) if t.kind in kinds))
 
 
@@ -391,9 +393,12 @@ class _Analysis:
         return self.cols[i]
 
 
-@functools.lru_cache(maxsize=32)
 def _analyze(code: str) -> _Analysis:
-    """Tokens and block structure of `code` (cached; callers must not mutate the result)."""
+    """Tokens and block structure of `code` (memoized; callers must not mutate the result)."""
+    return _analyze_memo(code)
+
+
+def _analyze_uncached(code: str) -> _Analysis:
     toks = tokens(code)
     lines = _Lines(code)
     cols, line_start = _columns_and_line_starts(toks, lines)
@@ -640,7 +645,12 @@ def _is_sorry(t: Token) -> bool:
     return t.kind == "ident" and t.text == "sorry"
 
 
-def _hole_contexts(code: str) -> list[_HoleContext]:
+def _hole_contexts(code: str) -> tuple[_HoleContext, ...]:
+    """Memoized (memo.py): `fill` asks for the same goal's holes once per candidate."""
+    return _hole_contexts_memo(code)
+
+
+def _hole_contexts_uncached(code: str) -> tuple[_HoleContext, ...]:
     an = _analyze(code)
     stripped = strip_comments(code)
     out: list[_HoleContext] = []
@@ -665,7 +675,7 @@ def _hole_contexts(code: str) -> list[_HoleContext]:
                 line_start=an.line_start_tok[i],
             )
         )
-    return out
+    return tuple(out)
 
 
 def holes(code: str) -> list[Hole]:
@@ -1628,3 +1638,11 @@ def structure_consistency(sketch: str, proof: str) -> float:
     have = Counter(_step_keys(proof, nested=True))
     matched = sum(min(count, have[stmt]) for stmt, count in wanted.items())
     return matched / sum(wanted.values())
+
+
+# Byte-bounded memos (lean/memo.py) of the two passes every function starts with.
+_lex_memo = ByteBoundedMemo(_lex_uncached, 8 << 20, _tokens_size)
+_analyze_memo = ByteBoundedMemo(_analyze_uncached, 8 << 20, lambda code, an: 2 * len(code) + 400 * len(an.toks))
+_hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 4 << 20, lambda code, ctx: 2 * len(code) + 300 * len(ctx))
+_strip_memo = ByteBoundedMemo(lambda code: _strip_uncached(code, ("comment", "doc")), 8 << 20)
+_strip_strings_memo = ByteBoundedMemo(lambda code: _strip_uncached(code, ("comment", "doc", "string")), 4 << 20)

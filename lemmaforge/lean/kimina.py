@@ -14,7 +14,13 @@ Wire protocol (project-numina/kimina-lean-server, `server/routers/check.py` and 
 
 The server runs the leading `import` lines of a snippet once per REPL (the header) and sends the
 rest as the command. Current servers shift line numbers back to whole-file positions; older ones
-do not, or shift only `messages`. `position_mode="auto"` asks the server once which it does.
+do not, or shift only `messages`. `position_mode` says what the server shifts: "all" (current
+servers), "messages", "none"; "auto" asks the server once ("server" / "client" are accepted as
+older names of "all" / "none").
+
+Throughput: every `check` goes through a `CheckBatcher` (lean/kimina_batcher.py), which coalesces
+concurrent checks into batched requests, keeps at most `concurrency` checks in flight over a small
+connection pool, and never aborts a request already sent (Kimina would destroy the REPL running it).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from tenacity import (
 )
 
 from lemmaforge.config import VerifierConfig
+from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -51,7 +58,7 @@ from lemmaforge.lean.verifier import (
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-PositionMode = Literal["auto", "server", "client"]
+PositionMode = Literal["auto", "all", "messages", "none", "server", "client"]
 
 CHECK_PATH = "/api/check"
 HEALTH_PATH = "/health"
@@ -88,9 +95,14 @@ class _ShiftPlan:
     sorries: bool
 
 
+# Keyed by what the server shifts itself (config `kimina_position_mode`); the plan is what is left
+# for the client to shift.
 _SHIFT_PLANS: dict[str, _ShiftPlan] = {
-    "server": _ShiftPlan(messages=False, sorries=False),
-    "client": _ShiftPlan(messages=True, sorries=True),
+    "all": _ShiftPlan(messages=False, sorries=False),
+    "messages": _ShiftPlan(messages=False, sorries=True),
+    "none": _ShiftPlan(messages=True, sorries=True),
+    "server": _ShiftPlan(messages=False, sorries=False),  # older name of "all"
+    "client": _ShiftPlan(messages=True, sorries=True),  # older name of "none"
 }
 
 
@@ -128,7 +140,8 @@ class KiminaVerifier:
         timeout: float = 120.0,
         header_timeout: float = 600.0,
         batch_size: int = 8,
-        concurrency: int = 8,
+        concurrency: int = 128,
+        batch_window: float = 0.005,
         retry: RetryPolicy | None = None,
         position_mode: PositionMode = "auto",
     ) -> None:
@@ -136,8 +149,12 @@ class KiminaVerifier:
             raise VerifierError(
                 f"invalid Kimina URL '{url}': expected http://host:port (verifier.kimina_url)"
             )
-        if batch_size < 1 or concurrency < 1:
-            raise VerifierError("kimina batch_size and concurrency must be at least 1")
+        if batch_size < 1 or concurrency < 1 or batch_window < 0:
+            raise VerifierError("kimina batch_size and concurrency must be at least 1, batch_window >= 0")
+        if position_mode != "auto" and position_mode not in _SHIFT_PLANS:
+            raise VerifierError(
+                f"unknown kimina position mode '{position_mode}': choose auto, all, messages or none"
+            )
         self.url = url.rstrip("/")
         self.timeout = timeout
         self.header_timeout = max(header_timeout, timeout)
@@ -148,13 +165,17 @@ class KiminaVerifier:
         self.stats = KiminaStats()
         self._shift_plan: _ShiftPlan | None = _SHIFT_PLANS.get(position_mode)
         self._probe_lock = asyncio.Lock()
-        # Shared by every call: the search engine runs many `check`s at once, each a batch of one.
-        self._slots = asyncio.Semaphore(concurrency)
+        # Every check (the engine's single ones and check_many's) is coalesced here.
+        self.batcher = CheckBatcher(
+            self._send_batch, batch_size=batch_size, window=batch_window, max_in_flight=concurrency
+        )
+        # A small pool, reused: the batcher's requests, plus room for a crashed batch's snippets
+        # re-sent one by one. Fewer connections is what keeps httpcore's per-request CPU flat.
+        connections = self.batcher.max_requests + batch_size
         self._client = httpx.AsyncClient(
             base_url=self.url,
             headers=_auth_headers(api_key),
-            # Concurrency is bounded by our own semaphore; a pool limit would only add PoolTimeouts.
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=concurrency),
+            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
         )
 
     @classmethod
@@ -165,6 +186,7 @@ class KiminaVerifier:
             "timeout": cfg.timeout,
             "header_timeout": cfg.header_timeout,
             "batch_size": cfg.kimina_batch_size,
+            "batch_window": cfg.kimina_batch_window,
             "concurrency": cfg.kimina_concurrency,
             "retry": RetryPolicy(attempts=cfg.kimina_retries, initial_wait=cfg.kimina_retry_wait),
             "position_mode": cfg.kimina_position_mode,
@@ -175,21 +197,15 @@ class KiminaVerifier:
     # --- Verifier protocol -----------------------------------------------------------------
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
-        return (await self.check_many([code], timeout=timeout))[0]
+        limit = self.timeout if timeout is None else timeout
+        await self._ensure_shift_plan(code)
+        return await self.batcher.check(code, limit)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
         if not codes:
             return []
-        limit = self.timeout if timeout is None else timeout
-        plan = await self._ensure_shift_plan(codes[0])
-
-        async def one_batch(batch: Sequence[str]) -> list[CheckResult]:
-            async with self._slots:
-                return await self._check_batch(batch, limit, plan)
-
-        batches = [codes[i : i + self.batch_size] for i in range(0, len(codes), self.batch_size)]
-        per_batch = await _gather_or_raise([one_batch(b) for b in batches])
-        return [result for batch in per_batch for result in batch]
+        await self._ensure_shift_plan(codes[0])
+        return await _gather_or_raise([self.check(code, timeout=timeout) for code in codes])
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         raise ProofStatesUnsupported(
@@ -197,6 +213,7 @@ class KiminaVerifier:
         )
 
     async def close(self) -> None:
+        await self.batcher.close()
         await self._client.aclose()
 
     async def ping(self) -> str:
@@ -216,6 +233,10 @@ class KiminaVerifier:
         return f"Kimina Lean Server at {self.url}: {state}"
 
     # --- one batch ---------------------------------------------------------------------------
+
+    async def _send_batch(self, codes: Sequence[str], limit: float) -> list[CheckResult]:
+        plan = self._shift_plan or _SHIFT_PLANS["all"]  # resolved before any check is queued
+        return await self._check_batch(codes, limit, plan)
 
     async def _check_batch(self, codes: Sequence[str], limit: float, plan: _ShiftPlan) -> list[CheckResult]:
         try:

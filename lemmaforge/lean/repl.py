@@ -137,6 +137,14 @@ class ReplPoolStats:
     header_switches: int
     busy_seconds: tuple[float, ...]
     wall_seconds: float
+    header_seconds: float = 0.0  # of busy time, spent elaborating headers (not useful work)
+
+    @property
+    def useful_utilization(self) -> float:
+        """Busy time outside header elaboration / (workers × wall − header time): how much of the
+        capacity that could check proofs did."""
+        capacity = self.workers * self.wall_seconds - self.header_seconds
+        return (self.busy_total - self.header_seconds) / capacity if capacity > 0 else 0.0
 
     @property
     def busy_total(self) -> float:
@@ -229,6 +237,7 @@ class ReplVerifier:
         self._avg_header_s: float | None = None
         self._avg_check_s: float | None = None
         self._counters = _Counters()
+        self._header_seconds = 0.0
         self._started_at = time.monotonic()
         self._closed = False
         # A private executor: the default one has min(32, cpu+4) threads, which would silently cap
@@ -317,8 +326,13 @@ class ReplVerifier:
         servers = [w.server for w in self._workers if w.server is not None]
         for w in self._workers:
             w.server, w.loaded_header = None, None
-        # LeanServer.kill waits up to 1 s per process tree: kill them side by side.
-        await asyncio.gather(*(asyncio.to_thread(s.kill) for s in servers))
+        # LeanServer.kill waits up to 1 s per process tree: kill them side by side. A thread still
+        # talking to a process may be killing it too (lean-interact does on a broken pipe), and
+        # its kill is not idempotent: whichever comes second may fail, which is fine.
+        outcomes = await asyncio.gather(*(asyncio.to_thread(s.kill) for s in servers), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
+                log.debug("REPL process was already going away at close: %r", outcome)
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     async def __aenter__(self) -> ReplVerifier:
@@ -335,6 +349,7 @@ class ReplVerifier:
             started_workers=len(self._workers),
             busy_seconds=tuple(w.busy_seconds for w in self._workers),
             wall_seconds=time.monotonic() - self._started_at,
+            header_seconds=self._header_seconds,
             **self._counters.values,
         )
 
@@ -372,6 +387,8 @@ class ReplVerifier:
     def _prepare(self, worker: _Worker) -> _Outcome | None:
         """Make the worker's process serve `worker.header`: replace it after a header switch or when
         it is due for recycling, start it if needed and elaborate the header once."""
+        if self._closed:  # never start a process for a pool that is shutting down
+            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
         if worker.server is not None and worker.loaded_header != worker.header:
             self._counters.bump("header_switches")
             self._discard_process(worker)
@@ -385,7 +402,9 @@ class ReplVerifier:
             worker.loaded_header, worker.header_env = worker.header, None
             return None
         self._counters.bump("header_elaborations")
+        header_started = time.monotonic()
         outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
+        self._header_seconds += time.monotonic() - header_started  # statistics only: a rare lost update is harmless
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
@@ -418,14 +437,20 @@ class ReplVerifier:
         server, worker.server = worker.server, None
         worker.loaded_header, worker.header_env = None, None
         if server is not None:
-            server.kill()
+            try:
+                server.kill()
+            except Exception as exc:  # close() may be killing it at the same time (not idempotent)
+                log.debug("REPL process kill raced with another: %r", exc)
 
     def _send(self, worker: _Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> _Outcome:
         """One round-trip; every failure mode of lean-interact becomes a classified outcome.
         `counts`: the request adds states to the process (all but the header) and so counts
         toward `max_checks_per_worker`."""
         server = worker.server  # read once: close() may clear the attribute from the loop thread
-        assert server is not None
+        if server is None:
+            # close() took the process while this thread was on its way here: an answer, not an
+            # AssertionError left in a future that a cancelled caller never retrieves.
+            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
         worker.requests += int(counts)
         started = time.monotonic()
         try:
@@ -443,6 +468,12 @@ class ReplVerifier:
             self._counters.bump("crashes")
             self._discard_process(worker)
             return _Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+        except Exception:
+            if self._closed:
+                # close() killed the process under this request, and lean-interact's own kill
+                # raced with it (AttributeError on a process handle it cleared): the pool is gone.
+                return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
+            raise
         seconds = time.monotonic() - started
         self._maybe_schedule_recycle(worker, server)
         return _Outcome(response=_response_dict(response), seconds=seconds)
@@ -606,8 +637,19 @@ class ReplVerifier:
                 worker.busy_seconds += time.monotonic() - started
 
         future = asyncio.get_running_loop().run_in_executor(self._executor, timed)
+        # A caller cancelled meanwhile never awaits this future: retrieve its outcome here, so an
+        # unexpected exception is logged once instead of "Future exception was never retrieved".
+        future.add_done_callback(_retrieve)
         worker.inflight = future
         return await asyncio.shield(future)
+
+
+_CLOSED = "the REPL verifier was closed"
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("REPL worker call failed: %r", future.exception())
 
 
 # Both say "proof state lost", which automation.on_proof_state looks for to stop trying tactics.

@@ -1,61 +1,126 @@
-"""Subgoal cache keyed by (header, normalized statement).
+"""Subgoal cache keyed by (header hash, normalized statement): its own async read path.
 
 A lemma proved once is reused: within a run (two sketches that share a step, the same fact at two
-depths) and across runs (the recorder looks the key up in the store). Normalization ignores
-whitespace, comments and the lemma's own name, so `lemma sub_3 (x : ℝ) : …` and `theorem
+depths) and across runs (a `ProofLookup`, e.g. the store, is asked on a local miss). Normalization
+ignores whitespace, comments and the lemma's own name, so `lemma sub_3 (x : ℝ) : …` and `theorem
 other (x : ℝ) : …` share an entry.
+
+One key everywhere: `cache_key(header, lemma)` is `(sha256 of the header text, normalized
+statement)`, exactly the store's `(header_hash, normalized_statement)` columns, so a proof found
+locally and one found in the store answer the same question. The store lookup is synchronous
+SQL: `lookup` runs it in a worker thread so the event loop never waits on the database. The
+recorder only writes; this class is the read side.
 """
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import hashlib
 import re
+from typing import NamedTuple, Protocol
 
 from lemmaforge.lean import code as lean_code
-from lemmaforge.records import Recorder
+from lemmaforge.lean.memo import ByteBoundedMemo
 
 _DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
 
-
-@functools.lru_cache(maxsize=8192)
-def normalize_statement(lemma: str) -> str:
-    """Whitespace- and comment-free statement text without the declaration name or its proof.
-    Cached: the engine asks for the same lemma on lookup and on insertion."""
+def _normalize_statement(lemma: str) -> str:
     decl = lean_code.last_theorem(lemma)
     text = f"{decl.binders} : {decl.type}" if decl is not None else _DECL_HEAD.sub("", lemma).split(":=")[0]
     return " ".join(lean_code.strip_comments(text).split())
 
 
-@functools.lru_cache(maxsize=256)
-def header_key(header: str) -> str:
-    """Headers are long and repeated: key on a hash of their normalized text."""
+# Memoized: the engine asks for the same lemma on lookup and on insertion.
+_normalize_memo = ByteBoundedMemo(_normalize_statement, max_bytes=8 << 20)
+
+
+def normalize_statement(lemma: str) -> str:
+    """Whitespace- and comment-free statement text without the declaration name or its proof."""
+    return _normalize_memo(lemma)
+
+
+def _header_hash(header: str) -> str:
+    return hashlib.sha256(header.encode("utf-8")).hexdigest()
+
+
+_header_hash_memo = ByteBoundedMemo(_header_hash, max_bytes=4 << 20)
+
+
+def header_hash(header: str) -> str:
+    """sha256 hex of the header text, exactly the store's `header_hash` column (headers are long
+    and repeated: hashed once per distinct header)."""
+    return _header_hash_memo(header)
+
+
+def _header_key(header: str) -> str:
     norm = " ".join(lean_code.strip_comments(header).split())
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
 
+_header_key_memo = ByteBoundedMemo(_header_key, max_bytes=4 << 20)
+
+
+def header_key(header: str) -> str:
+    """A hash of the header's comment- and whitespace-free text: groups headers that differ only
+    in layout (training-data deduplication). The cache itself keys on `header_hash`."""
+    return _header_key_memo(header)
+
+
+class CacheKey(NamedTuple):
+    header_hash: str
+    statement: str  # normalize_statement(lemma)
+
+
+def cache_key(header: str, lemma: str) -> CacheKey:
+    return CacheKey(header_hash(header), normalize_statement(lemma))
+
+
+class ProofLookup(Protocol):
+    """Where proofs of earlier runs are found (the store). Synchronous: called in a worker thread."""
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None: ...
+
+
 class SubgoalCache:
-    def __init__(self, recorder: Recorder | None = None) -> None:
-        self._local: dict[tuple[str, str], str] = {}
-        self._recorder = recorder
+    """The run's (or a bench's) subgoal cache: a local map, then `source` (off the event loop)."""
+
+    def __init__(self, source: ProofLookup | None = None) -> None:
+        self._local: dict[CacheKey, str] = {}
+        self._source = source
         self.hits = 0
         self.misses = 0
+        self.source_reads = 0  # lookups that reached the store
+
+    async def lookup(self, header: str, lemma: str) -> str | None:
+        """The cached proof of `lemma` under `header`, or None; the store is read in a thread."""
+        key = cache_key(header, lemma)
+        proof = self._local.get(key)
+        if proof is None and self._source is not None:
+            self.source_reads += 1
+            proof = await asyncio.to_thread(self._source.cached_proof, header, key.statement)
+            if proof is not None:
+                self._local.setdefault(key, proof)
+        return self._count(proof)
 
     def get(self, header: str, lemma: str) -> str | None:
-        key = (header_key(header), normalize_statement(lemma))
+        """`lookup` for synchronous callers (reads the store on the calling thread)."""
+        key = cache_key(header, lemma)
         proof = self._local.get(key)
-        if proof is None and self._recorder is not None:
-            # the store keys on the raw header text (it hashes it itself)
-            proof = self._recorder.cached_proof(header, key[1])
+        if proof is None and self._source is not None:
+            self.source_reads += 1
+            proof = self._source.cached_proof(header, key.statement)
             if proof is not None:
-                self._local[key] = proof
+                self._local.setdefault(key, proof)
+        return self._count(proof)
+
+    def put(self, header: str, lemma: str, proof: str) -> CacheKey:
+        key = cache_key(header, lemma)
+        self._local.setdefault(key, proof)
+        return key
+
+    def _count(self, proof: str | None) -> str | None:
         if proof is None:
             self.misses += 1
         else:
             self.hits += 1
         return proof
-
-    def put(self, header: str, lemma: str, proof: str) -> tuple[str, str]:
-        key = (header_key(header), normalize_statement(lemma))
-        self._local.setdefault(key, proof)
-        return key

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lemmaforge.agent.llm import LLMRequestError
-from lemmaforge.config import AuditConfig, BudgetConfig
+from lemmaforge.config import AuditConfig, BudgetConfig, Settings
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.audit import AuditReport, audit
@@ -46,6 +46,7 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search import automation
+from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, SearchStats, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.tree import Node, ProofTree
 
@@ -88,12 +89,6 @@ class ProverLike(Protocol):
 # --- results and budgets ---------------------------------------------------------------------------
 
 
-class BudgetExhausted(Exception):
-    def __init__(self, what: str) -> None:
-        super().__init__(f"{what} budget exhausted")
-        self.what = what
-
-
 class _HoleFailed(Exception):
     """A hole of a sketch could not be solved: abandon the sketch, cancel its siblings."""
 
@@ -105,16 +100,6 @@ class Solution:
 
     body: str
     lemmas: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class SearchStats:
-    llm_calls: int = 0
-    checks: int = 0
-    generation_seconds: float = 0.0
-    check_seconds: float = 0.0
-    cache_hits: int = 0
-    engine_seconds: float = 0.0  # time in the engine's own code (not awaiting LLM / Lean)
 
 
 @dataclass(slots=True)
@@ -141,6 +126,10 @@ class SearchResult:
             "stop_reason": self.stop_reason,
             "nodes": len(self.tree),
             "cache_hits": self.stats.cache_hits,
+            "cache_misses": self.stats.cache_misses,
+            "cancelled_calls": self.stats.cancelled_calls,
+            "cancelled_checks": self.stats.cancelled_checks,
+            "engine_seconds": round(self.stats.engine_seconds, 4),
             "audit": self.audit.to_json() if self.audit else None,
         }
 
@@ -152,24 +141,27 @@ class SearchOptions:
     portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
     check_timeout: float = 120.0
     tactic_timeout: float = 30.0
-    prover_samples_per_call: int = 1  # 1: each sample verified the moment it arrives
+    # Samples per model request: 0 = all of a goal's samples in one request (`n = k`, one prompt
+    # prefill); 1 = one request per sample, each verified the moment it arrives.
+    prover_samples_per_call: int = 0
     correction_samples: int = 2
+    # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
+    # check of the standalone lemma on any worker (see SearchConfig.automation).
+    automation_on_proof_state: bool = False
 
-
-class _Budget:
-    def __init__(self, cfg: BudgetConfig) -> None:
-        self.cfg = cfg
-        self.stats = SearchStats()
-
-    def spend_call(self) -> None:
-        if self.stats.llm_calls >= self.cfg.llm_calls:
-            raise BudgetExhausted("llm_calls")
-        self.stats.llm_calls += 1
-
-    def spend_check(self) -> None:
-        if self.stats.checks >= self.cfg.lean_checks:
-            raise BudgetExhausted("lean_checks")
-        self.stats.checks += 1
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SearchOptions:
+        search = settings.search
+        return cls(
+            budget=settings.budget,
+            audit=settings.audit,
+            portfolio=tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO,
+            check_timeout=settings.verifier.timeout,
+            tactic_timeout=search.tactic_timeout,
+            prover_samples_per_call=search.prover_samples_per_call,
+            correction_samples=search.correction_samples,
+            automation_on_proof_state=search.automation == "proof_state",
+        )
 
 
 # --- the engine ------------------------------------------------------------------------------------
@@ -185,6 +177,7 @@ class SearchEngine:
         recorder: Recorder,
         options: SearchOptions | None = None,
         on_update: Callable[[ProofTree], None] | None = None,
+        cache: SubgoalCache | None = None,
     ) -> None:
         self.verifier = verifier
         self.planner = planner
@@ -192,6 +185,9 @@ class SearchEngine:
         self.recorder = recorder
         self.options = options or SearchOptions()
         self.on_update = on_update
+        # The subgoal cache (its own read path); None: one per run, reading the store through
+        # the recorder's `cached_proof` when it has one.
+        self.cache = cache
 
     async def prove(
         self,
@@ -212,16 +208,23 @@ class SearchEngine:
         except BaseException as exc:
             # An endpoint or verifier that stayed down, a bug, Ctrl-C: the run is closed in the
             # record (with what it had spent) instead of being left "running", then the error goes on.
-            cancelled = isinstance(exc, asyncio.CancelledError | KeyboardInterrupt)
+            # An error inside a sketch's TaskGroup arrives wrapped in an exception group: the error
+            # itself is what the caller must see (and map to its exit code), never "unhandled errors
+            # in a TaskGroup" read as a search result.
+            error = first_leaf(exc)
+            cancelled = isinstance(error, asyncio.CancelledError | KeyboardInterrupt)
             run._cancel_open()
             stats = run.budget.stats
             self.recorder.emit(
                 RunFinished(
                     run.run_id,
                     "cancelled" if cancelled else "failed",
-                    {"error": f"{type(exc).__name__}: {exc}"[:500], "calls": stats.llm_calls, "checks": stats.checks},
+                    {"error": f"{type(error).__name__}: {error}"[:500], "calls": stats.llm_calls,
+                     "checks": stats.checks},
                 )
             )
+            if error is not exc:
+                raise error from exc
             raise
         self.recorder.emit(
             RunFinished(
@@ -255,10 +258,10 @@ class _Run:
         self.theorem = problem.statement[split:]
         self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
-        self.budget = _Budget(self.opts.budget)
-        self.cache = SubgoalCache(self.recorder)
-        self._checked: dict[str, CheckResult] = {}
-        self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
+        self.budget = Budget(self.opts.budget)
+        # Every Lean request of the run goes through this door: budgeted and deduplicated.
+        self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
+        self.cache = engine.cache if engine.cache is not None else SubgoalCache(_lookup_of(self.recorder))
         self._lemma_counter = 0
         base = theorem.name if theorem else "goal"
         self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
@@ -267,6 +270,13 @@ class _Run:
 
     async def execute(self) -> SearchResult:
         started = time.monotonic()
+        cpu_started = time.thread_time()
+        try:
+            return await self._execute(started)
+        finally:
+            self.budget.stats.engine_seconds = time.thread_time() - cpu_started
+
+    async def _execute(self, started: float) -> SearchResult:
         root = self._new_goal(self.theorem, depth=0)
         stop_reason = "exhausted"
         solution: Solution | None = None
@@ -303,12 +313,9 @@ class _Run:
         body_file = lean_code.fill(self.theorem, [solution.body])
         lemmas = "\n\n".join(solution.lemmas)
         assembled = self.header + (lemmas + "\n\n" if lemmas else "") + body_file
-        self.budget.spend_check()
         report = await audit(
-            assembled, self.verifier, original=self.original, config=self.opts.audit, timeout=self.opts.check_timeout
+            assembled, self.lean, original=self.original, config=self.opts.audit, timeout=self.opts.check_timeout
         )
-        if report.check is not None:
-            self.budget.stats.check_seconds += report.check.time
         verdict: Verdict = "valid" if report.ok else ("rejected" if report.status.value == "rejected" else "error")
         self._attempt(root, "assembly", verdict, assembled, errors=[str(r) for r in report.reasons])
         if report.ok:
@@ -328,10 +335,11 @@ class _Run:
         budget = self.opts.budget
         is_root = node.parent_id is None
 
-        cached = self.cache.get(self.header, node.text)
+        cached = await self.cache.lookup(self.header, node.text)
         if cached is not None:
             self.budget.stats.cache_hits += 1
             return self._solved(node, "cache", Solution(cached))
+        self.budget.stats.cache_misses += 1
 
         if not is_root and self.opts.portfolio:
             solution = await self._try_automation(node, hole)
@@ -371,12 +379,14 @@ class _Run:
 
     async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
         tactics = self.opts.portfolio
-        if hole is not None and hole.proof_state is not None and self.verifier.supports_proof_states:
+        if (
+            self.opts.automation_on_proof_state
+            and hole is not None
+            and hole.proof_state is not None
+            and self.lean.supports_proof_states
+        ):
             started = time.monotonic()
-            outcome = await automation.on_proof_state(
-                self.verifier, hole, tactics, timeout=self.opts.tactic_timeout, before_each=self.budget.spend_check
-            )
-            self.budget.stats.check_seconds += time.monotonic() - started
+            outcome = await automation.on_proof_state(self.lean, hole, tactics, timeout=self.opts.tactic_timeout)
             solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
             if solution is not None or not outcome.state_lost:
                 return solution
@@ -418,7 +428,7 @@ class _Run:
     async def _try_prover(self, node: Node, samples: int) -> Solution | None:
         prover = self.engine.prover
         assert prover is not None
-        per_call = max(1, self.opts.prover_samples_per_call)
+        per_call = self.opts.prover_samples_per_call or samples
         calls = [min(per_call, samples - i) for i in range(0, samples, per_call)]
         failures: list[tuple[CandidateLike, CheckResult]] = []
         solution = await self._race_candidates(
@@ -443,21 +453,17 @@ class _Run:
                 return solution
         return None
 
-    async def _generate(self, call: Any) -> Sequence[Any]:
-        try:
-            self.budget.spend_call()
-        except BudgetExhausted:
-            call.close()  # the coroutine was never awaited: close it so asyncio does not warn
-            raise
+    async def _generate(self, call: Any) -> _Generated:
+        """One model request through the budget; the candidates carry how long it took."""
         started = time.monotonic()
         try:
-            return await call
+            out = _Generated(await self.budget.call(call))
         except LLMRequestError:
             # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
             # attempt, not a dead endpoint. LLMUnavailableError (endpoint down) propagates.
-            return []
-        finally:
-            self.budget.stats.generation_seconds += time.monotonic() - started
+            out = _Generated()
+        out.seconds = time.monotonic() - started
+        return out
 
     async def _race_candidates(
         self,
@@ -467,17 +473,27 @@ class _Run:
         failures: list[tuple[CandidateLike, CheckResult]],
     ) -> Solution | None:
         """Verify candidates as their generation finishes; the first that checks wins and every
-        other generation / check still in flight is cancelled."""
+        other generation / check still in flight is cancelled.
+
+        A budget that runs out stops only what it would pay for: the requests already started
+        (and paid) are awaited and their candidates verified, and BudgetExhausted is raised once
+        nothing is left in flight. Raising at once would cancel paid requests, so the run would
+        report calls it never sent."""
         pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
+        exhausted: BudgetExhausted | None = None
         try:
             while pending:
                 done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                 # Retrieve every finished task's exception (so none is left "never retrieved"),
-                # then let the first propagate: BudgetExhausted, endpoint down, verifier down.
+                # then let the first real failure propagate: endpoint down, verifier down, a bug.
                 errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
-                if errors:
-                    raise errors[0]
+                for error in errors:
+                    if not isinstance(error, BudgetExhausted):
+                        raise error
+                    exhausted = exhausted or error
                 for task in done:
+                    if task.cancelled() or task.exception() is not None:
+                        continue
                     value = task.result()
                     if isinstance(value, Solution):
                         return value
@@ -485,7 +501,11 @@ class _Run:
                         failures.append(value)
                         continue
                     for candidate in value:  # a finished generation: verify each candidate
-                        pending.add(asyncio.ensure_future(self._verify_candidate(node, candidate, strategy)))
+                        pending.add(asyncio.ensure_future(
+                            self._verify_candidate(node, candidate, strategy, value.seconds)
+                        ))
+            if exhausted is not None:
+                raise exhausted
             return None
         finally:
             for task in pending:
@@ -494,12 +514,12 @@ class _Run:
                 await asyncio.gather(*pending, return_exceptions=True)
 
     async def _verify_candidate(
-        self, node: Node, candidate: CandidateLike, strategy: Strategy
+        self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0
     ) -> Solution | tuple[CandidateLike, CheckResult]:
         body = candidate.body
         if not body:
             self._attempt(node, strategy, "skipped", "", output=candidate.raw, llm_call_id=candidate.call_id,
-                          errors=["no Lean proof found in the output"])
+                          errors=["no Lean proof found in the output"], generation_seconds=generation_seconds)
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
         # The statement is OURS, not the model's: fill the body into our lemma so a model that
         # rewrote the statement cannot pass.
@@ -508,7 +528,7 @@ class _Run:
         verdict: Verdict = "valid" if self._proves(result) else _verdict(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
-                      check_seconds=result.time)
+                      check_seconds=result.time, generation_seconds=generation_seconds)
         if self._proves(result):
             if node.status == "solved":
                 # Another sample won first (identical samples share one check and finish together):
@@ -529,7 +549,7 @@ class _Run:
             if not sketches:
                 continue
             failed.append(sketches[0].code)
-            elaborated = await self._elaborate_sketch(node, sketches[0])
+            elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
             if elaborated is None:
                 continue
             sketch, result = elaborated
@@ -543,20 +563,23 @@ class _Run:
                 return self._solved(node, "planner", solution)
         return None
 
-    async def _elaborate_sketch(self, node: Node, sketch: SketchLike) -> tuple[SketchLike, CheckResult] | None:
+    async def _elaborate_sketch(
+        self, node: Node, sketch: SketchLike, generation_seconds: float = 0.0
+    ) -> tuple[SketchLike, CheckResult] | None:
         """Check the sketch; correct it from Lean's errors up to N rounds."""
         planner = self.engine.planner
         assert planner is not None
         for round_ in range(self.opts.budget.sketch_corrections + 1):
             if not lean_code.same_statement(node.text, sketch.code):
                 self._attempt(node, "planner", "rejected", sketch.code, output=sketch.raw,
-                              llm_call_id=sketch.call_id, errors=["the sketch changed the statement"])
+                              llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
+                              generation_seconds=generation_seconds)
                 return None
             result = await self._check(self.header + sketch.code)
             strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
             self._attempt(node, strategy, _verdict(result), self.header + sketch.code, output=sketch.raw,
                           llm_call_id=sketch.call_id, errors=[m.format() for m in result.errors[:8]],
-                          check_seconds=result.time)
+                          check_seconds=result.time, generation_seconds=generation_seconds)
             if not result.errors and result.status in (CheckStatus.INCOMPLETE, CheckStatus.VALID):
                 return sketch, result
             if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or round_ == self.opts.budget.sketch_corrections:
@@ -567,7 +590,7 @@ class _Run:
             )
             if not fixed:
                 return None
-            sketch = fixed[0]
+            sketch, generation_seconds = fixed[0], fixed.seconds
         return None
 
     async def _solve_sketch(self, node: Node, sketch: SketchLike, result: CheckResult) -> Solution | None:
@@ -626,11 +649,11 @@ class _Run:
         return f"{self.lemma_prefix}_sub_{self._lemma_counter}"
 
     async def _lemma_for_hole(self, sketch_code: str, index: int, hole: Goal | None, name: str) -> str:
+        # Through the run's door: extract_goal and the round-trip check spend the Lean budget and
+        # share the check cache like every other request.
         built = await lean_lemmas.build_lemma(
-            self.verifier, sketch_code, index, hole, name=name, header=self.header, timeout=self.opts.check_timeout
+            self.lean, sketch_code, index, hole, name=name, header=self.header, timeout=self.opts.check_timeout
         )
-        if built.checks:
-            self.budget.stats.checks += built.checks
         return built.statement
 
     async def _assemble(
@@ -682,26 +705,7 @@ class _Run:
     # -- Lean checks (deduplicated: never re-check what was checked) -------------------------------
 
     async def _check(self, code: str) -> CheckResult:
-        if code in self._checked:
-            return self._checked[code]
-        if code in self._inflight:
-            return await asyncio.shield(self._inflight[code])
-        self.budget.spend_check()
-        future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
-        self._inflight[code] = future
-        try:
-            result = await self.verifier.check(code, timeout=self.opts.check_timeout)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: waiters re-raise it themselves
-            raise
-        finally:
-            self._inflight.pop(code, None)
-        self.budget.stats.check_seconds += result.time
-        if result.status not in (CheckStatus.TIMEOUT, CheckStatus.CRASHED):
-            self._checked[code] = result  # infrastructure failures may be retried later
-        future.set_result(result)
-        return result
+        return await self.lean.check(code)
 
     # -- tree bookkeeping and records --------------------------------------------------------------
 
@@ -737,12 +741,13 @@ class _Run:
     def _attempt(
         self, node: Node, strategy: Strategy, verdict: Verdict, code: str, *, output: str | None = None,
         llm_call_id: str | None = None, errors: list[str] | None = None, check_seconds: float = 0.0,
+        generation_seconds: float = 0.0,
     ) -> None:
         node.attempts += 1
         self.recorder.emit(
             AttemptRecord(self.run_id, new_id(), node.node_id, strategy, verdict, code, output=output,
                           llm_call_id=llm_call_id, errors=[e for e in (errors or []) if e],
-                          check_seconds=check_seconds)
+                          generation_seconds=generation_seconds, check_seconds=check_seconds)
         )
 
     def _cancel_open(self) -> None:
@@ -756,6 +761,18 @@ class _Run:
 
 
 # --- helpers ---------------------------------------------------------------------------------------
+
+
+class _Generated(list[Any]):
+    """What one model request returned, and how long it took (for the attempts it leads to)."""
+
+    seconds: float = 0.0
+
+
+def _lookup_of(recorder: Any) -> Any:
+    """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
+    subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
+    return recorder if callable(getattr(recorder, "cached_proof", None)) else None
 
 
 def _verdict(result: CheckResult) -> Verdict:

@@ -12,7 +12,7 @@ engine emits to the recorder, so a run read back from the store has the same sha
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -34,7 +34,6 @@ class Node:
     proof: str | None = None  # goal: tactic proof text; sketch: the filled sketch
     reason: str | None = None
     attempts: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class ProofTree:

@@ -187,13 +187,13 @@ async def test_batches_preserve_order_and_use_unique_ids(server: FakeKimina, min
         for i, r in enumerate(rows)
     ]
     verifier = KiminaVerifier(
-        server.url, batch_size=8, concurrency=2, retry=FAST_RETRIES, position_mode="server"
+        server.url, batch_size=8, concurrency=16, retry=FAST_RETRIES, position_mode="server"
     )
 
     results = await verifier.check_many(codes)
     await verifier.close()
 
-    # Two batches run at once, so they may reach the server in any order.
+    # 16 checks in flight: two full batches at once (in any order), the last 4 when one returns.
     assert sorted(len(r.body["snippets"]) for r in server.check_requests) == [4, 8, 8]
     assert [r.status for r in results] == [CheckStatus.VALID, CheckStatus.INCOMPLETE] * 10
     for code, result in zip(codes, results, strict=True):
@@ -204,7 +204,7 @@ async def test_batches_preserve_order_and_use_unique_ids(server: FakeKimina, min
     assert verifier.stats.requests == 3 and verifier.stats.snippets == 20
 
 
-async def test_concurrency_bounds_requests_in_flight() -> None:
+async def test_concurrency_bounds_checks_in_flight_across_callers() -> None:
     with FakeKimina(delay=0.1) as server:
         verifier = KiminaVerifier(
             server.url, batch_size=2, concurrency=3, retry=FAST_RETRIES, position_mode="server"
@@ -215,9 +215,63 @@ async def test_concurrency_bounds_requests_in_flight() -> None:
         await verifier.close()
 
     assert len(results[0]) == 8 and all(r.ok for r in results[0]) and all(r.ok for r in results[1:])
-    # Concurrent, but never more than `concurrency` requests across all callers together.
+    # Never more than `concurrency` checks in flight across all callers together (so never more
+    # requests either), and the single checks travel in batches with the others.
     assert 1 < server.max_in_flight <= 3
-    assert len(server.check_requests) == 4 + 6
+    assert verifier.batcher.stats.max_in_flight <= 3
+    assert sum(len(r.body["snippets"]) for r in server.check_requests) == 14
+    assert len(server.check_requests) < 14
+
+
+async def test_concurrent_single_checks_are_coalesced_into_batches() -> None:
+    """The engine calls `check()` one file at a time from many tasks: those calls, not only
+    check_many, are what the batcher groups into `/api/check` requests."""
+    with FakeKimina(delay=0.05) as server:
+        verifier = KiminaVerifier(server.url, batch_size=8, retry=FAST_RETRIES, position_mode="all")
+        codes = [f"example : {i} = {i} := rfl" for i in range(20)]
+        results = await asyncio.gather(*(verifier.check(c) for c in codes))
+        await verifier.close()
+    assert all(r.ok for r in results)
+    assert sorted(len(r.body["snippets"]) for r in server.check_requests) == [4, 8, 8]
+    assert verifier.stats.requests == 3
+
+
+async def test_a_sent_check_is_never_aborted_and_its_verdict_is_kept() -> None:
+    """Kimina destroys the REPL of a request that is aborted: a check cancelled after its request
+    left runs to the end, and the next check of the same code gets that verdict without a request."""
+    with FakeKimina(delay=0.3) as server:
+        verifier = KiminaVerifier(server.url, batch_size=8, batch_window=0, retry=FAST_RETRIES,
+                                  position_mode="all")
+        task = asyncio.ensure_future(verifier.check("example : 1 = 1 := rfl"))
+        await asyncio.sleep(0.1)  # sent, not answered
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.4)  # the request finished on its own
+        assert len(server.check_requests) == 1 and server.max_in_flight == 1
+        result = await verifier.check("example : 1 = 1 := rfl")
+        await verifier.close()
+    assert result.ok
+    assert len(server.check_requests) == 1  # answered from the kept verdict
+    assert (verifier.batcher.stats.orphaned, verifier.batcher.stats.orphan_hits) == (1, 1)
+
+
+async def test_a_check_cancelled_before_it_is_sent_is_never_sent() -> None:
+    with FakeKimina(delay=0.2) as server:
+        verifier = KiminaVerifier(server.url, batch_size=1, concurrency=1, batch_window=0,
+                                  retry=FAST_RETRIES, position_mode="all")
+        first = asyncio.ensure_future(verifier.check("example : 1 = 1 := rfl"))
+        queued = asyncio.ensure_future(verifier.check("example : 2 = 2 := rfl"))
+        await asyncio.sleep(0.05)  # the first is in flight, the second waits for room
+        queued.cancel()
+        assert (await first).ok
+        with pytest.raises(asyncio.CancelledError):
+            await queued
+        await asyncio.sleep(0.05)
+        await verifier.close()
+    sent = [s["code"] for r in server.check_requests for s in r.body["snippets"]]
+    assert sent == ["example : 1 = 1 := rfl"]
+    assert verifier.batcher.stats.dropped_unsent == 1
 
 
 async def test_empty_input_sends_nothing(verifier: KiminaVerifier, server: FakeKimina) -> None:
@@ -350,6 +404,27 @@ async def test_auto_mode_finds_where_the_server_puts_line_numbers(shift: str, mi
     assert probes[0].body["snippets"][0]["code"].startswith("import Mathlib\nimport Aesop\n")
 
 
+@pytest.mark.parametrize("shift", ["all", "messages", "none"])
+async def test_each_configured_position_mode_matches_that_server(shift: str, minif2f: dict) -> None:
+    """`verifier.kimina_position_mode` names what the server shifts; set explicitly, no probe is
+    sent and positions come out whole-file (config values, not only the verifier's own names)."""
+    row = minif2f["amc12a_2015_p10"]
+    code = row["header"] + row["formal_statement"]
+    with FakeKimina(position_shift=shift) as server:  # type: ignore[arg-type]
+        cfg = VerifierConfig(backend="kimina", kimina_url=server.url, kimina_position_mode=shift)  # type: ignore[arg-type]
+        verifier = KiminaVerifier.from_config(cfg, retry=FAST_RETRIES)
+        result = await verifier.check(code)
+        await verifier.close()
+    assert result.holes[0].pos == where(code, "sorry")
+    assert result.messages[0].pos == where(code, "amc12a_2015_p10")
+    assert len(server.check_requests) == 1  # no probe
+
+
+def test_an_unknown_position_mode_is_refused() -> None:
+    with pytest.raises(VerifierError, match="position mode"):
+        KiminaVerifier("http://127.0.0.1:1", position_mode="sideways")  # type: ignore[arg-type]
+
+
 def test_header_lines_follow_kiminas_split() -> None:
     # `set_option` and `open` are not header: the server re-elaborates them with every body.
     assert kimina_header_lines(MINIF2F_HEADER + "theorem t : True := trivial") == 3
@@ -404,3 +479,11 @@ async def test_from_config_reads_settings_and_key(monkeypatch: pytest.MonkeyPatc
 def test_bad_url_is_a_verifier_error() -> None:
     with pytest.raises(VerifierError, match="invalid Kimina URL"):
         KiminaVerifier("localhost:8000")
+
+
+async def test_a_check_after_close_is_refused_not_left_waiting(server: FakeKimina) -> None:
+    verifier = KiminaVerifier(server.url, retry=FAST_RETRIES, position_mode="all")
+    assert (await verifier.check("example : 1 = 1 := rfl")).ok
+    await verifier.close()
+    with pytest.raises(VerifierError, match="closed"):
+        await asyncio.wait_for(verifier.check("example : 2 = 2 := rfl"), timeout=5)

@@ -457,3 +457,36 @@ async def test_from_config_runs_a_local_project_through_lean_interact(tmp_path: 
         await verifier.close()
     # Nothing was built, fetched or updated: lean-interact only ran the REPL.
     assert [c.split()[0] for c in fake.lake_calls()] == ["env"]
+
+
+async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> None:
+    """close() while checks are between their header and their body (one awaited, one whose
+    caller was cancelled): the awaited one gets an answer, not an AssertionError, and no future is
+    left with an exception nobody retrieves ("Future exception was never retrieved")."""
+    import gc
+
+    loop = asyncio.get_running_loop()
+    unhandled: list[dict[str, Any]] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: unhandled.append(context))
+    try:
+        verifier, _ = pool(workers=2, latency={"header_s": 0.3, "cmd_s": 0.3})
+        awaited = asyncio.ensure_future(verifier.check(HEADER + SKETCH))
+        abandoned = asyncio.ensure_future(verifier.check(OTHER_HEADER + SKETCH))
+        await asyncio.sleep(0.15)  # both workers are elaborating their header
+        abandoned.cancel()
+        await verifier.close()
+        try:
+            result = await awaited
+        except VerifierError as exc:
+            assert "closed" in str(exc)
+        else:
+            assert result.status is CheckStatus.CRASHED and "closed" in (result.error or "")
+        with pytest.raises(asyncio.CancelledError):
+            await abandoned
+        await asyncio.sleep(0.5)  # the threads finish
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(previous)
+    assert unhandled == []

@@ -138,7 +138,8 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     prover = ScriptedProver(["bad", "bad", "ok", "ok"], [0.0, 0.0, 0.01, 5.0])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
     candidate_checks = [c for c in verifier.checked if "#print axioms" not in c]
@@ -153,7 +154,8 @@ async def test_llm_budget_stops_the_search_cleanly():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved
     assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
@@ -188,3 +190,100 @@ async def test_infrastructure_failures_are_not_cached(status):
     await run._check("x")
     await run._check("x")
     assert calls == 2
+
+
+async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
+    """llm_calls=2 with 8 samples wanted: the two calls the budget allows are sent and their
+    candidates checked; the run reports 2 calls, and 2 is what the prover received (none of them
+    reserved and then cancelled because the third could not be paid)."""
+    verifier = CountingVerifier()
+    prover = ScriptedProver(["bad1", "bad2"], [0.05])
+    budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=2, self_corrections=0)
+    options = SearchOptions(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    result = await engine.prove(PROBLEM)
+    assert not result.proved and "llm_calls" in result.stop_reason
+    assert prover.calls == result.stats.llm_calls == 2
+    assert result.stats.cancelled_calls == 0
+    assert len(verifier.checked) == result.stats.checks == 2  # both candidates were checked
+
+
+class _BrokenProver(ScriptedProver):
+    async def prove(self, header, lemma_statement, n=1):
+        if "Hard" in lemma_statement:
+            raise ZeroDivisionError("a bug in the prover")
+        return await super().prove(header, lemma_statement, n)
+
+
+class _OneSketch:
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        sketch = ("theorem p (x : ℕ) : x = x := by\n  have h1 : Easy x := by sorry\n"
+                  "  have h2 : Hard x := by sorry\n  sorry\n")
+        return [Candidate(sketch, None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
+    """A bug while solving one hole (inside the sketch's TaskGroup) is raised as that error, and
+    the run is recorded as failed: never a "not proved" with stop reason "unhandled errors in a
+    TaskGroup"."""
+
+    class SketchVerifier(CountingVerifier):
+        async def check(self, code, *, timeout=None):
+            self.checked.append(code)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+
+    recorder = MemoryRecorder()
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
+    engine = SearchEngine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
+                          options=SearchOptions(budget=budget, portfolio=()))
+    with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
+        await engine.prove(PROBLEM)
+    finished = recorder.of_type(RunFinished)
+    assert [f.status for f in finished] == ["failed"]
+    assert finished[0].summary["error"].startswith("ZeroDivisionError")
+
+
+async def test_cache_reads_the_store_off_the_event_loop_with_the_stores_key():
+    """The subgoal cache asks its ProofLookup in a worker thread (a synchronous SQL read must not
+    stall the loop), with the store's own key: sha256 of the header text, normalized statement."""
+    import threading
+
+    from lemmaforge.db.store import text_hash
+    from lemmaforge.search.cache import cache_key
+
+    seen: list[tuple[int, str, str]] = []
+
+    class Lookup:
+        def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+            seen.append((threading.get_ident(), header, normalized_statement))
+            return "omega" if "x + 0 = x" in normalized_statement else None
+
+    cache = SubgoalCache(Lookup())
+    lemma = "theorem sub_9 (x : ℕ) : x + 0 = x := by\n  sorry"
+    assert await cache.lookup(HEADER, lemma) == "omega"
+    assert await cache.lookup(HEADER, lemma.replace("sub_9", "other")) == "omega"  # local now
+    assert await cache.lookup(HEADER, "theorem a (y : ℕ) : y = y := by\n  sorry") is None
+    assert len(seen) == 2 and all(ident != threading.get_ident() for ident, _, _ in seen)
+    assert (cache.hits, cache.misses, cache.source_reads) == (2, 1, 2)
+    key = cache_key(HEADER, lemma)
+    assert key.header_hash == text_hash(HEADER) and key.statement == normalize_statement(lemma)
+
+
+async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
+    verifier = CountingVerifier()
+    prover = ScriptedProver(["ok"], [0.05])
+    recorder = MemoryRecorder()
+    budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    result = await engine.prove(PROBLEM)
+    assert result.proved
+    from lemmaforge.records import AttemptRecord
+
+    prover_attempts = [a for a in recorder.of_type(AttemptRecord) if a.strategy == "prover"]
+    assert prover_attempts and all(a.generation_seconds >= 0.05 for a in prover_attempts)
+    assert result.stats.engine_seconds > 0
+    assert result.to_json()["engine_seconds"] >= 0

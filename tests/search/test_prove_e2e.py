@@ -82,25 +82,22 @@ def prove(tmp_path: Path, kimina, llm, *extra: str):
     return result, Store(db)
 
 
-def use_auto_tac(monkeypatch):
-    from lemmaforge.search import engine
+def use_auto_tac(monkeypatch, tmp_path: Path | None = None):
+    """The automation portfolio is the one tactic `auto_tac`, set the way a user sets it: the
+    config file's [search] section."""
+    import tempfile
 
-    monkeypatch.setattr(engine.SearchOptions, "__init__", _with_portfolio(engine.SearchOptions.__init__))
-
-
-def _with_portfolio(init):
-    def patched(self, *a, **kw):
-        kw.setdefault("portfolio", ("auto_tac",))
-        init(self, *a, **kw)
-
-    return patched
+    folder = Path(tempfile.mkdtemp()) if tmp_path is None else tmp_path
+    config = folder / "lemmaforge.toml"
+    config.write_text('[search]\nportfolio = ["auto_tac"]\n', encoding="utf-8")
+    monkeypatch.setenv("LEMMAFORGE_CONFIG", str(config))
 
 
 # --- scenarios ---------------------------------------------------------------------------------------
 
 
 def test_prover_proves_the_theorem_directly(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     add_prover(llm, *prover_rule("D x", "exact rfl"))
     r, store = prove(tmp_path, kimina, llm)
@@ -117,7 +114,7 @@ def test_prover_proves_the_theorem_directly(tmp_path, servers, monkeypatch):
 
 
 def test_sketch_with_holes_closed_by_automation_and_prover(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     # no rule for `: D x` alone: the root's whole-proof attempts get the default (failing) reply
     add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
@@ -139,7 +136,7 @@ def test_sketch_with_holes_closed_by_automation_and_prover(tmp_path, servers, mo
 
 
 def test_a_hole_needs_a_second_level_of_decomposition(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     add_prover(llm, *prover_rule("Hard1 x", "exact h1_fact"))
     add_prover(llm, *prover_rule("Hard2 x", "exact h2_fact"))
@@ -161,7 +158,7 @@ def test_a_hole_needs_a_second_level_of_decomposition(tmp_path, servers, monkeyp
 
 
 def test_first_sketch_abandoned_for_an_alternative(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
     add_prover(llm, *closing_hole_rule())
@@ -180,7 +177,7 @@ def test_first_sketch_abandoned_for_an_alternative(tmp_path, servers, monkeypatc
 
 
 def test_never_solved_within_budget_stops_cleanly_with_everything_recorded(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     add_planner(llm, r"theorem t ", lean_block(SKETCH_STUCK))
     r, store = prove(tmp_path, kimina, llm, "--budget", "llm_calls=6", "--budget", "max_depth=1")
@@ -197,7 +194,7 @@ def test_never_solved_within_budget_stops_cleanly_with_everything_recorded(tmp_p
 
 
 def test_transient_endpoint_failures_are_retried(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     add_prover(llm, *prover_rule("D x", "exact rfl"))
     llm.fail_next(2, status=503)
@@ -208,7 +205,7 @@ def test_transient_endpoint_failures_are_retried(tmp_path, servers, monkeypatch)
 
 
 def test_permanently_failing_endpoint_is_exit_2_naming_it(tmp_path, servers, monkeypatch):
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     kimina, llm = servers
     llm.fail_always(500)
     r, store = prove(tmp_path, kimina, llm)
@@ -236,7 +233,7 @@ def test_lemma_style_assembly_when_inline_fails(tmp_path, monkeypatch):
     """A hole proof that checks as a standalone lemma but not inlined in the sketch (here: the
     fake rejects `standalone_only` below the top level of a proof) is assembled lemma style:
     the proved lemma goes before the theorem and the hole applies it."""
-    use_auto_tac(monkeypatch)
+    use_auto_tac(monkeypatch, tmp_path)
     lean = fake_lean()
     lean.rules = [*lean.rules, MessageRule(r"(?m)(?::= by |^ {4,})standalone_only", "only works at top level")]
     with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
@@ -254,3 +251,25 @@ def test_lemma_style_assembly_when_inline_fails(tmp_path, monkeypatch):
     assert out["audit"]["status"] == "proved"
     attempts = [a for a in store.attempts(out["run_id"]) if a.strategy == "assembly"]
     assert [a.verdict for a in attempts][-3:] == ["error", "valid", "valid"]  # inline, lemma style, final audit
+
+
+def test_a_bug_inside_a_sketch_exits_internal_not_not_proved(tmp_path, servers, monkeypatch):
+    """An exception raised while the holes of a sketch are solved (inside the sketch's TaskGroup)
+    is a bug: exit code 70 with one line naming the error, never 1 ("not proved") with a stop
+    reason "unhandled errors in a TaskGroup"; the run is closed as failed in the store."""
+    from lemmaforge.search import engine
+
+    use_auto_tac(monkeypatch, tmp_path)
+    kimina, llm = servers
+    add_planner(llm, r"theorem t ", lean_block(SKETCH))
+
+    async def broken(self, node, hole):
+        raise ZeroDivisionError("a bug in automation")
+
+    monkeypatch.setattr(engine._Run, "_try_automation", broken)
+    r, store = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 70, r.output
+    assert "ZeroDivisionError: a bug in automation" in r.stderr
+    assert "TaskGroup" not in r.stderr
+    runs = store.runs(kind="prove")
+    assert len(runs) == 1 and runs[0].status == "failed"

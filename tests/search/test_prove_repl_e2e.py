@@ -63,8 +63,9 @@ def llm() -> Any:
         yield server
 
 
-def settings_for(tmp_path: Path, llm: FakeOpenAIServer, **budget: int) -> Settings:
+def settings_for(tmp_path: Path, llm: FakeOpenAIServer, automation: str = "proof_state", **budget: int) -> Settings:
     overrides = {
+        "search": {"automation": automation},
         "verifier": {"backend": "repl", "timeout": 30},
         "planner": {"url": llm.url, "model": "fake-model", "retries": 2, "backoff": 0.01},
         "prover": {"url": llm.url, "model": "fake-model", "retries": 2, "backoff": 0.01},
@@ -76,11 +77,12 @@ def settings_for(tmp_path: Path, llm: FakeOpenAIServer, **budget: int) -> Settin
 
 async def prove(
     tmp_path: Path, llm: FakeOpenAIServer, *, rules: Sequence[dict[str, Any]] = (BAD_TACTIC, SIMP_CLOSES_EASY),
-    workers: int = 2, max_checks_per_worker: int = 1000, **budget: int,
+    workers: int = 2, max_checks_per_worker: int = 1000, automation: str = "proof_state", **budget: int,
 ) -> tuple[SearchResult, Store, FakeRepl]:
     """One `prove` of THEOREM on a fresh fake REPL install with these rules; the result, the store
-    it was recorded in and the fake (its request log)."""
-    settings = settings_for(tmp_path, llm, **budget)
+    it was recorded in and the fake (its request log). Automation on proof states unless told
+    otherwise (those paths are what most of these tests are about)."""
+    settings = settings_for(tmp_path, llm, automation, **budget)
     fake = make_fake_repl_config(tmp_path / "repl", rules=rules, transcripts=False)
     verifier = ReplVerifier(
         fake.config, workers=workers, timeout=30, header_timeout=30,
@@ -231,3 +233,26 @@ async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_ch
     assert easy[1].verdict == "valid" and easy[1].code.rstrip().endswith("simp") and "first" not in easy[1].code
     # Nothing was sent for a proof state of the dead process: the crash was the last tactic step.
     assert [e["text"] for e in fake.requests("tactic")][-1] == "omega"
+
+
+async def test_default_automation_is_one_lemma_check_on_any_worker(tmp_path, llm) -> None:
+    """The default (`search.automation = "lemma"`): the portfolio runs as ONE check of each hole's
+    standalone lemma, which any worker can take; no tactic step of the portfolio is pinned to the
+    worker holding the hole's proof state (only extract_goal runs there, once per hole)."""
+    script_sketch_scenario(llm)
+    result, store, fake = await prove(
+        tmp_path, llm, rules=(BAD_TACTIC, SIMP_CLOSES_EASY, SIMP_CLOSES_EASY_IN_FILES), automation="lemma",
+    )
+    assert result.proved, result.stop_reason
+    _, tree, attempts, _ = read_back(store, result.run_id)
+    holes = sorted(goal_nodes(tree, depth=1), key=lambda d: d["hole_index"])
+    assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
+    tactics = [e["text"] for e in fake.requests("tactic")]
+    assert tactics and all(t.startswith(EXTRACT_GOAL) for t in tactics)  # no portfolio step pinned
+    # one per hole (the assembled files that contain the winning combinator are not counted)
+    portfolio_checks = [e for e in fake.requests("cmd") if "first\n" in e["text"] and "theorem t (" not in e["text"]]
+    assert len(portfolio_checks) == 3
+    auto = [a for a in attempts if a.strategy == "automation"]
+    assert sorted(a.verdict for a in auto) == ["error", "error", "valid"]
+    # Every Lean request the run made was counted against its budget (tactic steps included).
+    assert result.stats.checks == len(fake.requests("cmd")) + len(tactics)  # header imports are not checks

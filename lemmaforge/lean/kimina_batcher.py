@@ -1,0 +1,243 @@
+"""Coalesce concurrent single checks into batched requests, within an in-flight limit.
+
+Why: the search engine calls `check(code)` one file at a time from many tasks at once. One HTTP
+request per file costs client CPU that grows with requests in flight (httpcore's pool) and leaves
+a Kimina server with 64 REPLs mostly idle behind a small concurrency limit. The batcher collects
+the checks that arrive within `window` seconds (or until `batch_size` are waiting) into one
+`/api/check` request, keeps at most `max_in_flight` checks outstanding (sized to the server: its
+REPL count or a little more, so it never idles), and so needs only a few connections.
+
+Cancellation: a check that is cancelled while still queued is dropped (nothing was sent). A check
+that is cancelled after its request left is NOT cancelled on the wire: Kimina destroys the REPL
+that was running it when the request is aborted (a Mathlib re-import, 10-20 s), so the request
+runs to the end and its verdict is kept in `orphans` (bounded by bytes), where the next `check` of
+the same code finds it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
+
+log = logging.getLogger(__name__)
+
+SendBatch = Callable[[Sequence[str], float], Awaitable[list[CheckResult]]]
+
+
+@dataclass(slots=True)
+class BatcherStats:
+    submitted: int = 0
+    batches: int = 0
+    sent: int = 0  # checks that left in a request
+    dropped_unsent: int = 0  # cancelled while queued: never sent
+    orphaned: int = 0  # cancelled after sending: finished anyway, verdict kept
+    orphan_hits: int = 0  # checks answered from a kept verdict
+    max_in_flight: int = 0
+
+
+@dataclass(slots=True)
+class _Item:
+    code: str
+    timeout: float
+    future: asyncio.Future[CheckResult]
+    sent: bool = False
+    orphaned: bool = False  # the caller left after the request was sent
+
+
+@dataclass(slots=True)
+class _Orphans:
+    """Verdicts of checks whose callers went away, bounded by the bytes of their code."""
+
+    max_bytes: int
+    bytes: int = 0
+    items: OrderedDict[str, CheckResult] = field(default_factory=OrderedDict)
+
+    def put(self, code: str, result: CheckResult) -> None:
+        if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or len(code) > self.max_bytes:
+            return  # infrastructure failures are not verdicts
+        if code in self.items:
+            return
+        self.items[code] = result
+        self.bytes += len(code)
+        while self.bytes > self.max_bytes:
+            old, _ = self.items.popitem(last=False)
+            self.bytes -= len(old)
+
+    def pop(self, code: str) -> CheckResult | None:
+        result = self.items.pop(code, None)
+        if result is not None:
+            self.bytes -= len(code)
+        return result
+
+
+class CheckBatcher:
+    def __init__(
+        self,
+        send: SendBatch,
+        *,
+        batch_size: int,
+        window: float,
+        max_in_flight: int,
+        max_requests: int | None = None,
+        orphan_bytes: int = 32 << 20,
+    ) -> None:
+        if batch_size < 1 or max_in_flight < 1 or window < 0:
+            raise ValueError("batch_size and max_in_flight must be >= 1, window >= 0")
+        self._send = send
+        self.batch_size = batch_size
+        self.window = window
+        self.max_in_flight = max_in_flight
+        # Requests in flight at once: enough to carry max_in_flight checks in full batches, plus
+        # one so that a small batch never holds the others back.
+        self.max_requests = max_requests or -(-max_in_flight // batch_size) + 1
+        self.stats = BatcherStats()
+        self.orphans = _Orphans(orphan_bytes)
+        self._queue: deque[_Item] = deque()
+        self._in_flight = 0
+        self._requests = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    async def check(self, code: str, timeout: float) -> CheckResult:
+        if self._closed:
+            raise VerifierError("the Kimina verifier was closed")
+        kept = self.orphans.pop(code)
+        if kept is not None:
+            self.stats.orphan_hits += 1
+            return kept
+        self._bind_loop()
+        assert self._loop is not None and self._wake is not None
+        item = _Item(code, timeout, self._loop.create_future())
+        self._queue.append(item)
+        self.stats.submitted += 1
+        self._wake.set()
+        try:
+            return await asyncio.shield(item.future)
+        except asyncio.CancelledError:
+            if not item.sent:
+                self.stats.dropped_unsent += 1  # the dispatcher skips it
+                item.future.cancel()
+            else:
+                item.orphaned = True  # the request runs on; its verdict goes to `orphans`
+                self.stats.orphaned += 1
+            raise
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [t for t in (self._dispatcher, *self._sending) if t is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        while self._queue:
+            item = self._queue.popleft()
+            if not item.future.done():
+                item.future.cancel()
+
+    # --- dispatching ----------------------------------------------------------------------------
+
+    def _bind_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._loop is loop and self._dispatcher is not None and not self._dispatcher.done():
+            return
+        if self._loop is not loop:
+            # A new event loop (e.g. a second asyncio.run with the same verifier): the old loop's
+            # tasks and futures are gone with it; start afresh.
+            self._queue.clear()
+            self._sending.clear()
+            self._in_flight = self._requests = 0
+            self._loop = loop
+            self._wake = asyncio.Event()
+        self._dispatcher = loop.create_task(self._dispatch(), name="kimina-batcher")
+
+    def _live(self) -> int:
+        while self._queue and self._queue[0].future.done():
+            self._queue.popleft()  # cancelled while queued
+        return len(self._queue)
+
+    async def _dispatch(self) -> None:
+        assert self._wake is not None
+        wake = self._wake
+        while not self._closed:
+            if not self._live():
+                wake.clear()
+                await wake.wait()
+                continue
+            if self._in_flight >= self.max_in_flight or self._requests >= self.max_requests:
+                wake.clear()
+                await wake.wait()  # a finished request sets it
+                continue
+            if self.window > 0 and self._live() < self.batch_size:
+                # Let the checks that arrive together travel together.
+                await asyncio.sleep(self.window)
+            room = min(self.batch_size, self.max_in_flight - self._in_flight)
+            batch = self._take(room)
+            if batch:
+                self._start(batch)
+
+    def _take(self, room: int) -> list[_Item]:
+        """Up to `room` live items, all with the first one's timeout (one request has one)."""
+        batch: list[_Item] = []
+        kept: deque[_Item] = deque()
+        timeout: float | None = None
+        while self._queue and len(batch) < room:
+            item = self._queue.popleft()
+            if item.future.done():
+                continue
+            if timeout is None:
+                timeout = item.timeout
+            if item.timeout != timeout:
+                kept.append(item)
+                continue
+            batch.append(item)
+        self._queue.extendleft(reversed(kept))
+        return batch
+
+    def _start(self, batch: list[_Item]) -> None:
+        assert self._loop is not None
+        for item in batch:
+            item.sent = True
+        self._in_flight += len(batch)
+        self._requests += 1
+        self.stats.batches += 1
+        self.stats.sent += len(batch)
+        self.stats.max_in_flight = max(self.stats.max_in_flight, self._in_flight)
+        task = self._loop.create_task(self._run(batch))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _run(self, batch: list[_Item]) -> None:
+        try:
+            results = await self._send([i.code for i in batch], batch[0].timeout)
+        except asyncio.CancelledError:  # the batcher is closing
+            for item in batch:
+                item.future.cancel()
+            raise
+        except Exception as exc:  # handed to every waiter
+            for item in batch:
+                if not item.future.done():
+                    item.future.set_exception(exc)
+                    item.future.exception()  # retrieved: a waiter that left must not warn
+            return
+        finally:
+            self._in_flight -= len(batch)
+            self._requests -= 1
+            if self._wake is not None:
+                self._wake.set()
+        for item, result in zip(batch, results, strict=True):
+            if item.orphaned:
+                self.orphans.put(item.code, result)
+            if not item.future.done():
+                item.future.set_result(result)

@@ -1,0 +1,64 @@
+"""Memos of pure functions of a text, bounded by bytes rather than by entry count.
+
+A count bound is wrong for Lean texts: 64 whole files and 64 one-line statements are very
+different amounts of memory, and a count small enough for files evicts the short texts that the
+search asks about again and again (a goal's lemma is lexed for every candidate filled into it).
+`ByteBoundedMemo` keeps the most recently used results up to `max_bytes`, measuring each entry
+with `size_of(key, value)` (an estimate: tokens and analyses are several times their text).
+Thread-safe: lexing happens on worker threads too.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class ByteBoundedMemo(Generic[V]):
+    def __init__(
+        self, fn: Callable[[str], V], max_bytes: int, size_of: Callable[[str, V], int] | None = None
+    ) -> None:
+        self.fn = fn
+        self.max_bytes = max_bytes
+        self.size_of = size_of or _text_size
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+        self._items: OrderedDict[str, tuple[V, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, key: str) -> V:
+        with self._lock:
+            entry = self._items.get(key)
+            if entry is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return entry[0]
+        value = self.fn(key)  # outside the lock: two threads may compute the same value once each
+        size = self.size_of(key, value)
+        with self._lock:
+            self.misses += 1
+            if size > self.max_bytes or key in self._items:
+                return value
+            self._items[key] = (value, size)
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, (_, old_size) = self._items.popitem(last=False)
+                self.bytes -= old_size
+        return value
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _text_size(key: str, value: object) -> int:
+    return 2 * len(key) + (len(value) if isinstance(value, str) else 64)

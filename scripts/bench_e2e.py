@@ -1,0 +1,307 @@
+"""End-to-end benchmark: the real search, real clients, stand-in servers with realistic latencies.
+
+What runs: many `prove`s at once through `app.prove_problem` (the code path of `lemmaforge bench`),
+with the real `openai`-based LLM client and the real Kimina client (batched, tests/fakes/
+standin_servers.py in subprocesses: seeded lognormal Lean checks of mean 3.5 s, header imports of
+10-16 s per REPL, prover outputs of mean 443 tokens or 4,489 with --cot), a real SQLite store
+through the SqlRecorder. `--scale` shrinks every latency so that hours of simulated work take
+minutes; all reported seconds are real (scaled) seconds.
+
+Reported (each counts only time actually spent: a request aborted half-way counts its half):
+- wall / ideal: ideal = max(LLM sequence-seconds / LLM slots, Lean REPL-seconds (headers
+  included) / REPLs), the time the busier resource needs at full use. Goal <= 1.10.
+- useful utilisation: REPL-seconds on answered checks / (REPLs x wall - header seconds).
+- Kimina throughput vs the stand-in's capacity (REPLs / mean check time).
+- client CPU per HTTP request and per Lean check (the whole client process: engine, clients,
+  recorder thread); event-loop lag p50/p99 (a 10 ms ticker's lateness).
+- cancellations (engine: calls/checks cancelled; batcher: unsent dropped / sent orphaned; server:
+  REPL kills, aborted LLM requests); records emitted vs stored.
+- `--overhead`: the engine's own CPU per goal node (zero latencies, in-process simulated Lean and
+  models, scripts/bench_search.py's world) at 100 / 1k / 10k goal nodes. Goal <= 1 ms, flat.
+- `--client-cpu`: Kimina client CPU per check at 8 / 64 / 256 checks in flight. Goal <= 1 ms, flat.
+
+    python scripts/bench_e2e.py                          # 64 REPLs, defaults below
+    python scripts/bench_e2e.py --repls 128 --problems 300 --scale 0.05 --json
+    python scripts/bench_e2e.py --overhead --client-cpu --no-e2e
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from lemmaforge.app import open_services, problem_from_code, prove_problem  # noqa: E402
+from lemmaforge.config import load_config  # noqa: E402
+from lemmaforge.db import SqlRecorder, Store  # noqa: E402
+from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
+from lemmaforge.records import Record  # noqa: E402
+
+HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+
+
+# --- stand-in servers ----------------------------------------------------------------------------
+
+
+@contextmanager
+def standin(kind: str, *args: str):
+    """A stand-in server in its own process; yields its base URL."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fakes.standin_servers", kind, *args],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if not line.startswith("PORT "):
+            raise RuntimeError(f"stand-in {kind} did not start: {line!r}")
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def server_stats(url: str) -> dict[str, Any]:
+    return httpx.get(url + "/stats", timeout=30).json()
+
+
+# --- client-side probes ----------------------------------------------------------------------------
+
+
+class LoopLag:
+    """A ticker that sleeps `interval` and records how late it wakes: the event loop's lag."""
+
+    def __init__(self, interval: float = 0.01) -> None:
+        self.interval = interval
+        self.samples: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            await asyncio.sleep(self.interval)
+            self.samples.append(max(0.0, loop.time() - started - self.interval))
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self) -> dict[str, float | None]:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if not self.samples:
+            return {"p50_ms": None, "p99_ms": None}
+        ordered = sorted(self.samples)
+        return {"p50_ms": round(1000 * ordered[len(ordered) // 2], 2),
+                "p99_ms": round(1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2)}
+
+
+class CountingRecorder:
+    """The SqlRecorder, counting what the search emitted (to compare with what was stored)."""
+
+    def __init__(self, inner: SqlRecorder) -> None:
+        self.inner = inner
+        self.emitted: Counter[str] = Counter()
+
+    def emit(self, record: Record) -> None:
+        self.emitted[type(record).__name__] += 1
+        self.inner.emit(record)
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+        return self.inner.cached_proof(header, normalized_statement)
+
+
+def stored_counts(db: Path) -> dict[str, int]:
+    tables = {"RunStarted": "runs", "NodeCreated": "nodes", "AttemptRecord": "attempts",
+              "LLMCallRecord": "llm_calls", "ProofRecord": "proofs"}
+    with sqlite3.connect(db) as conn:
+        names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+        return {k: conn.execute(f"select count(*) from {t}").fetchone()[0] for k, t in tables.items() if t in names}
+
+
+# --- the end-to-end run ------------------------------------------------------------------------------
+
+
+async def e2e(args: argparse.Namespace) -> dict[str, Any]:
+    scale = str(args.scale)
+    kimina_args = ["--repls", str(args.repls), "--scale", scale, "--seed", str(args.seed)]
+    llm_args = ["--slots", str(args.llm_slots), "--scale", scale, "--seed", str(args.seed + 1), "--steps",
+                str(args.steps), "--p-solve", str(args.p_solve), "--tokens-per-s", str(args.tokens_per_s)]
+    if args.cot:
+        llm_args.append("--cot")
+    with standin("kimina", *kimina_args) as kimina_url, standin("openai", *llm_args) as llm_url, \
+            tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        endpoint = {"url": llm_url + "/v1", "model": "standin", "retries": 2, "backoff": 0.1,
+                    "concurrency": args.llm_slots, "timeout": 3600}
+        settings = load_config(None, {
+            "verifier": {"backend": "kimina", "kimina_url": kimina_url, "timeout": 3600, "header_timeout": 3600,
+                         "kimina_concurrency": args.kimina_concurrency, "kimina_batch_size": args.batch_size,
+                         "kimina_position_mode": "all"},
+            "planner": endpoint, "prover": endpoint,
+            "budget": {"llm_calls": 100_000, "lean_checks": 1_000_000, "prover_samples_per_goal": args.samples,
+                       "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
+                       "sketch_alternatives": 2, "sketch_corrections": 0, "self_corrections": 0,
+                       "wall_seconds": 36_000},
+            "search": {"prover_samples_per_call": 0},
+            "db_url": f"sqlite:///{db}",
+        }, environ={})
+        verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
+        recorder = CountingRecorder(SqlRecorder(Store(settings.db_url)))
+        queue = iter(range(args.problems))
+        results: list[Any] = []
+        lag = LoopLag()
+
+        async def worker(services: Any) -> None:
+            # A pool of `concurrent_problems` workers (as `bench --concurrency` runs), not one task
+            # per problem behind a semaphore (whose acquire scans all its waiters).
+            for i in queue:
+                code = HEADER + f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
+                results.append(await prove_problem(services, settings, problem_from_code(code, name=f"p_{i}")))
+
+        cpu0, started = time.process_time(), time.monotonic()
+        lag.start()
+        async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
+            await asyncio.gather(*(worker(services) for _ in range(min(args.concurrent_problems, args.problems))))
+        wall = time.monotonic() - started
+        cpu = time.process_time() - cpu0
+        loop_lag = await lag.stop()
+        batcher = verifier.batcher.stats
+        http_kimina = verifier.stats.requests
+        await verifier.close()
+        await asyncio.to_thread(recorder.inner.close)
+        stored = stored_counts(db)
+        lean, llm = server_stats(kimina_url), server_stats(llm_url)
+
+    lean_busy = lean["header_seconds"] + lean["check_seconds"] + lean["wasted_seconds"]
+    ideal_lean, ideal_llm = lean_busy / lean["repls"], llm["sequence_seconds"] / llm["slots"]
+    ideal = max(ideal_lean, ideal_llm)
+    goal_nodes = sum(1 for r in results for n in r.tree.nodes() if n.kind == "goal")
+    capacity = lean["capacity_checks_per_s"] or 0.0
+    useful_capacity = lean["repls"] * wall - lean["header_seconds"]
+    stats = [r.stats for r in results]
+    return {
+        "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
+        "proved": sum(r.proved for r in results), "goal_nodes": goal_nodes,
+        "goal_nodes_per_problem": round(goal_nodes / max(1, len(results)), 1),
+        "llm_calls_per_problem": round(sum(s.llm_calls for s in stats) / max(1, len(results)), 1),
+        "wall_s": round(wall, 2), "ideal_s": round(ideal, 2), "bound": "lean" if ideal_lean >= ideal_llm else "llm",
+        "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
+        "useful_utilisation": round(lean["check_seconds"] / useful_capacity, 3) if useful_capacity > 0 else None,
+        "kimina_checks_per_s": round(lean["checks_done"] / wall, 1),
+        "kimina_capacity_per_s": round(capacity, 1),
+        "throughput_over_capacity": round(lean["checks_done"] / wall / capacity, 3) if capacity else None,
+        "kimina_requests": http_kimina, "checks_per_request": round(lean["snippets"] / max(1, lean["requests"]), 2),
+        "server_max_in_flight": lean["max_in_flight"],
+        "llm_requests": llm["requests"],
+        "client_cpu_ms_per_request": round(1000 * cpu / max(1, http_kimina + llm["requests"]), 3),
+        "client_cpu_ms_per_check": round(1000 * cpu / max(1, lean["snippets"]), 3),
+        "client_cpu_ms_per_goal_node": round(1000 * cpu / max(1, goal_nodes), 3),
+        "loop_lag_p50_ms": loop_lag["p50_ms"], "loop_lag_p99_ms": loop_lag["p99_ms"],
+        "cancelled_calls": sum(s.cancelled_calls for s in stats),
+        "cancelled_checks": sum(s.cancelled_checks for s in stats),
+        "unsent_dropped": batcher.dropped_unsent, "sent_orphaned": batcher.orphaned,
+        "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
+        "header_imports": lean["header_imports"],
+        "records_emitted": dict(recorder.emitted), "records_stored": stored,
+    }
+
+
+# --- engine overhead and client CPU ----------------------------------------------------------------
+
+
+async def overhead(goal_nodes: int) -> dict[str, Any]:
+    """The engine's CPU per goal node with zero latencies (bench_search's simulated world)."""
+    import bench_search as sim
+
+    problems = max(1, round(goal_nodes / 5.6))  # that world makes ~5.6 goal nodes per problem
+    s = sim.Scenario("overhead", problems=problems, workers=8, llm_concurrency=32, check_latency=0.0,
+                     llm_latency=0.0)
+    cpu0 = time.thread_time()
+    row = await sim.run(s)
+    cpu = time.thread_time() - cpu0
+    return {"goal_nodes": row["goal_nodes"], "engine_cpu_ms_per_goal_node": round(1000 * cpu / row["goal_nodes"], 3)}
+
+
+async def client_cpu(in_flight: int, checks: int, scale: float) -> dict[str, Any]:
+    """Kimina client CPU per check with `in_flight` checks outstanding (one check() task each)."""
+    with standin("kimina", "--repls", str(in_flight), "--scale", str(scale)) as url:
+        verifier = KiminaVerifier(url, concurrency=in_flight, position_mode="all", timeout=3600)
+        code = HEADER + "theorem q (x : ℕ) : x = x := by\n  sim_ok\n"
+        await verifier.check(code + "-- warm")  # header import, connection
+        queue = iter(range(checks))
+
+        async def worker() -> None:
+            for i in queue:
+                await verifier.check(code + f"-- {i}")
+
+        cpu0, started = time.thread_time(), time.monotonic()
+        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        cpu, wall = time.thread_time() - cpu0, time.monotonic() - started
+        requests = verifier.stats.requests
+        await verifier.close()
+    return {"in_flight": in_flight, "checks": checks, "requests": requests,
+            "client_cpu_ms_per_check": round(1000 * cpu / checks, 3), "checks_per_s": round(checks / wall, 1)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--repls", type=int, default=64)
+    p.add_argument("--llm-slots", type=int, default=256)
+    p.add_argument("--problems", type=int, default=160)
+    p.add_argument("--concurrent-problems", type=int, default=96)
+    p.add_argument("--scale", type=float, default=0.1, help="latency multiplier (0.1: 3.5 s checks take 0.35 s)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--steps", type=int, default=3, help="have-steps per sketch (holes = steps + 1)")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--samples", type=int, default=8, help="prover samples per goal (one request, n = samples)")
+    p.add_argument("--p-solve", type=float, default=0.35)
+    p.add_argument("--tokens-per-s", type=float, default=40.0)
+    p.add_argument("--cot", action="store_true")
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--kimina-concurrency", type=int, default=128)
+    p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")
+    p.add_argument("--client-cpu", action="store_true", help="also measure Kimina client CPU at 8/64/256 in flight")
+    p.add_argument("--no-e2e", action="store_true")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    out: dict[str, Any] = {}
+    if not args.no_e2e:
+        out["e2e"] = asyncio.run(e2e(args))
+    if args.overhead:
+        out["overhead"] = [asyncio.run(overhead(n)) for n in (100, 1_000, 10_000)]
+    if args.client_cpu:
+        out["client_cpu"] = [asyncio.run(client_cpu(k, max(600, 4 * k), 0.002)) for k in (8, 64, 256)]
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    for section, value in out.items():
+        print(f"== {section}")
+        for row in value if isinstance(value, list) else [value]:
+            for k, v in row.items():
+                print(f"  {k:>28}: {v}")
+            print()
+    if "e2e" in out:
+        print("goals: wall/ideal <= 1.10, useful utilisation >= 0.95, throughput >= 0.8 x capacity, "
+              "0 REPL kills from client cancellation")
+
+
+if __name__ == "__main__":
+    main()
