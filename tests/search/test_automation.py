@@ -82,15 +82,10 @@ def fake_lean() -> ScriptedLean:
 
 
 def test_kimina_run_stores_and_assembles_the_single_tactic(tmp_path, monkeypatch):
-    from lemmaforge.search import engine
-
-    init = engine.SearchOptions.__init__
-
-    def patched(self, *a, **kw):
-        kw.setdefault("portfolio", PORTFOLIO)
-        init(self, *a, **kw)
-
-    monkeypatch.setattr(engine.SearchOptions, "__init__", patched)
+    # the portfolio set the way a user sets it: the config file's [search] section
+    config = tmp_path / "lemmaforge.toml"
+    config.write_text(f"[search]\nportfolio = {json.dumps(list(PORTFOLIO))}\n", encoding="utf-8")
+    monkeypatch.setenv("LEMMAFORGE_CONFIG", str(config))
     with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
         add_prover(llm, *prover_rule("Hard x", "exact hard_fact"))
         add_prover(llm, *closing_hole_rule())
