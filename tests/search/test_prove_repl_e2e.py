@@ -255,4 +255,7 @@ async def test_default_automation_is_one_lemma_check_on_any_worker(tmp_path, llm
     auto = [a for a in attempts if a.strategy == "automation"]
     assert sorted(a.verdict for a in auto) == ["error", "error", "valid"]
     # Every Lean request the run made was counted against its budget (tactic steps included).
-    assert result.stats.checks == len(fake.requests("cmd")) + len(tactics)  # header imports are not checks
+    # (the single-tactic search after the portfolio closes a hole cancels the slower checks once
+    # the cheapest closer answers: those counted but possibly never sent are `cancelled_checks`)
+    sent = len(fake.requests("cmd")) + len(tactics)  # header imports are not checks
+    assert sent <= result.stats.checks <= sent + result.stats.cancelled_checks
