@@ -1,7 +1,8 @@
 """The `lemmaforge` command line.
 
-Exit codes, for every command: 0 success (proved / healthy), 1 a clean negative answer (not proved,
-something missing), 2 bad input or an unusable backend, always with a one-line error on stderr.
+Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a clean
+negative answer (not proved, something missing), 2 bad input or an unusable backend, always with a
+one-line error on stderr, 70 a bug (its traceback, then one line).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from lemmaforge.cli_common import (
     JsonOpt,
     err,
     fail,
+    internal_error,
     out,
     read_text_file,
+    stdout_to_stderr,
 )
 from lemmaforge.config import ConfigError, Settings, load_config
 
@@ -231,11 +234,12 @@ def prove(
 ) -> None:
     """Prove one theorem by recursive decomposition.
 
-    Exit 0 proved, 1 not proved, 2 bad input or unusable backend."""
-    from lemmaforge.agent.llm import LLMUnavailableError
+    Before any budget is spent, the endpoints must serve their models, the verifier must answer
+    and the statement must compile ("statement does not compile: …", exit 2).
+    Exit 0 proved, 1 not proved, 2 bad input or unusable backend, 70 a bug."""
     from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.db import StoreError
-    from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.errors import LemmaforgeError
 
     if (file is None) == (statement is None):
         fail("give exactly one of FILE or --statement")
@@ -268,9 +272,12 @@ def prove(
 
     show_live = live and not as_json and out.is_terminal
     try:
-        result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
-    except (VerifierError, LLMUnavailableError) as exc:
-        fail(str(exc))
+        with stdout_to_stderr(as_json):
+            result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
+    except LemmaforgeError as exc:  # a backend to fix (fatal), or a statement that does not compile
+        fail(str(exc), exc.exit_code)
+    except Exception as exc:  # a bug: never "not proved"
+        internal_error(exc)
     finally:
         close_recorder()
 
@@ -291,9 +298,13 @@ def prove(
 
 
 async def _prove(settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool) -> Any:
-    from lemmaforge.app import open_services, prove_problem
+    from lemmaforge.app import check_statement, open_services, preflight_endpoints, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
+        # Preflight, before any budget: the endpoints serve their models, the verifier answers and
+        # the statement compiles.
+        await asyncio.to_thread(preflight_endpoints, settings)
+        await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
         if not show_live:
             return await prove_problem(services, settings, problem)
         from rich.live import Live

@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
+from lemmaforge.errors import BackendError
 from lemmaforge.records import (
     AttemptRecord,
     LLMCallRecord,
@@ -57,8 +58,9 @@ DONE_STATUSES: frozenset[str] = frozenset({"proved", "not_proved"})
 _CHUNK = 500  # ids per IN (...) list on the portable code path
 
 
-class StoreError(RuntimeError):
-    """The database cannot be used, or a record cannot be stored. The message is one line."""
+class StoreError(BackendError):
+    """The database cannot be used, or a record cannot be stored. The message is one line.
+    A backend error (`lemmaforge.errors`): fatal to a run, never counted as a failed attempt."""
 
     def __init__(self, message: str) -> None:
         super().__init__(_one_line(message))

@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from lemmaforge.agent.llm import LLMRequestError
 from lemmaforge.config import AuditConfig, BudgetConfig
+from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.audit import AuditReport, audit
@@ -442,9 +442,9 @@ class _Run:
         started = time.monotonic()
         try:
             return await call
-        except LLMRequestError:
-            # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
-            # attempt, not a dead endpoint. LLMUnavailableError (endpoint down) propagates.
+        except AttemptFailed:
+            # The model's fault (the server refused this request: prompt too long): a failed
+            # attempt. Backend errors (endpoint down or misconfigured) and bugs propagate.
             return []
         finally:
             self.budget.stats.generation_seconds += time.monotonic() - started
