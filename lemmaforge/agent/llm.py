@@ -729,7 +729,7 @@ class OpenAICompatibleLLM(BaseLLM):
     def _count_retry(self, state: Any) -> None:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
-        log.warning(
+        log.info(  # the final error, if any, says how many attempts were made: one line on stderr
             "LLM %s (%s): attempt %d failed (%s); retrying",
             self.url,
             self.model,

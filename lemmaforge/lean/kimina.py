@@ -381,7 +381,7 @@ class KiminaVerifier:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
         wait = state.next_action.sleep if state.next_action else 0.0
-        log.warning(
+        log.info(  # the final error says how many attempts were made: one line on stderr
             "kimina request to %s failed (%s); retry %d/%d in %.1fs",
             self.url,
             _describe(exc) if exc else "?",
