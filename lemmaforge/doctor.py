@@ -264,7 +264,7 @@ def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> None:
 
     from lemmaforge.agent.llm import LLMMisconfiguredError, LLMUnavailableError
 
-    where = f"LLM endpoint {endpoint.url} (model {endpoint.model or 'the first listed'}, [{role}])"
+    where = f"[{role}] LLM endpoint (model {endpoint.model or 'the first listed'})"
     for attempt in range(max(1, attempts)):
         probe = probe_llm(role, endpoint)
         if probe.status in ("ok", "info"):

@@ -499,7 +499,7 @@ def map_openai_error(
     if isinstance(exc, (_json.JSONDecodeError, openai.APIResponseValidationError)):
         return LLMMisconfiguredError(
             f"answered with a body that is not an OpenAI-compatible response ({one_line(exc)})", backend=where,
-            fix=f"check {section}.url points at an OpenAI-compatible server (vLLM, SGLang, a hosted API)",
+            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
         )
     if isinstance(exc, openai.OpenAIError):
         return LLMMisconfiguredError(
@@ -714,7 +714,7 @@ class OpenAICompatibleLLM(BaseLLM):
     def _misconfigured(self, detail: str, fix: str | None = None) -> LLMMisconfiguredError:
         return LLMMisconfiguredError(
             detail, backend=self._where(),
-            fix=fix or f"check [{self.role}].url points at an OpenAI-compatible server (vLLM, SGLang, a hosted API)",
+            fix=fix or f"point [{self.role}].url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
         )
 
     def _wait(self, state: Any) -> float:
