@@ -191,6 +191,21 @@ async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout
     raise StatementInvalid(first.format(), problem=problem.name)
 
 
+async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float) -> None:
+    """The verifier answers and elaborates `header` (a training set's header) under a trivial
+    `example`: the preflight of training commands, whose rows are many. Raises the verifier's
+    backend errors, `VerifierMisconfigured` for missing imports, `InputError` for a header that
+    does not compile."""
+    probe = ProblemRecord(problem_id="preflight/verifier", name="preflight", header=header,
+                          statement="example : True := by\n  sorry\n", dataset="preflight")
+    from lemmaforge.errors import StatementInvalid
+
+    try:
+        await check_statement(verifier, probe, timeout=timeout)
+    except StatementInvalid as exc:
+        raise InputError(f"the data's header does not compile: {exc.detail}") from None
+
+
 def search_options(settings: Settings) -> SearchOptions:
     return SearchOptions(
         budget=settings.budget,

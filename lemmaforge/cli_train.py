@@ -22,10 +22,12 @@ is served (`--prover-url hf://{model}` / `vllm://{model}`, or `--serve-cmd`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -162,6 +164,28 @@ def _verifier_factory(
     return (lambda: make_verifier(settings.verifier)), settings
 
 
+def _preflight(factory: Any, settings: Any, header: str = "", endpoints: Sequence[tuple[str, Any]] = ()) -> None:
+    """Before any training step: each LLM endpoint serves its model (`doctor`'s probe) and the
+    verifier answers and elaborates the data's header. One line and exit 2 when not."""
+    from lemmaforge.app import check_verifier
+    from lemmaforge.doctor import require_llm
+    from lemmaforge.errors import LemmaforgeError
+
+    async def verifier_answers() -> None:
+        verifier = factory()
+        try:
+            await check_verifier(verifier, header, timeout=settings.verifier.header_timeout)
+        finally:
+            await verifier.close()
+
+    try:
+        for role, endpoint in endpoints:
+            require_llm(role, endpoint)
+        asyncio.run(verifier_answers())
+    except LemmaforgeError as exc:
+        fail(str(exc))
+
+
 def _quiet(as_json: bool) -> contextlib.AbstractContextManager[Any]:
     """With --json, whatever the libraries print while training goes to stderr: stdout carries
     the one JSON object."""
@@ -271,6 +295,7 @@ def grpo(
         m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu")
     except BadInput as exc:
         fail(str(exc))
+    _preflight(factory, settings, str(rows[0].get("header") or ""))
     from lemmaforge.training.grpo import run_grpo
 
     overrides: dict[str, Any] = {}
@@ -353,6 +378,7 @@ def es(
         m, tok, name = _load_model(model, tiny, rows)
     except BadInput as exc:
         fail(str(exc))
+    _preflight(factory, settings, str(rows[0].get("header") or ""))
     from lemmaforge.training.es import (
         ESConfig,
         ESHistory,
@@ -518,6 +544,13 @@ def expert_iter(
             raise BadInput(str(exc)) from None
     except BadInput as exc:
         fail(str(exc))
+    # a prover already serving (no --serve-cmd, no {model} to fill in) must serve its model now
+    served = []
+    if prover_url and prover_url.startswith(("http://", "https://")) and not serve_cmd and "{" not in prover_url:
+        from lemmaforge.config import LLMEndpoint
+
+        served.append(("prover", LLMEndpoint(url=prover_url, model=prover_model)))
+    _preflight(factory, settings, "", served)
 
     def progress(event: str, round_: int, info: dict[str, Any]) -> None:
         if as_json:
