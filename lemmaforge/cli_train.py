@@ -544,13 +544,6 @@ def expert_iter(
             raise BadInput(str(exc)) from None
     except BadInput as exc:
         fail(str(exc))
-    # a prover already serving (no --serve-cmd, no {model} to fill in) must serve its model now
-    served = []
-    if prover_url and prover_url.startswith(("http://", "https://")) and not serve_cmd and "{" not in prover_url:
-        from lemmaforge.config import LLMEndpoint
-
-        served.append(("prover", LLMEndpoint(url=prover_url, model=prover_model)))
-    _preflight(factory, settings, "", served)
 
     def progress(event: str, round_: int, info: dict[str, Any]) -> None:
         if as_json:
@@ -585,6 +578,9 @@ def expert_iter(
             loop = ExpertIteration(cfg, store, factory, **kwargs)
             if not as_json:
                 out.print(f"expert iteration run {loop.run_id} (resume with --resume {loop.run_id})", highlight=False)
+        # after the input is validated, before any round: the verifier answers (the prover is the
+        # checkpoint of each round, loaded in process or served by --serve-cmd, which waits for it)
+        _preflight(factory, settings)
         with _quiet(as_json):
             summary = loop.run()
     except (ExpertIterError, ServeError, TrainingDataError) as exc:

@@ -1,6 +1,5 @@
 """`lemmaforge train grpo|es|expert-iter` check their backends before the first training step: a
-verifier that does not answer, or a prover endpoint that does not serve its model, is one line and
-exit 2, not a run whose every reward is "left out"."""
+verifier that does not answer is one line and exit 2, not a run whose every reward is "left out"."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli_train import app
 from tests.fakes.fake_kimina import FakeKimina
-from tests.fakes.fake_openai import FakeOpenAIServer
 
 runner = CliRunner()
 ENV = {"LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01", "LEMMAFORGE_VERIFIER__KIMINA_RETRIES": "2"}
@@ -42,17 +40,18 @@ def test_a_dead_verifier_stops_training_before_the_first_step(tmp_path, monkeypa
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())  # nothing trained
 
 
-def test_expert_iteration_probes_an_already_serving_prover(tmp_path, monkeypatch):
+def test_expert_iteration_checks_the_verifier_before_the_first_round(tmp_path, monkeypatch):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     monkeypatch.chdir(tmp_path)
     statements = tmp_path / "s.jsonl"
     statements.write_text(json.dumps({"name": "x", "header": "", "formal_statement": ROW["statement"]}) + "\n")
-    with FakeKimina() as kimina, FakeOpenAIServer(default="", models=("served",)) as llm:
+    with FakeKimina() as kimina:
+        url = kimina.url
+        kimina.fail_always(503)
         r = runner.invoke(app, ["expert-iter", "--statements", str(statements), "--out", str(tmp_path / "o"),
-                                "--tiny", "--prover-url", llm.url, "--prover-model", "nope",
-                                "--verifier", "kimina", "--kimina-url", kimina.url,
-                                "--db", f"sqlite:///{tmp_path / 'r.db'}"], env=ENV)
-        assert llm.count("chat") == 0
+                                "--tiny", "--verifier", "kimina", "--kimina-url", url,
+                                "--db", f"sqlite:///{tmp_path / 'r.db'}", "--json"], env=ENV)
     assert r.exit_code == 2, r.output
+    assert r.stdout == ""
     line = one_error_line(r)
-    assert "serves served, not nope" in line and "prover.model" in line
+    assert url in line and "503" in line
