@@ -16,6 +16,7 @@ from typing import Any
 
 from lemmaforge import __version__
 from lemmaforge.config import Settings
+from lemmaforge.errors import InputError
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder
@@ -25,7 +26,7 @@ from lemmaforge.search.tree import ProofTree
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
 
-class ProblemError(ValueError):
+class ProblemError(InputError, ValueError):
     """The input is not a provable problem (no theorem, no proof slot); one line."""
 
 
@@ -118,9 +119,9 @@ def open_recorder(db_url: str | None) -> tuple[Recorder, Callable[[], None]]:
 async def open_services(
     settings: Settings, *, recorder: Recorder, cot: bool = False, verifier: Verifier | None = None
 ) -> AsyncIterator[Services]:
-    """Verifier and models for a run; closed on exit. Raises VerifierError / LLMUnavailableError
+    """Verifier and models for a run; closed on exit. Raises VerifierError / LLMMisconfiguredError
     (one line each) when a backend cannot be built."""
-    from lemmaforge.agent.llm import LLMUnavailableError, make_llm
+    from lemmaforge.agent.llm import LLMMisconfiguredError, make_llm
     from lemmaforge.lean.backends import make_verifier
 
     # Lean first: on a machine without it, that is the thing to fix first.
@@ -129,7 +130,7 @@ async def open_services(
     if not settings.planner.url and not settings.prover.url:
         if own_verifier:
             await verifier.close()
-        raise LLMUnavailableError(
+        raise LLMMisconfiguredError(
             "no model configured: set --prover-url (and --planner-url for decomposition), "
             "or [prover].url / [planner].url in the config"
         )
@@ -144,6 +145,65 @@ async def open_services(
                 await llm.close()
         if own_verifier:
             await verifier.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# preflight: before any budget is spent
+
+
+def preflight_endpoints(settings: Settings) -> None:
+    """Every configured LLM endpoint answers and serves its model: the probe `doctor` runs
+    (`doctor.require_llm`). Raises LLMMisconfiguredError / LLMUnavailableError, one line each.
+    Blocking (a few HTTP requests): call it before the event loop, or through a thread."""
+    from lemmaforge.doctor import require_llm
+
+    for role in ("planner", "prover"):
+        endpoint = getattr(settings, role)
+        if endpoint.url:
+            require_llm(role, endpoint)
+
+
+async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout: float) -> None:
+    """One Lean check of the problem as given (its proof `sorry`): the verifier answers and the
+    statement elaborates. Lean's `sorry` warning is expected; any error is not:
+
+    - an error on an `import` line of the header: the verifier's environment lacks the package
+      (Mathlib not built, wrong project): `VerifierMisconfigured`, fatal to the run;
+    - any other error: `StatementInvalid` ("statement does not compile: …"), the problem's fault.
+
+    A check that times out or crashes proves nothing either way: the search goes on (its own
+    checks say more). Backend failures propagate as the verifier raised them."""
+    from lemmaforge.errors import StatementInvalid
+    from lemmaforge.lean.verifier import VerifierMisconfigured
+
+    result = await verifier.check(problem.header + problem.statement, timeout=timeout)
+    errors = result.errors
+    if not errors:
+        return
+    first = errors[0]
+    header_lines = problem.header.split("\n")
+    line = first.pos.line if first.pos is not None else None
+    if line is not None and line <= len(header_lines) and header_lines[line - 1].lstrip().startswith("import "):
+        raise VerifierMisconfigured(
+            f"the {verifier.name} verifier cannot import what {problem.name} needs: {first.data}",
+            fix="build Mathlib in the verifier's project (`lemmaforge setup`, then `lemmaforge doctor`)",
+        )
+    raise StatementInvalid(first.format(), problem=problem.name)
+
+
+async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float) -> None:
+    """The verifier answers and elaborates `header` (a training set's header) under a trivial
+    `example`: the preflight of training commands, whose rows are many. Raises the verifier's
+    backend errors, `VerifierMisconfigured` for missing imports, `InputError` for a header that
+    does not compile."""
+    probe = ProblemRecord(problem_id="preflight/verifier", name="preflight", header=header,
+                          statement="example : True := by\n  sorry\n", dataset="preflight")
+    from lemmaforge.errors import StatementInvalid
+
+    try:
+        await check_statement(verifier, probe, timeout=timeout)
+    except StatementInvalid as exc:
+        raise InputError(f"the data's header does not compile: {exc.detail}") from None
 
 
 def search_options(settings: Settings) -> SearchOptions:

@@ -1,7 +1,8 @@
 """The `lemmaforge` command line.
 
-Exit codes, for every command: 0 success (proved / healthy), 1 a clean negative answer (not proved,
-something missing), 2 bad input or an unusable backend, always with a one-line error on stderr.
+Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a clean
+negative answer (not proved, something missing), 2 bad input or an unusable backend, always with a
+one-line error on stderr, 70 a bug (its traceback, then one line).
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from lemmaforge.cli_common import (
     JsonOpt,
     err,
     fail,
+    internal_error,
     out,
     read_text_file,
+    stdout_to_stderr,
 )
 from lemmaforge.config import ConfigError, Settings, load_config
-from lemmaforge.errors import ExitCode
 
 
 def _wide_help(min_width: int = 110) -> None:
@@ -277,13 +279,14 @@ def prove(
 ) -> None:
     """Prove one theorem by recursive decomposition.
 
-    The proof goes to stdout exactly as written with -o; everything else goes to stderr. Exit 0
-    proved, 1 not proved or incomplete (another theorem of the file keeps its sorry), 2 bad input or
-    unusable backend, 130 interrupted (the run id is printed; `lemmaforge show RUN` shows it)."""
-    from lemmaforge.agent.llm import LLMUnavailableError
+    Before any budget is spent, the endpoints must serve their models, the verifier must answer
+    and the statement must compile ("statement does not compile: …", exit 2). The proof goes to
+    stdout exactly as written with -o; everything else goes to stderr. Exit 0 proved, 1 not proved
+    or incomplete (another theorem of the file keeps its sorry), 2 bad input or unusable backend, 70
+    a bug, 130 interrupted (the run id is printed; `lemmaforge show RUN` shows it)."""
     from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.db import StoreError
-    from lemmaforge.lean.verifier import VerifierError
+    from lemmaforge.errors import LemmaforgeError
     from lemmaforge.records import new_id
     from lemmaforge.targets import TargetError, choose_target
     from lemmaforge.viewer.live import RunWatch, stop_message
@@ -327,15 +330,16 @@ def prove(
     store_error: StoreError | None = None
     try:
         try:
-            result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id))
+            with stdout_to_stderr(as_json):
+                result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id))
         finally:
             try:
                 close_recorder()
             except StoreError as exc:  # reported below, unless another error is already on its way out
                 store_error = exc
-    except (VerifierError, LLMUnavailableError) as exc:
+    except LemmaforgeError as exc:  # a backend to fix (fatal), or a statement that does not compile
         where = f" (run {run_id} recorded as failed" + (f"; last Lean error: {watch.last_error}" if watch.last_error else "") + ")"
-        fail(f"{exc}" + (where if watch.run_id else ""))
+        fail(f"{exc}" + (where if watch.run_id else ""), exc.exit_code)
     except KeyboardInterrupt:
         if watch.run_id is None:
             err.print("interrupted before the run started", highlight=False)
@@ -349,7 +353,7 @@ def prove(
     except typer.Exit:
         raise
     except Exception as exc:  # a bug: exit INTERNAL (70), never 1, which means "not proved"
-        fail(f"internal error: {type(exc).__name__}: {exc} (run {run_id} recorded as failed)", ExitCode.INTERNAL)
+        internal_error(exc, f"run {run_id} recorded as failed" if watch.run_id else "")
     if store_error is not None:
         fail(f"{store_error} (run {run_id} is not fully recorded)")
 
@@ -416,9 +420,13 @@ def _write_stdout(text: str) -> None:
 async def _prove(
     settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
 ) -> Any:
-    from lemmaforge.app import open_services, prove_problem
+    from lemmaforge.app import check_statement, open_services, preflight_endpoints, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
+        # Preflight, before any budget: the endpoints serve their models, the verifier answers and
+        # the statement compiles.
+        await asyncio.to_thread(preflight_endpoints, settings)
+        await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
         if not show_live:
             return await prove_problem(services, settings, problem, run_id=run_id)
         from rich.live import Live

@@ -3,7 +3,8 @@
 Plain typer-annotated functions; `lemmaforge.cli` registers them as top-level commands. Exit codes
 follow the CLI's: 0 done (every attempt of the bench finished / report written), 1 a bench that
 ended incomplete (some attempts failed: `--resume` retries them), 2 bad input or an unusable
-backend (one line on stderr; a bench stopped that way says how to resume it), 130 interrupted.
+backend (one line on stderr; a bench stopped that way says how to resume it), 70 a bug (its
+traceback, then one line; the bench is resumable), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from lemmaforge.errors import BackendError
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -243,32 +246,25 @@ def _execute(
             bar.update(res)
 
     fatal: str | None = None
+    bug: BaseException | None = None
     interrupted = False
     try:
         if bar is not None:
             bar.start()
-        if not plan.jobs:
-            pass
-        elif executor == "ray":
-            from lemmaforge.benchmarks.ray_executor import run_on_ray
-
-            try:
-                run_on_ray(
-                    plan.jobs, settings=plan.settings, db_url=plan.settings.db_url, bench_run_id=plan.run_id,
-                    versions=plan.versions, shared_cache=plan.spec.shared_cache, cot=plan.cot, address=ray_address,
-                    max_in_flight=concurrency, on_result=on_result,
-                )
-            finally:
-                rn.close_running_children(store, recorder, plan.run_id,
-                                          "its Ray task did not finish (worker died or was cancelled)")
-        else:
-            asyncio.run(_run_local(plan, recorder, concurrency, on_result))
-    except rn.FatalBenchError as exc:
+        if plan.jobs:
+            # --json: stdout carries only the JSON printed at the end (Ray's and libraries' lines
+            # go to stderr, file descriptor 1 included).
+            with cli.stdout_to_stderr(as_json):
+                _run(plan, store, recorder, executor=executor, concurrency=concurrency, ray_address=ray_address,
+                     on_result=on_result)
+    except BackendError as exc:  # errors.is_fatal (FatalBenchError included): fix the backend, then --resume
         fatal = str(exc)
     except rn.BenchError as exc:
         fatal = str(exc)
     except KeyboardInterrupt:
         interrupted = True
+    except Exception as exc:  # a bug: the bench is closed as failed (resumable), reported, exit 70
+        bug = exc
     finally:
         if bar is not None:
             bar.stop()
@@ -282,9 +278,12 @@ def _execute(
         cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     failed = tally.failed
     summary = {k: rep[k] for k in ("problems", "tried", "solved", "rate", "attempts", "attempts_done",
-                                   "attempts_planned", "complete", "pass_at_k")}
+                                   "attempts_planned", "complete", "pass_at_k", "invalid")}
     summary["failed_attempts"] = failed
-    if fatal is not None:
+    if bug is not None:
+        status = "failed"
+        summary["error"] = f"bug: {type(bug).__name__}: {bug}"[:500]
+    elif fatal is not None:
         status = "failed"
         summary["error"] = fatal
     elif interrupted:
@@ -299,11 +298,13 @@ def _execute(
         cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     rep["status"] = status
 
+    resume = f"bench {plan.run_id} stopped; continue it with --resume {plan.run_id}"
+    if bug is not None:
+        cli.internal_error(bug, resume)
     if fatal is not None:
-        cli.fail(f"{fatal} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+        cli.fail(f"{fatal} ({resume})")
     if interrupted:
-        cli.err.print(f"interrupted: bench {plan.run_id} stopped; continue it with --resume {plan.run_id}",
-                      highlight=False, markup=False, soft_wrap=True)
+        cli.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
         return EXIT_INTERRUPTED
     if as_json:
         cli.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
@@ -312,6 +313,33 @@ def _execute(
         cli.out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
                       highlight=False, markup=False, soft_wrap=True)
     return EXIT_OK if rep["complete"] else EXIT_NO
+
+
+def _run(
+    plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
+    on_result: Any,
+) -> None:
+    """Preflight, then every pending attempt on the chosen executor. Raises what stops the bench."""
+    from lemmaforge.app import preflight_endpoints
+    from lemmaforge.benchmarks import runner as rn
+
+    # Before any budget: every endpoint answers and serves its model (doctor's probe). The
+    # verifier and each statement are checked by the runner, once per problem.
+    preflight_endpoints(plan.settings)
+    if executor == "ray":
+        from lemmaforge.benchmarks.ray_executor import run_on_ray
+
+        try:
+            run_on_ray(
+                plan.jobs, settings=plan.settings, db_url=plan.settings.db_url, bench_run_id=plan.run_id,
+                versions=plan.versions, shared_cache=plan.spec.shared_cache, cot=plan.cot, address=ray_address,
+                max_in_flight=concurrency, on_result=on_result,
+            )
+        finally:
+            rn.close_running_children(store, recorder, plan.run_id,
+                                      "its Ray task did not finish (worker died or was cancelled)")
+    else:
+        asyncio.run(_run_local(plan, recorder, concurrency, on_result))
 
 
 async def _run_local(plan: Any, recorder: Any, concurrency: int, on_result: Any) -> None:
@@ -325,7 +353,9 @@ async def _run_local(plan: Any, recorder: Any, concurrency: int, on_result: Any)
                 versions=plan.versions, shared_cache=plan.spec.shared_cache, concurrency=concurrency,
                 on_result=on_result,
             )
-    except rn._fatal_types() as exc:  # raised while opening or closing the services
+    except BackendError as exc:  # raised while opening or closing the services (errors.is_fatal)
+        if isinstance(exc, rn.FatalBenchError):
+            raise
         raise rn.FatalBenchError(str(exc), exc) from None
 
 

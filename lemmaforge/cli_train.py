@@ -28,10 +28,12 @@ is served (`--prover-url hf://{model}` / `vllm://{model}`, or `--serve-cmd`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -185,10 +187,30 @@ def _open_store(db_url: str) -> Any:
 
     try:
         return Store(db_url)
-    except StoreError as exc:
+    except StoreError as exc:  # every store failure (bad URL, unwritable directory) is a StoreError
         raise BadInput(str(exc)) from None
-    except Exception as exc:  # noqa: BLE001 - SQLAlchemy: a bad URL, an unwritable directory
-        raise BadInput(f"cannot open the store {db_url}: {' '.join(str(exc).split())[:200]}") from None
+
+
+def _preflight(factory: Any, settings: Any, header: str = "", endpoints: Sequence[tuple[str, Any]] = ()) -> None:
+    """Before any training step: each LLM endpoint serves its model (`doctor`'s probe) and the
+    verifier answers and elaborates the data's header. One line and exit 2 when not."""
+    from lemmaforge.app import check_verifier
+    from lemmaforge.doctor import require_llm
+    from lemmaforge.errors import LemmaforgeError
+
+    async def verifier_answers() -> None:
+        verifier = factory()
+        try:
+            await check_verifier(verifier, header, timeout=settings.verifier.header_timeout)
+        finally:
+            await verifier.close()
+
+    try:
+        for role, endpoint in endpoints:
+            require_llm(role, endpoint)
+        asyncio.run(verifier_answers())
+    except LemmaforgeError as exc:
+        fail(str(exc))
 
 
 def _quiet(as_json: bool) -> contextlib.AbstractContextManager[Any]:
@@ -391,6 +413,7 @@ def grpo(
         m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu" or tiny)
     except BadInput as exc:
         fail(str(exc))
+    _preflight(factory, settings, str(rows[0].get("header") or ""))
     from lemmaforge.training.grpo import run_grpo
 
     overrides: dict[str, Any] = {}
@@ -596,6 +619,7 @@ def es(
         m, tok, name = _load_model(model, bool(tiny), rows)
     except BadInput as exc:
         fail(str(exc))
+    _preflight(factory, settings, str(rows[0].get("header") or ""))
     from lemmaforge.training.es import (
         ESConfig,
         EvolutionStrategy,
@@ -845,6 +869,9 @@ def expert_iter(
             loop = ExpertIteration(cfg, store, factory, **kwargs)
             if not as_json:
                 out.print(f"expert iteration run {loop.run_id} (resume with --resume {loop.run_id})", highlight=False)
+        # after the input is validated, before any round: the verifier answers (the prover is the
+        # checkpoint of each round, loaded in process or served by --serve-cmd, which waits for it)
+        _preflight(factory, settings)
         with _quiet(as_json):
             summary = loop.run()
     except (ExpertIterError, ServeError, TrainingDataError) as exc:

@@ -18,11 +18,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from lemmaforge.errors import InputError
+
 DEFAULT_HOME = Path(os.environ.get("LEMMAFORGE_HOME", Path.home() / ".lemmaforge"))
 DEFAULT_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError, ValueError):
     """The configuration is invalid; the message says which key and why."""
 
 
@@ -74,9 +76,13 @@ class LLMEndpoint(BaseModel):
     backend: Literal["openai", "vllm", "transformers"] | None = None  # None: from the URL scheme
     mode: Literal["chat", "completion"] = "chat"
     native_n: bool = True  # False for servers that reject n > 1: n single requests instead
+    # Retries of a request that failed for a transient reason (connection, timeout, 408, 429, 5xx):
+    # at most `retries`, waiting backoff·2^k (≤ backoff_max), and none after `retry_deadline`
+    # seconds since the first try; then the endpoint is declared unavailable (fatal to the run).
     retries: int = Field(default=5, ge=0)
     backoff: float = Field(default=1.0, ge=0)
-    backoff_max: float = Field(default=60.0, ge=0)
+    backoff_max: float = Field(default=30.0, ge=0)
+    retry_deadline: float = Field(default=120.0, gt=0)
     extra_body: dict[str, Any] = Field(default_factory=dict)  # server-specific sampling (top_k…)
     engine_kwargs: dict[str, Any] = Field(default_factory=dict)  # vLLM offline engine arguments
     api_key_env: str = "OPENAI_API_KEY"
@@ -84,7 +90,9 @@ class LLMEndpoint(BaseModel):
     top_p: float = 0.95
     max_tokens: int = 8192
     concurrency: int = Field(default=16, ge=1)
-    timeout: float = Field(default=600.0, gt=0)
+    # Seconds one HTTP request may take. None: sized to the call's max_tokens (30 s + max_tokens / 25
+    # tokens per second: about 6 minutes for 8192), so a hung endpoint costs minutes, not an hour.
+    timeout: float | None = Field(default=None, gt=0)
 
 
 class BudgetConfig(BaseModel):

@@ -190,57 +190,96 @@ def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:
     return True
 
 
-def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> None:
-    name = f"{role} LLM"
+@dataclass(frozen=True, slots=True)
+class LLMProbe:
+    """What one `GET {url}/models` says about an endpoint: the probe `doctor` shows and `prove`,
+    `bench` and `train` run before spending budget (`require_llm`).
+
+    `status`: "ok"; "misconfigured" (wrong URL, key or model: retrying cannot help);
+    "unavailable" (unreachable, 5xx, 429: may come back); "missing" (an in-process backend whose
+    package is not installed); "info" (no endpoint configured)."""
+
+    status: str
+    detail: str
+    fix: str | None = None
+    models: tuple[str, ...] = ()
+
+
+def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOUT) -> LLMProbe:
+    """Does the endpoint answer, accept our key and serve the configured model? One request."""
     if not endpoint.url:
-        report.add(name, "info", "no endpoint configured",
-                   fix=f"set {role}.url (an OpenAI-compatible server, e.g. `vllm serve MODEL`) and {role}.model")
-        return
+        return LLMProbe("info", "no endpoint configured",
+                        f"set {role}.url (an OpenAI-compatible server, e.g. `vllm serve MODEL`) and {role}.model")
     from lemmaforge.agent.llm import TRANSFORMERS_MISSING, VLLM_MISSING, backend_of
 
     try:
         kind = backend_of(endpoint.url, endpoint.backend)
     except ValueError as exc:
-        report.add(name, "error", str(exc), fix=f"fix {role}.backend")
-        return
+        return LLMProbe("misconfigured", str(exc), f"fix {role}.backend")
     if kind != "openai":  # an in-process engine: nothing to reach, only a package to import
         package, missing = ("vllm", VLLM_MISSING) if kind == "vllm" else ("transformers", TRANSFORMERS_MISSING)
         if importlib.util.find_spec(package) is None:
-            report.add(name, "missing", missing)
-        else:
-            report.add(name, "ok", f"{endpoint.url} ({package} {package_version(package)}; loaded when a run starts)")
-        return
+            return LLMProbe("missing", missing)
+        return LLMProbe("ok", f"{endpoint.url} ({package} {package_version(package)}; loaded when a run starts)")
     url = endpoint.url.rstrip("/")
     if not url.startswith(("http://", "https://")):
-        report.add(name, "error", f"{url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL", fix=f"fix {role}.url")
-        return
+        return LLMProbe("misconfigured", f"{url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL", f"fix {role}.url")
     headers = {}
     key = os.environ.get(endpoint.api_key_env)
     if key:
         headers["Authorization"] = f"Bearer {key}"
     try:
-        resp = httpx.get(f"{url}/models", headers=headers, timeout=PROBE_TIMEOUT)
+        resp = httpx.get(f"{url}/models", headers=headers, timeout=timeout)
     except httpx.HTTPError as exc:
-        report.add(name, "error", f"{url} unreachable: {type(exc).__name__}", fix="start the server or fix the URL")
-        return
+        return LLMProbe("unavailable", f"{url} unreachable: {type(exc).__name__}", "start the server or fix the URL")
     if resp.status_code != 200:
-        report.add(name, "error", f"{url}/models answered HTTP {resp.status_code}",
-                   fix=f"check the API key in ${endpoint.api_key_env}" if resp.status_code in (401, 403) else None)
-        return
+        if resp.status_code in (401, 403):
+            fix = f"check the API key in ${endpoint.api_key_env}"
+        elif resp.status_code == 404:
+            fix = f"check {role}.url: an OpenAI-compatible base URL ends in /v1"
+        else:
+            fix = "start the server, or wait until it is healthy"
+        status = "unavailable" if resp.status_code in (408, 429) or resp.status_code >= 500 else "misconfigured"
+        return LLMProbe(status, f"{url}/models answered HTTP {resp.status_code}", fix)
     try:
-        models = [str(m.get("id")) for m in resp.json().get("data", [])]
-    except (ValueError, AttributeError):
-        models = []
+        body = resp.json()
+        models = tuple(str(m["id"]) for m in body["data"])
+    except (ValueError, KeyError, TypeError):  # not JSON, or not {"data": [{"id": …}]}
+        return LLMProbe("misconfigured", f"{url}/models did not answer an OpenAI model list",
+                        f"check {role}.url points at an OpenAI-compatible server")
     if endpoint.model and models and endpoint.model not in models:
-        report.add(name, "error", f"{url} serves {', '.join(models)}, not {endpoint.model}",
-                   fix=f"set {role}.model to one of them")
-        return
+        return LLMProbe("misconfigured", f"{url} serves {', '.join(models)}, not {endpoint.model}",
+                        f"set {role}.model to one of them", models)
     if not endpoint.model and not models:
-        report.add(name, "error", f"{url} lists no model under /models", fix=f"set {role}.model")
-        return
+        return LLMProbe("misconfigured", f"{url} lists no model under /models", f"set {role}.model", models)
     served = ", ".join(models) or "models not listed"
     using = endpoint.model or f"{models[0]}, the first listed"
-    report.add(name, "ok", f"{url} (serves {served}; using {using})")
+    return LLMProbe("ok", f"{url} (serves {served}; using {using})", None, models)
+
+
+def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> None:
+    """`probe_llm`, raised: LLMMisconfiguredError at once, LLMUnavailableError once `attempts`
+    probes `endpoint.backoff` seconds apart (doubling) all found the endpoint unavailable."""
+    import time
+
+    from lemmaforge.agent.llm import LLMMisconfiguredError, LLMUnavailableError
+
+    where = f"[{role}] LLM endpoint (model {endpoint.model or 'the first listed'})"
+    for attempt in range(max(1, attempts)):
+        probe = probe_llm(role, endpoint)
+        if probe.status in ("ok", "info"):
+            return
+        if probe.status in ("misconfigured", "missing"):
+            raise LLMMisconfiguredError(probe.detail, backend=where, fix=probe.fix or "")
+        if attempt + 1 < attempts:
+            time.sleep(min(endpoint.backoff * 2**attempt, endpoint.backoff_max))
+    raise LLMUnavailableError(f"{probe.detail} ({attempts} probes)", backend=where, fix=probe.fix or "")
+
+
+def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> None:
+    probe = probe_llm(role, endpoint)
+    status = {"misconfigured": "error", "unavailable": "error"}.get(probe.status, probe.status)
+    report.add(f"{role} LLM", status, probe.detail, fix=probe.fix)
 
 
 def check_gpu(report: DoctorReport) -> None:

@@ -9,7 +9,18 @@ Like httpx's single exceptions module, callers decide by class, never by message
     │   ├── BackendMisconfigured    fatal at once: 401/403/404, unknown model, a response of the
     │   │                           wrong shape, empty `choices`, a verifier that is not installed
     │   └── BackendUnavailable      transient: retried with backoff, fatal once retries are spent
-    └── AttemptFailed               the model's fault (unusable output, a refused sample): counts
+    ├── AttemptFailed               the model's fault (unusable output, a refused sample): counts
+    └── InternalError               a bug caught at a process boundary (a Ray task): exit 70
+
+Where each product error sits (the classes live next to the code that raises them):
+
+    InputError            BadInput (CLI), ConfigError, DatasetError, ProblemError, BenchError,
+                          StatementInvalid, TrainingDataError, ExportError, ExpertIterError
+    BackendMisconfigured  LLMMisconfiguredError, VerifierMisconfigured, ProofStatesUnsupported
+    BackendUnavailable    LLMUnavailableError, VerifierUnavailable
+    BackendError          VerifierError (either kind), StoreError, FatalBenchError, SetupError,
+                          ServeError
+    AttemptFailed         LLMRequestError (the server refused this one request: prompt too long)
 
 Library exceptions (openai, httpx, lean-interact, SQLAlchemy) are mapped to these at the boundary
 where they are raised; anything else is a bug and propagates (exit code `ExitCode.INTERNAL`).
@@ -79,3 +90,38 @@ class AttemptFailed(LemmaforgeError):
     """One attempt failed for a reason that is the model's (or the proof's) fault: it counts."""
 
     exit_code = ExitCode.NOT_PROVED
+
+
+class InternalError(LemmaforgeError):
+    """A bug reported across a process boundary (a Ray task that raised something that is not a
+    LemmaforgeError). In-process bugs are not wrapped: they propagate as themselves."""
+
+    exit_code = ExitCode.INTERNAL
+
+
+class StatementInvalid(InputError):
+    """The theorem to prove does not elaborate (preflight): no budget is spent on it. In a bench
+    the problem is recorded as invalid and reported apart from the unsolved ones."""
+
+    def __init__(self, detail: object, *, problem: str = "") -> None:
+        self.problem = one_line(problem)
+        self.detail = one_line(detail)
+        where = f"{self.problem}: " if self.problem else ""
+        super().__init__(f"{where}statement does not compile: {self.detail}")
+
+
+def is_fatal(exc: BaseException) -> bool:
+    """The one place that decides whether an error stops a run (`prove`, every `bench` executor,
+    training loops): a backend that cannot be used. Attempts it hits are not finished, so a
+    resumed bench redoes them. Model failures (`AttemptFailed`) are counted by the caller; any
+    other exception is a bug and propagates."""
+    return isinstance(exc, BackendError)
+
+
+def exit_code_of(exc: BaseException) -> ExitCode:
+    """The process exit code for an error that reached the top of a command."""
+    if isinstance(exc, LemmaforgeError):
+        return exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        return ExitCode.INTERRUPTED
+    return ExitCode.INTERNAL

@@ -15,11 +15,21 @@ Backends (chosen by `make_llm` from the endpoint's URL scheme, or an explicit `b
 Two input modes: `chat` (a list of `{"role", "content"}` messages; a plain string becomes one user
 message) and `completion` (a raw prompt string, no chat template: `/v1/completions`).
 
-Errors: `LLMUnavailableError` when the endpoint stays unreachable / overloaded / failing after the
-retries (connection errors, timeouts, 408, 429, 5xx are retried with exponential backoff), and
-`LLMRequestError` when it rejects the request itself (other 4xx, e.g. a prompt longer than the
-context): the search engine treats the first as fatal for the run and the second as a failed
-attempt. Both messages are one line naming the endpoint URL and model.
+Errors (the tree is `lemmaforge.errors`; library exceptions are mapped here, at the boundary):
+
+| what the endpoint did                                         | raised                  | kind                 |
+|---------------------------------------------------------------|-------------------------|----------------------|
+| 401 / 403, 404 or "model … does not exist", other 4xx/405     | `LLMMisconfiguredError` | fatal at once        |
+| 200 with garbage / truncated JSON, another shape, no `choices`, empty `choices`, fewer choices than `n` | `LLMMisconfiguredError` | fatal at once |
+| connection refused / reset, timeout, 408, 429, 5xx             | `LLMUnavailableError`   | retried with backoff within `retries` and `retry_deadline`, then fatal |
+| 400 / 413 / 422 about the request's content (prompt too long)  | `LLMRequestError`       | a failed attempt     |
+
+Anything else (an `AttributeError` in a backend…) is a bug: it propagates as itself, never as a
+failed sample. Every message is one line naming the endpoint URL, the model and the fix.
+
+Timeouts: each HTTP request may take `timeout` seconds (`None`, the default: sized to the call's
+`max_tokens` by `request_timeout`), with 10 s to connect; retries stop after `retries` retries or
+once `retry_deadline` seconds have passed since the first try, whichever comes first.
 """
 
 from __future__ import annotations
@@ -36,6 +46,9 @@ from dataclasses import asdict, dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+import httpx
+
+from lemmaforge.errors import AttemptFailed, BackendMisconfigured, BackendUnavailable, LemmaforgeError
 from lemmaforge.records import LLMCallRecord, Recorder, new_id
 
 if TYPE_CHECKING:
@@ -85,18 +98,26 @@ class LLMStats:
         return asdict(self)
 
 
-class LLMError(RuntimeError):
-    """A model call failed. The message is one line that names the endpoint and the model."""
+class LLMError(LemmaforgeError):
+    """A model call failed. The message is one line that names the endpoint and the model.
+    Never raised itself: one of the three kinds below says what the caller should do."""
 
 
-class LLMUnavailableError(LLMError):
-    """The endpoint cannot serve at all: unreachable, overloaded or failing after every retry, or
-    the backend is not installed / not configured."""
+class LLMMisconfiguredError(LLMError, BackendMisconfigured):
+    """Retrying cannot help and it is not the model's fault: a wrong API key (401/403), an unknown
+    model or URL (404, "model does not exist"), a response that is not the OpenAI shape (garbage
+    or truncated JSON, missing fields, empty `choices`), a backend that is not installed or not
+    configured. Fatal at once."""
 
 
-class LLMRequestError(LLMError):
-    """The endpoint rejected this request (a 4xx other than 408/429, or an unusable response):
-    retrying the same request will not help."""
+class LLMUnavailableError(LLMError, BackendUnavailable):
+    """The endpoint cannot serve right now: unreachable, timing out, overloaded (429) or failing
+    (5xx) after every retry within the retry deadline. Fatal once the retries are spent."""
+
+
+class LLMRequestError(LLMError, AttemptFailed):
+    """The endpoint refused this one request for a reason of its content (a 400/413/422 such as a
+    prompt longer than the context): a failed attempt, counted; the next request may pass."""
 
     def __init__(self, message: str, status_code: int | None = None) -> None:
         super().__init__(message)
@@ -336,12 +357,12 @@ class BaseLLM:
         except asyncio.CancelledError:
             self._finish(call_id, request, None, started, "cancelled")
             raise
-        except Exception as exc:
-            err = exc if isinstance(exc, LLMError) else LLMRequestError(self._describe(exc))
-            self._finish(call_id, request, None, started, str(err))
-            if err is exc:
-                raise
-            raise err from exc
+        except LemmaforgeError as exc:  # mapped by the backend: endpoint down, misconfigured, refused
+            self._finish(call_id, request, None, started, str(exc))
+            raise
+        except BaseException as exc:  # a bug: recorded, then it propagates as itself (never a failed sample)
+            self._finish(call_id, request, None, started, f"bug: {one_line(exc)}")
+            raise
         self._finish(call_id, request, raw, started, None)
         per = raw.per_sample_tokens or apportion(raw.completion_tokens, raw.texts)
         return [
@@ -407,10 +428,6 @@ def _trim_at_stop(text: str, stop: tuple[str, ...] | None) -> tuple[str, bool]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _status_of(exc: BaseException) -> int | None:
-    return getattr(exc, "status_code", None)
-
-
 def is_transient(exc: BaseException) -> bool:
     """Worth retrying: connection errors, timeouts, 408, 429 and 5xx. Not other 4xx."""
     import openai
@@ -421,6 +438,74 @@ def is_transient(exc: BaseException) -> bool:
         status = exc.status_code
         return status in (408, 429) or status >= 500
     return isinstance(exc, (TimeoutError, ConnectionError))
+
+
+#: words of a 4xx that says the model name is wrong (some servers answer 400, not 404)
+_NO_MODEL_WORDS = ("does not exist", "model not found", "unknown model", "no such model", "not a valid model")
+
+MIN_TOKENS_PER_SECOND = 25.0  # the slowest decode rate a request is given time for
+REQUEST_TIMEOUT_BASE = 30.0  # seconds on top: queueing, prefill, network
+CONNECT_TIMEOUT = 10.0
+
+
+def request_timeout(max_tokens: int, configured: float | None = None) -> float:
+    """Seconds one generation request may take: `configured` when set, else sized to `max_tokens`
+    (`REQUEST_TIMEOUT_BASE + max_tokens / MIN_TOKENS_PER_SECOND`: 8192 tokens → about 6 minutes)."""
+    if configured is not None:
+        return configured
+    return REQUEST_TIMEOUT_BASE + max(int(max_tokens), 1) / MIN_TOKENS_PER_SECOND
+
+
+def map_openai_error(
+    exc: BaseException, *, where: str, role: str, api_key_env: str | None, attempts: int
+) -> LLMError | None:
+    """The `LLMError` for an exception the openai client raised (or `None`: not the client's, a bug).
+
+    `where` names the endpoint and model; `role` is the config section (`prover`, `planner`) used to
+    say which key to fix."""
+    import json as _json
+
+    import openai
+
+    section = f"[{role}]"
+    if is_transient(exc):
+        return LLMUnavailableError(
+            f"unavailable after {attempts} attempt(s): {one_line(exc)}", backend=where,
+            fix=f"start or fix the server, or raise {section}.retry_deadline / {section}.timeout",
+        )
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        text = one_line(exc).lower()
+        if status in (401, 403):
+            env = f"${api_key_env}" if api_key_env else "the API key"
+            return LLMMisconfiguredError(
+                f"rejected the API key (HTTP {status}): {one_line(exc)}", backend=where,
+                fix=f"set {env} to a key this endpoint accepts; {section}.api_key_env names the variable",
+            )
+        if status == 404 or any(w in text for w in _NO_MODEL_WORDS):
+            if "model" in text:
+                fix = f"set {section}.model (--{role}-model) to a model the server lists under /models"
+            else:
+                fix = f"check {section}.url (--{role}-url): an OpenAI-compatible base URL ends in /v1"
+            return LLMMisconfiguredError(f"HTTP {status}: {one_line(exc)}", backend=where, fix=fix)
+        if status in (400, 413, 422):
+            # About this request's content (a prompt longer than the context: corrections quote the
+            # model's own output): the attempt failed; the next request may well pass.
+            return LLMRequestError(f"{where} rejected the request: {one_line(exc)}", status)
+        return LLMMisconfiguredError(
+            f"HTTP {status}: {one_line(exc)}", backend=where,
+            fix=f"check {section}.url: the server does not speak the OpenAI API there",
+        )
+    if isinstance(exc, (_json.JSONDecodeError, openai.APIResponseValidationError)):
+        return LLMMisconfiguredError(
+            f"answered with a body that is not an OpenAI-compatible response ({one_line(exc)})", backend=where,
+            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
+        )
+    if isinstance(exc, openai.OpenAIError):
+        return LLMMisconfiguredError(
+            one_line(exc), backend=where, fix=f"check the {section} settings (url, model, api_key_env)"
+        )
+    return None
 
 
 def _retry_after(exc: BaseException | None) -> float | None:
@@ -446,7 +531,9 @@ class OpenAICompatibleLLM(BaseLLM):
     - At most `concurrency` requests are in flight per object (and its `bind` views).
     - The client's own retries are off; ours (tenacity) retry connection errors, timeouts, 408,
       429 (honouring `Retry-After` up to `backoff_max`) and 5xx with exponential backoff
-      `backoff * 2**k` (capped at `backoff_max`), `retries` times; then `LLMUnavailableError`.
+      `backoff * 2**k` (capped at `backoff_max`), at most `retries` times and not after
+      `retry_deadline` seconds; then `LLMUnavailableError`. Each request may take `timeout`
+      seconds (None: `request_timeout(max_tokens)`).
     - `model=None`: the first model the server lists under `/v1/models` (vLLM serves one).
     - API key: `api_key`, else the environment variable `api_key_env`, else "EMPTY".
     """
@@ -467,10 +554,11 @@ class OpenAICompatibleLLM(BaseLLM):
         top_p: float = 0.95,
         max_tokens: int = 8192,
         concurrency: int = 16,
-        timeout: float = 600.0,
+        timeout: float | None = None,
         retries: int = 5,
         backoff: float = 1.0,
-        backoff_max: float = 60.0,
+        backoff_max: float = 30.0,
+        retry_deadline: float = 120.0,
         native_n: bool = True,
         extra_body: dict[str, Any] | None = None,
         recorder: Recorder | None = None,
@@ -497,13 +585,18 @@ class OpenAICompatibleLLM(BaseLLM):
         self.url = url
         self.concurrency = concurrency
         self.timeout = timeout
+        self.retry_deadline = retry_deadline
+        self.api_key_env = api_key_env
         self.retries = retries
         self.backoff = backoff
         self.backoff_max = backoff_max
         self.native_n = native_n
         self.extra_body = dict(extra_body or {})
         key = api_key or (os.environ.get(api_key_env) if api_key_env else None) or DEFAULT_API_KEY
-        self._client = openai.AsyncOpenAI(base_url=url, api_key=key, timeout=timeout, max_retries=0)
+        # the per-request timeout is set on each call (`request_timeout`); this one covers /models
+        self._client = openai.AsyncOpenAI(
+            base_url=url, api_key=key, timeout=httpx.Timeout(timeout or 60.0, connect=CONNECT_TIMEOUT), max_retries=0
+        )
         self._semaphore = asyncio.Semaphore(concurrency)
         # mutable state shared with the views `bind` makes (a view is a shallow copy)
         self._shared = SimpleNamespace(model=model or "", model_lock=asyncio.Lock())
@@ -514,7 +607,7 @@ class OpenAICompatibleLLM(BaseLLM):
     @classmethod
     def from_endpoint(cls, endpoint: LLMEndpoint, role: str, **kwargs: Any) -> OpenAICompatibleLLM:
         if not endpoint.url:
-            raise LLMUnavailableError(f"no URL configured for the {role} model: set [{role}].url")
+            raise LLMMisconfiguredError(f"no URL configured for the {role} model: set [{role}].url")
         opts: dict[str, Any] = {
             "model": endpoint.model,
             "role": role,
@@ -525,7 +618,7 @@ class OpenAICompatibleLLM(BaseLLM):
             "concurrency": endpoint.concurrency,
             "timeout": endpoint.timeout,
         }
-        for optional in ("mode", "native_n", "retries", "backoff", "backoff_max", "extra_body"):
+        for optional in ("mode", "native_n", "retries", "backoff", "backoff_max", "retry_deadline", "extra_body"):
             value = getattr(endpoint, optional, None)
             if value is not None:
                 opts[optional] = value
@@ -543,8 +636,9 @@ class OpenAICompatibleLLM(BaseLLM):
                     page = await self._with_retries(lambda: self._client.models.list())
                     ids = [m.id for m in getattr(page, "data", None) or []]
                     if not ids:
-                        raise LLMUnavailableError(
-                            f"LLM endpoint {self.url} lists no model under /models: set the model explicitly"
+                        raise LLMMisconfiguredError(
+                            "lists no model under /models", backend=f"LLM endpoint {self.url}",
+                            fix=f"set [{self.role}].model explicitly",
                         )
                     shared.model = ids[0]
         if self.model != shared.model:
@@ -566,22 +660,61 @@ class OpenAICompatibleLLM(BaseLLM):
             kwargs["stop"] = list(sampling.stop)
         if self.extra_body:
             kwargs["extra_body"] = self.extra_body
+        kwargs["timeout"] = httpx.Timeout(
+            request_timeout(sampling.max_tokens, self.timeout), connect=CONNECT_TIMEOUT
+        )
         async with self._semaphore:
             if isinstance(inp, list):
                 resp = await self._client.chat.completions.create(messages=inp, **kwargs)
             else:
                 resp = await self._client.completions.create(prompt=inp, **kwargs)
-        choices = sorted(resp.choices or [], key=lambda c: c.index)
-        if isinstance(inp, list):
-            texts = [(c.message.content or "") if c.message is not None else "" for c in choices]
-        else:
-            texts = [c.text or "" for c in choices]
-        usage = resp.usage
+        return self._parse(resp, chat=isinstance(inp, list), n=n)
+
+    def _parse(self, resp: Any, *, chat: bool, n: int) -> _Raw:
+        """The texts of an OpenAI response, checked for its shape: the client builds its objects
+        without validation, so a server that answers 200 with another JSON shape, no `choices` or
+        an empty list would otherwise look like a model that said nothing."""
+        choices = getattr(resp, "choices", None)
+        if not isinstance(choices, list):
+            raise self._misconfigured("answered 200 without a `choices` list (not an OpenAI-compatible response)")
+        if not choices:
+            raise self._misconfigured("answered 200 with an empty `choices` list")
+        if len(choices) != n:
+            raise self._misconfigured(
+                f"answered {len(choices)} choice(s) for n={n}",
+                fix=f"set [{self.role}].native_n = false for servers that ignore n",
+            )
+        texts: list[str] = []
+        reasons: list[str | None] = []
+        for c in sorted(choices, key=lambda c: getattr(c, "index", None) or 0):
+            if chat:
+                message = getattr(c, "message", None)
+                if message is None:
+                    raise self._misconfigured("answered a choice without a message")
+                content = getattr(message, "content", None)  # None is allowed (e.g. a refusal)
+            else:
+                content = getattr(c, "text", None)
+                if content is None:
+                    raise self._misconfigured("answered a choice without text")
+            if not isinstance(content, str | None):
+                raise self._misconfigured(f"answered a choice whose text is a {type(content).__name__}")
+            texts.append(content or "")
+            reasons.append(getattr(c, "finish_reason", None))
+        usage = getattr(resp, "usage", None)
         return _Raw(
             texts=texts,
-            finish_reasons=[c.finish_reason for c in choices],
-            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
-            completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            finish_reasons=reasons,
+            prompt_tokens=(getattr(usage, "prompt_tokens", 0) or 0) if usage else 0,
+            completion_tokens=(getattr(usage, "completion_tokens", 0) or 0) if usage else 0,
+        )
+
+    def _where(self) -> str:
+        return f"LLM endpoint {self.url} (model {self.model or '?'})"
+
+    def _misconfigured(self, detail: str, fix: str | None = None) -> LLMMisconfiguredError:
+        return LLMMisconfiguredError(
+            detail, backend=self._where(),
+            fix=fix or f"point [{self.role}].url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
         )
 
     def _wait(self, state: Any) -> float:
@@ -596,7 +729,7 @@ class OpenAICompatibleLLM(BaseLLM):
     def _count_retry(self, state: Any) -> None:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
-        log.warning(
+        log.info(  # the final error, if any, says how many attempts were made: one line on stderr
             "LLM %s (%s): attempt %d failed (%s); retrying",
             self.url,
             self.model,
@@ -605,33 +738,32 @@ class OpenAICompatibleLLM(BaseLLM):
         )
 
     async def _with_retries(self, fn):
+        import json as _json
+
         import openai
-        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop_after_delay
 
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.retries + 1),
+            stop=stop_after_attempt(self.retries + 1) | stop_after_delay(self.retry_deadline),
             wait=self._wait,
             retry=retry_if_exception(is_transient),
             before_sleep=self._count_retry,
             reraise=True,
         )
+        tries = 0
         try:
             async for attempt in retrying:
                 with attempt:
+                    tries += 1
                     return await fn()
-        except LLMError:
-            raise
-        except Exception as exc:
-            where = f"LLM endpoint {self.url} (model {self.model or '?'})"
-            if is_transient(exc):
-                raise LLMUnavailableError(
-                    f"{where} is unavailable after {self.retries + 1} attempt(s): {one_line(exc)}"
-                ) from exc
-            if isinstance(exc, openai.OpenAIError):
-                raise LLMRequestError(
-                    f"{where} rejected the request: {one_line(exc)}", _status_of(exc)
-                ) from exc
-            raise
+        # Only what the client raises is mapped; anything else (a bug) propagates as itself.
+        except (openai.OpenAIError, _json.JSONDecodeError, TimeoutError, ConnectionError) as exc:
+            mapped = map_openai_error(
+                exc, where=self._where(), role=self.role, api_key_env=self.api_key_env, attempts=tries
+            )
+            if mapped is None:  # pragma: no cover - every caught type maps
+                raise
+            raise mapped from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _generate(self, inp: PromptInput, sampling: Sampling) -> _Raw:
@@ -676,7 +808,7 @@ VLLM_MISSING = "vLLM is not installed: pip install 'lemmaforge[vllm]' (needs a C
 
 class _InProcessLLM(BaseLLM):
     """A model that runs in this process: `scheme://model` is its endpoint, and its `packages`
-    must import (else `LLMUnavailableError(missing)`, one line saying what to install). Keyword
+    must import (else `LLMMisconfiguredError(missing)`, one line saying what to install). Keyword
     arguments are BaseLLM's (name, role, mode, temperature, top_p, max_tokens, recorder, run_id)."""
 
     scheme: str = ""
@@ -688,7 +820,7 @@ class _InProcessLLM(BaseLLM):
             try:
                 importlib.import_module(package)
             except ImportError as exc:
-                raise LLMUnavailableError(self.missing) from exc
+                raise LLMMisconfiguredError(self.missing) from exc
         super().__init__(model, endpoint=f"{self.scheme}://{model}", **base)
 
 
@@ -769,15 +901,24 @@ class VLLMOfflineLLM(_InProcessLLM):
                 continue
             try:
                 outs = await asyncio.to_thread(self._run_batch, live)
-            except Exception as exc:
-                err = LLMUnavailableError(f"vLLM engine for {self.model} failed: {one_line(exc)}")
-                for _, _, fut in live:
+            except (RuntimeError, OSError, MemoryError) as exc:  # the engine failed (CUDA OOM, a dead worker)
+                err: BaseException = LLMUnavailableError(
+                    f"vLLM engine for {self.model} failed: {one_line(exc)}", fix="check the GPU and the engine_kwargs"
+                )
+            except ValueError as exc:  # vLLM's answer to a prompt it cannot take (longer than max_model_len)
+                err = LLMRequestError(f"vLLM engine for {self.model} refused the batch: {one_line(exc)}")
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # anything else is a bug: every waiter sees it as itself
+                err = exc
+            else:
+                for (_, _, fut), out in zip(live, outs, strict=True):
                     if not fut.done():
-                        fut.set_exception(err)
+                        fut.set_result(out)
                 continue
-            for (_, _, fut), out in zip(live, outs, strict=True):
+            for _, _, fut in live:
                 if not fut.done():
-                    fut.set_result(out)
+                    fut.set_exception(err)
 
     async def _generate(self, inp: PromptInput, sampling: Sampling) -> _Raw:
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -954,18 +1095,18 @@ def make_llm(
       model name/path.
     Extra keyword arguments go to the backend's constructor (`mode`, `native_n`, `retries`,
     `backoff`, `engine_kwargs`, `device`, …); fields of those names on the endpoint are used too.
-    Raises `LLMUnavailableError` (one line) when the endpoint is not configured or its backend is
+    Raises `LLMMisconfiguredError` (one line) when the endpoint is not configured or its backend is
     not installed."""
     url = endpoint.url
     kind = backend_of(url, backend or getattr(endpoint, "backend", None))
     if kind == "openai":
         if not url:
-            raise LLMUnavailableError(
+            raise LLMMisconfiguredError(
                 f"no model configured for the {role}: set [{role}].url to an OpenAI-compatible base URL "
                 "(e.g. http://localhost:8000/v1), vllm://MODEL or hf://MODEL"
             )
         if not url.startswith(("http://", "https://")):
-            raise LLMUnavailableError(
+            raise LLMMisconfiguredError(
                 f"[{role}].url {url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL"
             )
         return OpenAICompatibleLLM.from_endpoint(endpoint, role, recorder=recorder, run_id=run_id, **kwargs)
@@ -976,7 +1117,7 @@ def make_llm(
             target = target[len(scheme) :]
     model = endpoint.model or target
     if not model:
-        raise LLMUnavailableError(f"no model configured for the {role}: set [{role}].model or [{role}].url")
+        raise LLMMisconfiguredError(f"no model configured for the {role}: set [{role}].model or [{role}].url")
     opts: dict[str, Any] = {
         "role": role,
         "temperature": endpoint.temperature,
@@ -1003,6 +1144,7 @@ __all__ = [
     "Completion",
     "LLM",
     "LLMError",
+    "LLMMisconfiguredError",
     "LLMRequestError",
     "LLMStats",
     "LLMUnavailableError",
@@ -1017,5 +1159,7 @@ __all__ = [
     "backend_of",
     "is_transient",
     "make_llm",
+    "map_openai_error",
     "one_line",
+    "request_timeout",
 ]

@@ -376,7 +376,7 @@ def lemma_code(statement: str, body: str) -> str:
     try:
         text = statement if lean_code.holes(statement) else statement_with_sorry(statement)
         return lean_code.fill(text, {len(lean_code.holes(text)) - 1: body})
-    except Exception:  # a model's body that fill cannot place: the plain layout, Lean judges it
+    except ValueError:  # a model's body that fill cannot place: the plain layout, Lean judges it
         return f"{open_statement(statement)}\n{indent(body)}"
 
 

@@ -52,6 +52,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from lemmaforge.errors import InputError
 from lemmaforge.lean.code import Hole, holes, last_theorem, split_header
 from lemmaforge.records import ProblemRecord
 
@@ -74,7 +75,7 @@ __all__ = [
 Answers = Literal["slots", "inlined"]
 
 
-class DatasetError(ValueError):
+class DatasetError(InputError, ValueError):
     """A dataset cannot be loaded or filtered as asked. The message is one actionable line."""
 
 

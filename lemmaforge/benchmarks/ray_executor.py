@@ -22,6 +22,7 @@ only state, so a killed driver (or cluster) is continued with `--resume` like a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,6 +33,7 @@ from lemmaforge.benchmarks.runner import (
     FatalBenchError,
     run_jobs,
 )
+from lemmaforge.errors import InternalError, is_fatal
 from lemmaforge.records import ProblemRecord
 
 RAY_MISSING = "--executor ray needs Ray, which is not installed: pip install 'lemmaforge[ray]'"
@@ -57,8 +59,9 @@ def prove_problem_task(
     cot: bool,
 ) -> dict[str, Any]:
     """The body of one Ray task: every pending attempt of one problem. Returns
-    `{"results": [AttemptResult.to_json()…], "fatal": None | message}`; never raises for a
-    backend failure (the driver decides)."""
+    `{"results": [AttemptResult.to_json()…], "fatal": None | message}`: a backend error
+    (`errors.is_fatal`, the same rule as the local executor) comes back as `fatal`, and the driver
+    stops the bench with it. A bug is not caught: it reaches the driver as a `RayTaskError`."""
     from lemmaforge.app import open_services
     from lemmaforge.config import Settings
     from lemmaforge.db import SqlRecorder, Store, StoreError
@@ -81,14 +84,10 @@ def prove_problem_task(
         return {"results": [], "fatal": f"worker cannot open the store: {exc}"}
     try:
         asyncio.run(main())
-    except FatalBenchError as exc:
-        fatal = str(exc)
-    except Exception as exc:  # open_services: no model, verifier unusable
-        from lemmaforge.benchmarks.runner import _fatal_types
-
-        if not isinstance(exc, _fatal_types()):
+    except BaseException as exc:
+        if not is_fatal(exc):  # a bug, Ctrl-C: not ours to judge
             raise
-        fatal = " ".join(str(exc).split()) or type(exc).__name__
+        fatal = str(exc) or type(exc).__name__
     finally:
         try:
             recorder.close()
@@ -154,7 +153,9 @@ def run_on_ray(
                 problem, attempts = pending.pop(ref)
                 try:
                     out = ray.get(ref)
-                except Exception as exc:  # the task raised or its worker died
+                except ray.exceptions.RayTaskError as exc:  # the task raised: a bug (backend errors come back as `fatal`)
+                    raise InternalError(f"a Ray task of problem {problem.problem_id} failed: {exc.cause!r}") from exc
+                except ray.exceptions.RayError as exc:  # its worker or node died: infrastructure, redone on resume
                     message = " ".join(str(exc).split())[:300]
                     for a in attempts:
                         report(AttemptResult(problem.problem_id, a, "", "failed", error=f"Ray task failed: {message}"))
@@ -165,10 +166,8 @@ def run_on_ray(
                     raise FatalBenchError(out["fatal"])
     except BaseException:
         for ref in pending:
-            try:
+            with contextlib.suppress(ray.exceptions.RayError, ValueError, TypeError):  # already finished
                 ray.cancel(ref, force=True)
-            except Exception:  # already finished
-                pass
         raise
     finally:
         if started_here:

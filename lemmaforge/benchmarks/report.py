@@ -8,6 +8,9 @@ What counts
 * An attempt counts when its child run finished `proved` / `not_proved`. Cut-off, failed and
   cancelled child runs are listed under `ignored`, never counted (see `runner`); a second
   finished run for the same (problem, attempt) is a `duplicate` and not counted either.
+* A problem whose statement does not compile (the preflight check; its child run says
+  `invalid`) is listed under `invalid` with Lean's error, and left out of `problems` and every
+  rate: it is not an unsolved problem, and a model cannot be blamed for it.
 * pass@k is the unbiased estimator (`passk.pass_at_k`) averaged over the problems with at least
   k counted attempts (`pass_at_k_problems[k]` says how many; all of them once the bench is done),
   for k = 1 … attempts.
@@ -113,6 +116,7 @@ class RunData:
     started_at: float
     finished_at: float | None
     summary: dict[str, Any] | None = None
+    invalid: list[tuple[ProblemResult, str]] = field(default_factory=list)  # statement does not compile
 
     @property
     def dataset(self) -> str | None:
@@ -162,8 +166,12 @@ def load_run(store: Any, run_id: str) -> RunData:
     order = [item["problem_id"] for item in run.config.get("problems") or []]
     results = {pid: _problem_result(store, pid) for pid in order}
     seen: set[tuple[str, int]] = set()
+    invalid: dict[str, str] = {}
     for child in store.runs(parent=run_id):  # oldest first: the earliest finished run of a slot counts
         attempt = child_attempt(child)
+        if (child.summary or {}).get("invalid") and child.problem_id in results:
+            invalid.setdefault(child.problem_id, str((child.summary or {}).get("error") or ""))
+            continue
         if child.status not in STATUS_DONE:
             reason = "cut_off" if (child.summary or {}).get("stale") else child.status
             ignored.setdefault(reason, []).append(child.run_id)
@@ -179,8 +187,10 @@ def load_run(store: Any, run_id: str) -> RunData:
         results[child.problem_id].attempts.append(_attempt_of(child, attempt))
     for pr in results.values():
         pr.attempts.sort(key=lambda a: a.attempt)
+    # a problem with counted attempts is not invalid (its statement compiled then)
+    bad = [(results.pop(pid), error) for pid, error in invalid.items() if not results[pid].attempts]
     return RunData(run.run_id, run.kind, run.status, run.config, planned, list(results.values()), ignored,
-                   run.started_at, run.finished_at, run.summary)
+                   run.started_at, run.finished_at, run.summary, bad)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -273,6 +283,7 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
         "attempts_planned": total * data.attempts_planned,
         "complete": all(p.n >= data.attempts_planned for p in problems),
         "ignored": {k: len(v) for k, v in sorted(data.ignored.items())},
+        "invalid": [{"problem_id": p.problem_id, "name": p.name, "error": error} for p, error in data.invalid],
         "pass_at_k": {str(k): round(v, 4) for k, v in pk.items()},
         "pass_at_k_problems": {str(k): v for k, v in pk_n.items()},
         "by_split": _groups(problems, "split"),
@@ -451,6 +462,9 @@ def one_line(rep: dict[str, Any]) -> str:
         pk or "pass@k -",
         f"{rep['attempts_done']}/{rep['attempts_planned']} attempts" + (f", {ignored} ignored" if ignored else ""),
     ]
+    if rep.get("invalid"):
+        parts.append(f"{len(rep['invalid'])} invalid statement(s) left out: "
+                     + ", ".join(p["name"] for p in rep["invalid"][:5]) + (", …" if len(rep["invalid"]) > 5 else ""))
     if not rep["complete"]:
         parts.append("incomplete: continue with --resume " + rep["run_id"])
     return "; ".join(parts)
@@ -460,6 +474,8 @@ def render(rep: dict[str, Any], console: Any) -> None:
     from rich.table import Table
 
     console.print(one_line(rep), highlight=False, markup=False, soft_wrap=True)
+    for bad in rep.get("invalid") or []:
+        console.print(f"invalid: {bad['name']}: {bad['error']}", highlight=False, markup=False, soft_wrap=True)
     t = Table(title="pass@k", show_edge=False)
     t.add_column("k", justify="right")
     t.add_column("pass@k", justify="right")

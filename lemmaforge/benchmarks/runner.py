@@ -41,6 +41,7 @@ Honest numbers
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import time
@@ -58,6 +59,7 @@ from lemmaforge.benchmarks.datasets import (
     resolve_dataset,
     version_warnings,
 )
+from lemmaforge.errors import BackendError, InputError, StatementInvalid, is_fatal
 from lemmaforge.records import (
     ProblemRecord,
     Record,
@@ -76,29 +78,24 @@ STATUS_DONE = frozenset({"proved", "not_proved"})
 EXPERIMENT_KEYS = ("dataset", "split", "limit", "names", "shard", "attempts", "answers", "tactic", "shared_cache")
 
 
-class BenchError(ValueError):
+class BenchError(InputError, ValueError):
     """Input the user must fix (unknown dataset, bad shard, unknown run, a flag that cannot change
     on resume…). One line; the CLI exits 2."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(" ".join(str(message).split()))
 
-
-class FatalBenchError(RuntimeError):
-    """A backend became unusable mid-run (endpoint down, verifier gone, store failing): the bench
-    stops; `--resume` continues it once the backend is back."""
+class FatalBenchError(BackendError):
+    """A backend became unusable mid-run (endpoint down or misconfigured, verifier gone, store
+    failing): the bench stops; `--resume` continues it once the backend is fixed. `cause` is the
+    backend's own error (its message is this one's)."""
 
     def __init__(self, message: str, cause: BaseException | None = None) -> None:
-        super().__init__(" ".join(str(message).split()))
+        super().__init__(message)
         self.cause = cause
 
 
 def _fatal_types() -> tuple[type[BaseException], ...]:
-    from lemmaforge.agent.llm import LLMUnavailableError
-    from lemmaforge.db import StoreError
-    from lemmaforge.lean.verifier import VerifierError
-
-    return (LLMUnavailableError, VerifierError, StoreError)
+    """The exception types that stop a bench: `errors.is_fatal` as an `except` clause."""
+    return (BackendError,)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -571,7 +568,7 @@ class AttemptResult:
     problem_id: str
     attempt: int
     run_id: str
-    status: str  # proved | not_proved | failed | cancelled
+    status: str  # proved | not_proved | failed | cancelled | invalid (the statement does not compile)
     calls: int = 0
     checks: int = 0
     depth: int | None = None
@@ -639,8 +636,9 @@ async def run_attempt(
     run_config: dict[str, Any] | None = None,
 ) -> AttemptResult:
     """One child prove run of a bench, always closed in the store: proved / not_proved by the
-    engine, `failed` on an unexpected error (returned), `failed` + re-raised on a fatal backend
-    error, `cancelled` + re-raised on cancellation. Flushed before it returns.
+    engine; `failed` + re-raised on a backend error (fatal) or a bug (exit 70); `cancelled` +
+    re-raised on cancellation. Only proved / not_proved count: a resumed bench redoes the rest.
+    Flushed before it returns.
 
     `app.prove_problem` with the bench's attempt in the child's config and the per-attempt subgoal
     cache (see the module docstring)."""
@@ -670,15 +668,14 @@ async def run_attempt(
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
         raise
-    except _fatal_types() as exc:
-        close("failed", {"error": _one_line(exc), "fatal": True})
+    except BaseException as exc:
+        # Never a finished attempt: a backend error (`errors.is_fatal`) stops the bench, anything
+        # else is a bug and stops it too (exit 70). Either way `--resume` redoes this attempt.
+        close("failed", {"error": _one_line(exc), "fatal": True} if is_fatal(exc)
+              else {"error": _one_line(exc), "bug": True})
+        with contextlib.suppress(BackendError):  # the store may be what failed: the original error wins
+            await _aflush(services.recorder)
         raise
-    except Exception as exc:  # one search's bug must not take the bench down
-        log.exception("bench %s: attempt %d of %s failed", bench_run_id, attempt, problem.problem_id)
-        close("failed", {"error": _one_line(exc)})
-        await _aflush(services.recorder)
-        return AttemptResult(problem.problem_id, attempt, run_id, "failed", seconds=time.monotonic() - started,
-                             error=_one_line(exc))
     await _aflush(services.recorder)
     return AttemptResult(
         problem.problem_id, attempt, run_id, "proved" if result.proved else "not_proved",
@@ -712,27 +709,73 @@ async def run_jobs(
     queue = deque(jobs)
     results: list[AttemptResult] = []
     run_config = json.loads(json.dumps(settings.to_record(), default=str))
+    checks: dict[str, asyncio.Task[StatementInvalid | None]] = {}
+
+    async def statement_check(problem: ProblemRecord) -> StatementInvalid | None:
+        from lemmaforge.app import check_statement
+
+        try:
+            await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+        except StatementInvalid as exc:
+            record_invalid(services.recorder, problem, exc, bench_run_id=bench_run_id, versions=versions,
+                           run_config=run_config)
+            await _aflush(services.recorder)
+            return exc
+        return None
 
     async def worker() -> None:
         while queue:
             problem, attempt = queue.popleft()
-            res = await run_attempt(
-                services, settings, problem, bench_run_id=bench_run_id, attempt=attempt, versions=versions,
-                shared_cache=shared_cache, run_config=run_config,
-            )
+            # One Lean check of the statement per problem, shared by its attempts, before any budget.
+            if problem.problem_id not in checks:
+                checks[problem.problem_id] = asyncio.ensure_future(statement_check(problem))
+            invalid = await checks[problem.problem_id]
+            if invalid is not None:
+                res = AttemptResult(problem.problem_id, attempt, "", "invalid", error=str(invalid))
+            else:
+                res = await run_attempt(
+                    services, settings, problem, bench_run_id=bench_run_id, attempt=attempt, versions=versions,
+                    shared_cache=shared_cache, run_config=run_config,
+                )
             results.append(res)
             if on_result is not None:
                 on_result(res)
 
-    fatal = _fatal_types()
     try:
         async with asyncio.TaskGroup() as group:
             for _ in range(max(1, min(concurrency, len(jobs)))):
                 group.create_task(worker())
-    except* fatal as eg:
-        first = eg.exceptions[0]
-        raise FatalBenchError(str(first) or type(first).__name__, first) from None
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        fatal = next((e for e in leaves if is_fatal(e)), None)
+        if fatal is not None:  # a backend error stops the bench: --resume continues it
+            raise FatalBenchError(str(fatal) or type(fatal).__name__, fatal) from None
+        raise leaves[0] from None  # a bug: as itself, with its own traceback
+    finally:
+        for task in checks.values():
+            task.cancel()
     return results
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
+
+
+def record_invalid(
+    recorder: Any, problem: ProblemRecord, error: StatementInvalid, *, bench_run_id: str,
+    versions: dict[str, Any], run_config: dict[str, Any],
+) -> str:
+    """A child run that says the problem's statement does not compile: closed `failed` with
+    `summary.invalid`, so it is never counted as an attempt; reports list the problem apart."""
+    run_id = new_id()
+    config = {**run_config, "bench": {"run_id": bench_run_id, "attempt": None}}
+    recorder.emit(problem)
+    recorder.emit(RunStarted(run_id, CHILD_KIND, config, versions, problem.problem_id, bench_run_id))
+    recorder.emit(RunFinished(run_id, "failed", {"invalid": True, "error": error.detail, "seconds": 0.0}))
+    return run_id
 
 
 def finish_bench(recorder: Any, run_id: str, status: str, summary: dict[str, Any]) -> None:
@@ -762,6 +805,7 @@ class Tally:
     solved: set[str] = field(default_factory=set)
     tried: set[str] = field(default_factory=set)
     problems: int = 0
+    invalid: set[str] = field(default_factory=set)  # problems whose statement does not compile
 
     @classmethod
     def of(cls, plan: BenchPlan) -> Tally:
@@ -773,5 +817,7 @@ class Tally:
             self.tried.add(res.problem_id)
             if res.proved:
                 self.solved.add(res.problem_id)
+        elif res.status == "invalid":
+            self.invalid.add(res.problem_id)
         elif res.status == "failed":
             self.failed += 1

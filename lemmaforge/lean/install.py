@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lemmaforge.config import VerifierConfig
+from lemmaforge.errors import BackendError
 
 
-class SetupError(RuntimeError):
+class SetupError(BackendError):
     """Setup could not finish; the message says what failed and what to try."""
 
 

@@ -53,6 +53,8 @@ from lemmaforge.lean.verifier import (
     ProofStatesUnsupported,
     TacticResult,
     VerifierError,
+    VerifierMisconfigured,
+    VerifierUnavailable,
 )
 
 log = logging.getLogger(__name__)
@@ -221,13 +223,18 @@ class KiminaVerifier:
         try:
             response = await self._client.get(HEALTH_PATH, timeout=10.0)
         except httpx.HTTPError as exc:
-            raise VerifierError(f"Kimina server at {self.url} is unreachable: {_describe(exc)}") from None
+            raise VerifierUnavailable(f"Kimina server at {self.url} is unreachable: {_describe(exc)}") from None
         if response.status_code in (401, 403):
-            raise VerifierError(
+            raise VerifierMisconfigured(
                 f"Kimina server at {self.url} rejected the API key (HTTP {response.status_code})"
             )
+        if response.status_code in (404, 405):
+            raise VerifierMisconfigured(
+                f"no Kimina server at {self.url} (GET {HEALTH_PATH}: HTTP {response.status_code}); "
+                "check verifier.kimina_url"
+            )
         if response.status_code != 200:
-            raise VerifierError(f"Kimina server at {self.url} is unhealthy: HTTP {response.status_code}")
+            raise VerifierUnavailable(f"Kimina server at {self.url} is unhealthy: HTTP {response.status_code}")
         status = _json_or_none(response)
         state = status.get("status", "?") if isinstance(status, dict) else "?"
         return f"Kimina Lean Server at {self.url}: {state}"
@@ -297,17 +304,17 @@ class KiminaVerifier:
         return results
 
     def _result(self, item: dict[str, Any] | None, code: str, plan: _ShiftPlan) -> CheckResult:
-        if item is None:
-            return _failed(CheckStatus.CRASHED, "the Kimina server returned no result for this snippet")
+        if item is None:  # the server's fault, not the proof's: never counted as a failed check
+            raise VerifierMisconfigured(f"Kimina server at {self.url} returned no result for a snippet it was sent")
         elapsed = float(item.get("time") or 0.0)
         error = item.get("error")
         if error:
             status = CheckStatus.TIMEOUT if _is_timeout(str(error)) else CheckStatus.CRASHED
             return CheckResult(status=status, time=elapsed, backend=self.name, error=str(error), raw=item)
         response = item.get("response")
-        if not isinstance(response, dict):
-            return _failed(
-                CheckStatus.CRASHED, "the Kimina server returned neither a response nor an error", item
+        if not isinstance(response, dict):  # another shape: a server bug, not the proof's fault
+            raise VerifierMisconfigured(
+                f"Kimina server at {self.url} returned neither a response nor an error for a snippet"
             )
         header_lines = kimina_header_lines(code)
         shifted = _shift_lines(
@@ -337,7 +344,9 @@ class KiminaVerifier:
         body = await self._request("POST", CHECK_PATH, payload, read_timeout)
         results = body.get("results") if isinstance(body, dict) else None
         if not isinstance(results, list):
-            raise VerifierError(f"Kimina server at {self.url} answered {CHECK_PATH} without a 'results' list")
+            raise VerifierMisconfigured(
+                f"Kimina server at {self.url} answered {CHECK_PATH} without a 'results' list: check verifier.kimina_url"
+            )
         return {str(item.get("id")): item for item in results if isinstance(item, dict)}
 
     async def _request(self, method: str, path: str, payload: Any, read_timeout: float) -> Any:
@@ -366,23 +375,34 @@ class KiminaVerifier:
         raise AssertionError("unreachable: tenacity either returns or reraises")
 
     def _unusable(self, exc: Exception) -> VerifierError:
+        """The one-line error for a request that failed for good: misconfigured (wrong key, URL, a
+        server that does not speak the protocol) or unavailable (still failing after the retries)."""
         if isinstance(exc, _HttpStatusError) and exc.status in (401, 403):
-            return VerifierError(
+            return VerifierMisconfigured(
                 f"Kimina server at {self.url} rejected the API key ({exc}); set it in the env var named by "
                 "verifier.kimina_api_key_env"
             )
         if isinstance(exc, _HttpStatusError) and exc.status in (404, 405):
-            return VerifierError(
+            return VerifierMisconfigured(
                 f"no Kimina {CHECK_PATH} endpoint at {self.url} ({exc}): check verifier.kimina_url"
             )
-        tries = "" if not _is_transient(exc) else f" after {self.retry.attempts} attempts"
-        return VerifierError(f"Kimina server at {self.url} failed{tries}: {_describe(exc)}")
+        if isinstance(exc, _BadResponse):
+            return VerifierMisconfigured(
+                f"Kimina server at {self.url} answered something that is not Kimina's JSON after "
+                f"{self.retry.attempts} attempts: {_describe(exc)}; check verifier.kimina_url"
+            )
+        if _is_transient(exc):
+            return VerifierUnavailable(
+                f"Kimina server at {self.url} failed after {self.retry.attempts} attempts: {_describe(exc)}",
+                fix="start the Kimina Lean Server (or fix verifier.kimina_url), then resume",
+            )
+        return VerifierMisconfigured(f"Kimina server at {self.url} failed: {_describe(exc)}")
 
     def _note_retry(self, state: RetryCallState) -> None:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
         wait = state.next_action.sleep if state.next_action else 0.0
-        log.warning(
+        log.info(  # the final error says how many attempts were made: one line on stderr
             "kimina request to %s failed (%s); retry %d/%d in %.1fs",
             self.url,
             _describe(exc) if exc else "?",

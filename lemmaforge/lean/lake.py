@@ -34,7 +34,7 @@ from lemmaforge.lean.verifier import (
     Goal,
     ProofStatesUnsupported,
     TacticResult,
-    VerifierError,
+    VerifierMisconfigured,
 )
 
 LAKEFILES = ("lakefile.lean", "lakefile.toml")
@@ -108,11 +108,11 @@ class LakeVerifier:
             out, err = await asyncio.wait_for(process.communicate(), PING_TIMEOUT_S)
         except TimeoutError:
             await _kill_and_reap(process)
-            raise VerifierError(
+            raise VerifierMisconfigured(
                 f"'{self.lake} --version' did not answer within {PING_TIMEOUT_S:.0f}s"
             ) from None
         if process.returncode != 0:
-            raise VerifierError(f"'{self.lake} --version' failed in {self.project}: {_tail(err or out)}")
+            raise VerifierMisconfigured(f"'{self.lake} --version' failed in {self.project}: {_tail(err or out)}")
         return _tail(out.splitlines()[0] if out.strip() else out)
 
     # --- one run ------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ class LakeVerifier:
                 preexec_fn=_memory_limiter(self.memory_limit_mb),
             )
         except OSError as exc:
-            raise VerifierError(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
+            raise VerifierMisconfigured(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
 
     def _result(self, out: bytes, err: bytes, returncode: int | None, elapsed: float) -> CheckResult:
         messages, stray = parse_lean_json(out.decode("utf-8", errors="replace"))
@@ -210,24 +210,24 @@ def _repl_message(obj: dict[str, Any]) -> dict[str, Any]:
 
 def _lake_project(project: Path | str | None) -> Path:
     if project is None:
-        raise VerifierError(
+        raise VerifierMisconfigured(
             "the lake backend needs a Lean project: set verifier.project (or LEMMAFORGE_LEAN_PROJECT) "
             "to a Lake project with Mathlib built"
         )
     path = Path(project).expanduser().resolve()
     if not path.is_dir():
-        raise VerifierError(
+        raise VerifierMisconfigured(
             f"Lean project not found: {path} (set verifier.project to an existing Lake project)"
         )
     if not any((path / name).is_file() for name in LAKEFILES):
-        raise VerifierError(f"{path} is not a Lake project: it has no {' or '.join(LAKEFILES)}")
+        raise VerifierMisconfigured(f"{path} is not a Lake project: it has no {' or '.join(LAKEFILES)}")
     return path
 
 
 def _find_lake(lake_path: str) -> str:
     found = find_lake(lake_path)
     if found is None:
-        raise VerifierError(
+        raise VerifierMisconfigured(
             f"'{lake_path}' not found: install Lean with `lemmaforge setup --install-lean` or elan "
             "(https://leanprover-community.github.io/get_started.html), or set verifier.lake_path"
         )

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import (
     CheckResult,
@@ -50,7 +51,7 @@ log = logging.getLogger(__name__)
 LemmaMethod = Literal["extract_goal", "text_a", "text_b"]
 
 
-class LemmaBuildError(ValueError):
+class LemmaBuildError(AttemptFailed, ValueError):
     """No lemma can be built for this hole (no usable proof state, and the hole is not the whole
     proof of a top-level step nor the closing tactic of the proof)."""
 

@@ -67,6 +67,7 @@ from lemmaforge.lean.verifier import (
     Message,
     TacticResult,
     VerifierError,
+    VerifierMisconfigured,
 )
 
 log = logging.getLogger(__name__)
@@ -269,7 +270,7 @@ class ReplVerifier:
         except VerifierError:
             raise
         except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
-            raise VerifierError(f"cannot prepare the Lean REPL: {_first_line(exc)}") from exc
+            raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {_first_line(exc)}") from exc
         return cls(
             repl_config,
             workers=cfg.workers,
@@ -423,7 +424,7 @@ class ReplVerifier:
         try:
             worker.server = LeanServer(self._repl_config)
         except (OSError, ChildProcessError) as exc:
-            raise VerifierError(
+            raise VerifierMisconfigured(
                 f"cannot start the Lean REPL (`{self._repl_config.lake_path} env …/repl` in "
                 f"{self._repl_config.working_dir}): {_first_line(exc)}"
             ) from exc
@@ -668,10 +669,10 @@ def _find_lake(lake_path: str) -> str:
     if candidate.is_absolute() or "/" in lake_path:
         if candidate.is_file():
             return str(candidate)
-        raise VerifierError(f"lake not found at {lake_path}: fix verifier.lake_path or install Lean with `lemmaforge setup`")
+        raise VerifierMisconfigured(f"lake not found at {lake_path}: fix verifier.lake_path or install Lean with `lemmaforge setup`")
     found = shutil.which(lake_path) or shutil.which(str(Path.home() / ".elan" / "bin" / lake_path))
     if found is None:
-        raise VerifierError(
+        raise VerifierMisconfigured(
             f"{lake_path} not found on PATH: install Lean with `lemmaforge setup` (or elan: "
             "https://github.com/leanprover/elan) and make sure ~/.elan/bin is on PATH"
         )
@@ -680,7 +681,7 @@ def _find_lake(lake_path: str) -> str:
 
 def _local_project(directory: Path, lake: str) -> LocalProject:
     if not (directory / "lean-toolchain").is_file():
-        raise VerifierError(f"{directory} is not a Lean project (no lean-toolchain file): fix verifier.project")
+        raise VerifierMisconfigured(f"{directory} is not a Lean project (no lean-toolchain file): fix verifier.project")
     # auto_build=False: the project is expected to be built (`lemmaforge setup` / `lake build`);
     # building here would run `lake exe cache get` (network) on every start.
     return LocalProject(directory=str(directory), lake_path=lake, auto_build=False)

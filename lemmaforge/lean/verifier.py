@@ -15,15 +15,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from lemmaforge.errors import BackendError, BackendMisconfigured, BackendUnavailable
 
-class VerifierError(RuntimeError):
+
+class VerifierError(BackendError):
     """The verifier itself is unusable (not installed, unreachable, misconfigured).
 
-    Distinct from a proof that fails: callers turn this into exit code 2, not "not proved".
+    Distinct from a proof that fails: callers turn this into exit code 2, not "not proved". Part of
+    the one error tree (`lemmaforge.errors`): fatal to a run, never counted as a failed attempt.
+    Backends raise the precise kind where they know it (`VerifierMisconfigured`: wrong URL, key or
+    install; `VerifierUnavailable`: down after the retries).
     """
 
 
-class ProofStatesUnsupported(VerifierError):
+class VerifierMisconfigured(VerifierError, BackendMisconfigured):
+    """Retrying cannot help: wrong URL or API key, Lean or the project not installed, a server that
+    answers something other than the Kimina protocol."""
+
+
+class VerifierUnavailable(VerifierError, BackendUnavailable):
+    """The verifier did not answer after the retries (connection refused, timeouts, 5xx, 429)."""
+
+
+class ProofStatesUnsupported(VerifierMisconfigured):
     """Raised by backends that cannot run tactics on a hole's proof state (Kimina, lake)."""
 
 

@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from lemmaforge.agent.llm import LLMRequestError
 from lemmaforge.config import AuditConfig, BudgetConfig, Settings
+from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.audit import AuditReport, audit
@@ -458,9 +458,9 @@ class _Run:
         started = time.monotonic()
         try:
             out = _Generated(await self.budget.call(call))
-        except LLMRequestError:
+        except AttemptFailed:
             # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
-            # attempt, not a dead endpoint. LLMUnavailableError (endpoint down) propagates.
+            # attempt. Backend errors (endpoint down or misconfigured) and bugs propagate.
             out = _Generated()
         out.seconds = time.monotonic() - started
         return out

@@ -67,6 +67,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from lemmaforge.config import AuditConfig, LLMEndpoint
+from lemmaforge.errors import BackendUnavailable, InputError
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import (
@@ -101,7 +102,7 @@ MARKER = "lemmaforge_round.json"
 EventHook = Callable[[str, int, dict[str, Any]], None]
 
 
-class ExpertIterError(ValueError):
+class ExpertIterError(InputError, ValueError):
     """The loop cannot start or resume as asked (bad config, unknown run). One line."""
 
 
@@ -255,7 +256,7 @@ class ModelServer:
             proc.wait(timeout=10)
 
 
-class ServeError(RuntimeError):
+class ServeError(BackendUnavailable):
     """The serve command did not come up. One line, with the tail of its log."""
 
 

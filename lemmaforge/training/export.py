@@ -77,6 +77,7 @@ from typing import Any
 from lemmaforge.agent import prompts
 from lemmaforge.agent.planner import informal_part
 from lemmaforge.agent.prover import statement_with_sorry
+from lemmaforge.errors import InputError
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.records import ProblemRecord, ProofRecord
@@ -114,7 +115,7 @@ COT_SECTIONS = (
 )
 
 
-class ExportError(ValueError):
+class ExportError(InputError, ValueError):
     """The export cannot be done as asked (unknown run, bad kind, bad hold-out spec). One line."""
 
 

@@ -15,7 +15,7 @@ under the row's header, passes the full audit against the row's statement; else 
 | no Lean block, no theorem, statement changed, banned construct       | 0.0    |
 | Lean errors, `sorry`/holes, forbidden axioms                          | 0.0    |
 | the check timed out (audit `timeout`)                                 | 0.0    |
-| verifier raised (VerifierError, connection lost, any exception), or   | None   |
+| verifier raised (VerifierError or another backend error), or         | None   |
 | the Lean process / server crashed (CheckStatus.CRASHED)               |        |
 
 A timeout is the proof's fault (too slow a proof is no proof: the same budget applies at test
@@ -64,6 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.config import AuditConfig
+from lemmaforge.errors import BackendError
 from lemmaforge.lean.verifier import CheckStatus, Verifier, VerifierError
 
 log = logging.getLogger(__name__)
@@ -222,12 +223,10 @@ async def score_code(
         report = await audit(candidate, verifier, original=original, config=audit_config, timeout=timeout)
     except asyncio.CancelledError:
         raise
-    except VerifierError as exc:
+    except BackendError as exc:  # VerifierError included: left out, never punished (errors.is_fatal)
         log.warning("lean_reward: verifier unusable, sample left out: %s", exc)
         return Scored(None, "verifier_failure")
-    except Exception:  # noqa: BLE001 - any backend failure leaves the sample out, never punishes it
-        log.warning("lean_reward: verification failed, sample left out", exc_info=True)
-        return Scored(None, "verifier_failure")
+    # anything else is a bug: it propagates instead of silently leaving samples out
     crashed = (report.check is not None and report.check.status is CheckStatus.CRASHED) or any(
         r.reason is Reason.VERIFIER_FAILURE for r in report.reasons
     )

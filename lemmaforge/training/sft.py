@@ -17,10 +17,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lemmaforge.errors import InputError
+
 TRAIN_EXTRA_HINT = "pip install 'lemmaforge[train]'"
 
 
-class TrainingDataError(ValueError):
+class TrainingDataError(InputError, ValueError):
     """A training row has the wrong shape; the message names the row and the field."""
 
 

@@ -15,6 +15,7 @@ from lemmaforge.agent.llm import (
     LLM,
     VLLM_MISSING,
     Completion,
+    LLMMisconfiguredError,
     LLMRequestError,
     LLMUnavailableError,
     OpenAICompatibleLLM,
@@ -292,7 +293,7 @@ async def test_timeouts_are_retried_then_unavailable(fake_openai, make_client):
     assert fake_openai.count("chat") == 2
 
 
-@pytest.mark.parametrize("status", [400, 401, 404, 422])
+@pytest.mark.parametrize("status", [400, 413, 422])
 async def test_other_4xx_are_not_retried(fake_openai, make_client, recorder, status):
     fake_openai.fail_next(1, status=status, message="prompt too long")
     llm = make_client(retries=5)
@@ -345,15 +346,15 @@ def test_backend_of_url_schemes():
 
 
 def test_make_llm_without_url_says_what_to_set():
-    with pytest.raises(LLMUnavailableError, match=r"set \[prover\]\.url"):
+    with pytest.raises(LLMMisconfiguredError, match=r"set \[prover\]\.url"):
         make_llm(LLMEndpoint(), "prover")
-    with pytest.raises(LLMUnavailableError, match="not an http"):
+    with pytest.raises(LLMMisconfiguredError, match="not an http"):
         make_llm(LLMEndpoint(url="ftp://host/v1", model="m"), "prover")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("vllm") is not None, reason="vLLM is installed here")
 def test_vllm_missing_is_a_clear_error():
-    with pytest.raises(LLMUnavailableError) as err:
+    with pytest.raises(LLMMisconfiguredError) as err:
         make_llm(LLMEndpoint(url="vllm://deepseek-ai/DeepSeek-Prover-V2-7B"), "prover")
     assert (
         str(err.value)
@@ -367,7 +368,7 @@ def test_vllm_missing_is_a_clear_error():
     reason="transformers and torch are installed here",
 )
 def test_transformers_missing_is_a_clear_error():
-    with pytest.raises(LLMUnavailableError, match=r"pip install 'lemmaforge\[train\]'"):
+    with pytest.raises(LLMMisconfiguredError, match=r"pip install 'lemmaforge\[train\]'"):
         make_llm(LLMEndpoint(url="hf://some/tiny-model"), "prover")
 
 

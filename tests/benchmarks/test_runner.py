@@ -242,7 +242,9 @@ def test_a_dead_endpoint_stops_the_bench_and_resume_finishes_it(tmp_path):
     assert out["ignored"].get("failed", 0) + out["ignored"].get("cancelled", 0) == len(children)
 
 
-def test_an_unexpected_error_in_one_search_fails_that_attempt_only(tmp_path, monkeypatch):
+def test_a_bug_in_one_search_stops_the_bench_exit_70_and_resume_finishes_it(tmp_path, monkeypatch):
+    """A bug is never a failed sample: the bench stops (exit 70, the traceback, one line), the
+    attempt it hit is not finished, and `--resume` redoes it once the bug is gone."""
     from lemmaforge.search import engine
 
     original = engine.SearchEngine.prove
@@ -256,17 +258,21 @@ def test_an_unexpected_error_in_one_search_fails_that_attempt_only(tmp_path, mon
     db = f"sqlite:///{tmp_path / 'u.db'}"
     with fake_servers(SOLVABLE) as (kimina, llm):
         monkeypatch.setattr(engine.SearchEngine, "prove", flaky)
-        r = invoke(bench_args(kimina, llm, db, "--limit", "3", "--run-id", "U", "--json"))
-        assert r.exit_code == 1, r.output
-        out = json.loads(r.stdout)
-        assert out["failed_attempts"] == 1 and out["attempts_done"] == 2 and not out["complete"]
-        failed = [c for c in Store(db).runs(parent="U") if c.status == "failed"]
-        assert len(failed) == 1 and "boom" in failed[0].summary["error"]
+        r = invoke(bench_args(kimina, llm, db, "--limit", "3", "--run-id", "U", "--json", "--concurrency", "1"))
+        assert r.exit_code == 70, r.output
+        assert r.stdout == ""  # --json: nothing but JSON on stdout, and no JSON for a stopped bench
+        assert "Traceback" in r.stderr and "RuntimeError: boom" in r.stderr.strip().splitlines()[-1]
+        assert "--resume U" in r.stderr.strip().splitlines()[-1]
+        store = Store(db)
+        assert store.get_run("U").status == "failed" and "bug" in store.get_run("U").summary["error"]
+        failed = [c for c in store.runs(parent="U") if c.status == "failed"]
+        assert len(failed) == 1 and "boom" in failed[0].summary["error"] and failed[0].summary["bug"]
 
         broken.clear()
         r = invoke(["bench", "--resume", "U", "--db", db, "--json", "--no-progress"])
         assert r.exit_code == 0, r.output
-        assert json.loads(r.stdout)["attempts_done"] == 3
+        out = json.loads(r.stdout)
+        assert out["attempts_done"] == 3 and out["complete"] and out["solved"] == 2
 
 
 def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):

@@ -12,8 +12,10 @@ Two parts:
 - `FakeKimina`: `POST /api/check` and `GET /health` with the real shapes, splitting the header like
   the server (leading `import`/blank lines) and shifting line numbers back (or not: `position_shift`
   emulates older servers). Faults: `fail_next(n, 503|429|500)`, `drop_next(n)` (close without an
-  answer), `delay`, `SnippetFailure` (per-snippet `error` such as a timeout), `SnippetCrash`
-  (HTTP 500 for the whole batch), `cold_import_seconds` (header timeouts on cold REPLs).
+  answer), `fail_always(503)` / `fail_always(None)` (the server down, then back), `fault_always(kind)`
+  (HTTP 200 with "garbage" or a "wrong_shape" body), `delay`, `SnippetFailure` (per-snippet `error`
+  such as a timeout), `SnippetCrash` (HTTP 500 for the whole batch), `cold_import_seconds` (header
+  timeouts on cold REPLs).
 
 Stdlib only (with its sibling fake_common), so that the fake `lake` script can import it too.
 """
@@ -435,6 +437,7 @@ class FakeKimina(fake_common.HTTPFake):
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._scripted_failures: list[tuple[str, int, str]] = []  # ("status"|"drop", status, detail)
+        self._permanent: tuple[str, int, str] | None = None  # every request, until cleared
         self._warm_headers: set[str] = set()
         self._in_flight = 0
 
@@ -451,6 +454,20 @@ class FakeKimina(fake_common.HTTPFake):
         with self._lock:
             self._scripted_failures += [("status", status, detail or default.get(status, "error"))] * n
 
+    def fail_always(self, status: int | None = 503, detail: str | None = None) -> None:
+        """Every request (health included) gets HTTP `status` until `fail_always(None)`: a server
+        that is down (behind a proxy that answers 503) and comes back."""
+        with self._lock:
+            self._permanent = None if status is None else ("status", status, detail or "Service Unavailable")
+
+    def fault_always(self, kind: str | None) -> None:
+        """Every request gets HTTP 200 with a body that is not Kimina's: "garbage" (truncated JSON)
+        or "wrong_shape" (JSON without `results`), until `fault_always(None)`."""
+        if kind not in (None, "garbage", "wrong_shape"):
+            raise ValueError(f"unknown fault kind {kind!r} (choose garbage or wrong_shape)")
+        with self._lock:
+            self._permanent = None if kind is None else (kind, 200, "")
+
     def drop_next(self, n: int) -> None:
         """Close the next `n` connections without answering."""
         with self._lock:
@@ -466,7 +483,7 @@ class FakeKimina(fake_common.HTTPFake):
         body = _read_json(handler) if method == "POST" else None
         with self._lock:
             self.requests.append(RecordedRequest(method, handler.path, dict(handler.headers.items()), body))
-            failure = self._scripted_failures.pop(0) if self._scripted_failures else None
+            failure = self._permanent or (self._scripted_failures.pop(0) if self._scripted_failures else None)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
         try:
@@ -483,6 +500,16 @@ class FakeKimina(fake_common.HTTPFake):
         if failure and failure[0] == "drop":
             handler.close_connection = True
             return
+        if failure and failure[0] == "garbage":
+            data = b'{"results": [{"id": "lf-'
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+            return
+        if failure and failure[0] == "wrong_shape":
+            return _send(handler, 200, {"status": "ok", "output": []})
         if failure:
             return _send(handler, failure[1], {"detail": failure[2]})
         if not self._authorized(handler):

@@ -24,7 +24,10 @@ default answer). Rules are tried in order.
 
 Failure injection (applies to the two generation endpoints, in this order): permanent
 (`fail_always(500)`), queued (`fail_next(n, status)` / `drop_next(n)`: close the connection with no
-response), then delay (`srv.delay = 0.2`, or a rule's `delay`). `max_n=1` makes the server reject
+response), then delay (`srv.delay = 0.2`, or a rule's `delay`). Malformed answers (HTTP 200):
+`fault_next(n, kind)` / `fault_always(kind)` with kind "garbage" (truncated JSON), "wrong_shape"
+(valid JSON that is not a completion) or "empty_choices" (`choices: []`). `api_key="sk-…"` makes
+every route answer 401 to a request without that bearer token, as hosted APIs do. `max_n=1` makes the server reject
 `n > 1` with a 400, like APIs that do not support it. Every request is logged in `srv.requests`
 (`Received`: path, parsed body, headers, status sent); `srv.max_in_flight` is the highest number of
 generation requests being served at once.
@@ -199,9 +202,13 @@ def _as_list(spec: Any) -> list[str | Reply]:
     return list(spec)
 
 
+FaultKind = Literal["garbage", "wrong_shape", "empty_choices"]
+FAULT_KINDS: tuple[str, ...] = ("garbage", "wrong_shape", "empty_choices")
+
+
 @dataclass
 class _Failure:
-    kind: Literal["status", "drop"]
+    kind: Literal["status", "drop", "garbage", "wrong_shape", "empty_choices"]
     remaining: int
     status: int = 503
     message: str = "injected failure"
@@ -223,8 +230,10 @@ class FakeOpenAIServer(HTTPFake):
         strict_models: bool = False,
         max_n: int | None = None,
         delay: float = 0.0,
+        api_key: str | None = None,
     ) -> None:
         self.rules: list[Rule] = list(rules)
+        self.api_key = api_key
         self.default = default
         self.models = list(models)
         self.strict_models = strict_models
@@ -264,6 +273,20 @@ class FakeOpenAIServer(HTTPFake):
         """The next `count` generation requests get their connection closed with no response."""
         with self._lock:
             self._failures.append(_Failure("drop", count))
+
+    def fault_next(self, count: int = 1, kind: FaultKind = "garbage") -> None:
+        """The next `count` generation requests get HTTP 200 with a malformed body (see FAULT_KINDS)."""
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {kind!r} (choose {', '.join(FAULT_KINDS)})")
+        with self._lock:
+            self._failures.append(_Failure(kind, count, 200))
+
+    def fault_always(self, kind: FaultKind | None) -> None:
+        """Every generation request gets a malformed 200 of `kind` until `fault_always(None)`."""
+        if kind is not None and kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {kind!r} (choose {', '.join(FAULT_KINDS)})")
+        with self._lock:
+            self._permanent = None if kind is None else _Failure(kind, -1, 200)
 
     def fail_always(self, status: int | None = 500, *, message: str | None = None) -> None:
         """Every generation request gets `status` until `fail_always(None)`."""
@@ -397,8 +420,39 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- endpoints --------------------------------------------------------------------------
 
+    def _unauthorized(self, req: Received) -> bool:
+        """With `api_key` set, a request without that bearer token gets 401 (OpenAI's wording)."""
+        key = self.fake.api_key
+        if key is None or req.headers.get("authorization", "") == f"Bearer {key}":
+            return False
+        self._send(
+            req, 401,
+            {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                       "param": None, "code": "invalid_api_key"}},
+        )
+        return True
+
+    def _malformed(self, req: Received, kind: str) -> None:
+        """A 200 whose body is not a usable completion."""
+        if kind == "garbage":
+            data = b'{"id": "chatcmpl-trunc", "object": "chat.completion", "choices": [{"index": 0, "mess'
+            req.status = 200
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        elif kind == "wrong_shape":
+            self._send(req, 200, {"result": "ok", "output": "theorem x : True := trivial"})
+        else:  # empty_choices
+            self._send(req, 200, {"id": "chatcmpl-empty", "object": "chat.completion", "created": 0,
+                                  "model": req.body.get("model"), "choices": [],
+                                  "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}})
+
     def do_GET(self) -> None:
         req = self._log({})
+        if self._unauthorized(req):
+            return
         if req.endpoint == "models":
             data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.fake.models]
             self._send(req, 200, {"object": "list", "data": data})
@@ -408,6 +462,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = self._read_body()
         req = self._log(body or {})
+        if self._unauthorized(req):
+            return
         if body is None:
             self._error(req, 400, "request body is not a JSON object")
             return
@@ -432,6 +488,9 @@ class _Handler(BaseHTTPRequestHandler):
                 time.sleep(fake.delay)
             if failure.kind == "drop":
                 self._drop()
+                return
+            if failure.kind in FAULT_KINDS:
+                self._malformed(req, failure.kind)
                 return
             headers = {"Retry-After": str(failure.retry_after)} if failure.retry_after is not None else None
             self._error(req, failure.status, failure.message, headers)

@@ -306,7 +306,7 @@ async def test_retries_are_logged(
     verifier: KiminaVerifier, server: FakeKimina, caplog: pytest.LogCaptureFixture
 ) -> None:
     server.fail_next(1, 429)
-    with caplog.at_level(logging.WARNING, logger="lemmaforge.lean.kimina"):
+    with caplog.at_level(logging.INFO, logger="lemmaforge.lean.kimina"):
         await verifier.check("example : 1 = 1 := rfl")
     assert "HTTP 429: No available REPLs" in caplog.text
 
