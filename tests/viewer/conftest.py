@@ -45,22 +45,20 @@ class RecordedRuns:
 
 
 def _auto_tac(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lemmaforge.search import engine
+    """The automation portfolio is the one tactic `auto_tac`, set the way a user sets it: the
+    config file's [search] section (also seen by `prove` run as a subprocess)."""
+    import tempfile
 
-    init = engine.SearchOptions.__init__
-
-    def patched(self, *a, **kw):
-        kw.setdefault("portfolio", ("auto_tac",))
-        init(self, *a, **kw)
-
-    monkeypatch.setattr(engine.SearchOptions, "__init__", patched)
+    config = Path(tempfile.mkdtemp()) / "lemmaforge.toml"
+    config.write_text('[search]\nportfolio = ["auto_tac"]\n', encoding="utf-8")
+    monkeypatch.setenv("LEMMAFORGE_CONFIG", str(config))
 
 
 def prove_args(problem: Path, kimina: FakeKimina, llm: FakeOpenAIServer, db: str, *extra: str) -> list[str]:
     return [
         "prove", str(problem), "--verifier", "kimina", "--kimina-url", kimina.url,
-        "--planner-url", llm.url, "--planner-model", "fake-planner",
-        "--prover-url", llm.url, "--prover-model", "fake-prover",
+        "--planner-url", llm.url, "--planner-model", "fake-model",
+        "--prover-url", llm.url, "--prover-model", "fake-model",
         "--db", db, "--no-live",
         "--budget", "root_whole_proof_attempts=2", "--budget", "prover_samples_per_goal=2", *extra,
     ]
