@@ -1,0 +1,609 @@
+"""The whitelist gate: what a candidate proof or a dataset row may contain, decided BEFORE Lean.
+
+Lean elaborating a file runs code: `#eval`, `run_cmd`, `run_tac`, macros, `initialize`, and any
+attribute that swaps compiled code (`implemented_by`, `extern`, `csimp`). On a shared Kimina or
+REPL host that is a code-execution path, and anything that runs meta code can also forge what
+Lean reports. So nothing a model or a dataset wrote reaches a verifier unless this gate passed it.
+The gate is a WHITELIST, read from tokens (the Lean lexer), never from regexes on raw text:
+
+* a **candidate proof** may contain the problem's own context unchanged (registered as a
+  `Context`), PutnamBench answer slots (`abbrev … := sorry` of the context) filled with a value,
+  and beyond that only `theorem` / `lemma` / `example` declarations, `open …` and `set_option` of
+  `ALLOWED_OPTIONS` (also as `… in` prefixes, also inside tactic blocks), with attributes of
+  `ALLOWED_ATTRIBUTES` and the modifiers `private` / `protected` / `noncomputable`;
+* a **dataset header or problem context** may contain imports, `open`, allowed options and plain
+  definitions (`def`, `abbrev`, `theorem`, `lemma`, `inductive`, `structure`, plus the scoping
+  commands `namespace` / `section` / `end` / `variable` / `universe`); anything else is refused
+  unless the user passed `--trust-dataset` (recorded with the run config);
+* **everywhere**, even inside proofs and trusted text: no `#`-command, no
+  `run_cmd`/`run_tac`/`run_elab`/`run_meta`/`by_elab`, no `unsafe`, no option outside the list.
+
+Every refusal is a `Violation` with a named reason. `GatedVerifier` applies the gate at the
+verifier boundary: `backends.make_verifier` always returns one, so no code path can send text to
+Lean without it. The product's own axiom probe is not text from a model: `probe_axioms` builds it
+from a validated declaration name.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lemmaforge.errors import InputError
+from lemmaforge.lean import code as lean_code
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Message, Severity, TacticResult, Verifier
+
+# --- what is allowed -----------------------------------------------------------------------------
+
+# Options that only change resources or printing. Everything else (`debug.skipKernelTC`,
+# `compiler.*`, `trace.*`, `backward.*`, `autoImplicit`…) is refused.
+ALLOWED_OPTIONS = frozenset(
+    {"maxHeartbeats", "maxRecDepth", "synthInstance.maxHeartbeats", "synthInstance.maxSize", "maxSynthPendingDepth"}
+)
+ALLOWED_OPTION_PREFIXES = ("pp.", "linter.")
+
+# Attributes a helper lemma may carry: they register the lemma with a tactic, nothing runs.
+ALLOWED_ATTRIBUTES = frozenset(
+    {
+        "simp", "norm_cast", "push_cast", "field_simps", "ext", "gcongr", "mono", "congr", "refl", "symm",
+        "trans", "elab_as_elim", "nolint", "simps", "aesop", "fun_prop", "positivity_ext_lemma",
+        "bound", "continuity", "measurability", "zify_simps", "qify_simps", "rify_simps", "mfld_simps",
+        "reducible", "semireducible", "irreducible", "local", "scoped", "grind", "induction_eliminator",
+        "cases_eliminator", "match_pattern", "inline", "specialize",
+    }
+)
+# Allowed in dataset contexts beyond ALLOWED_ATTRIBUTES (plain definitions may carry these).
+_DATASET_ATTRIBUTES = ALLOWED_ATTRIBUTES | {"instance", "coe", "simp_lemmas", "class"}
+
+PROOF_COMMANDS = frozenset({"theorem", "lemma", "example", "open", "set_option"})
+DATASET_COMMANDS = frozenset(
+    {
+        "import", "open", "set_option", "def", "abbrev", "theorem", "lemma", "example", "inductive", "structure",
+        "namespace", "section", "end", "variable", "universe",
+    }
+)
+ALLOWED_MODIFIERS = frozenset({"private", "protected", "noncomputable"})
+
+# Words that run code or meta code wherever they appear: refused in every text, trusted or not.
+_CODE_RUNNERS = frozenset(
+    {
+        "run_cmd", "run_tac", "run_elab", "run_meta", "by_elab", "unsafe", "implemented_by", "extern", "csimp",
+        "initialize", "builtin_initialize", "elab", "elab_rules", "macro", "macro_rules", "syntax",
+        "declare_syntax_cat", "simproc", "dsimproc", "simproc_decl", "dsimproc_decl", "register_option",
+        "register_builtin_option", "declare_config_elab", "command_elab", "term_elab", "tactic_elab",
+        "suppress_compilation", "unseal", "seal", "init", "builtin_init", "export", "extern_lib",
+    }
+)
+
+# Every command keyword we know (Lean 4 core and Mathlib). A token with one of these texts starts
+# a command; Lean reserves them as tokens, so they cannot be identifiers inside a term.
+COMMAND_WORDS = frozenset(
+    {
+        "theorem", "lemma", "def", "abbrev", "instance", "example", "axiom", "axioms", "opaque", "structure",
+        "class", "inductive", "coinductive", "irreducible_def", "import", "prelude", "open", "namespace",
+        "section", "end", "variable", "universe", "universes", "set_option", "attribute", "notation",
+        "notation3", "infix", "infixl", "infixr", "prefix", "postfix", "macro", "macro_rules", "syntax", "elab",
+        "elab_rules", "declare_syntax_cat", "initialize", "builtin_initialize", "mutual", "deriving",
+        "export", "alias", "omit", "include", "add_decl_doc", "run_cmd", "run_elab", "run_meta",
+        "binder_predicate", "unif_hint", "simproc", "dsimproc", "simproc_decl", "dsimproc_decl",
+        "grind_pattern", "register_simp_attr", "initialize_simps_projections", "compile_inductive",
+        "suppress_compilation", "unseal", "seal", "library_note", "assert_not_exists", "assert_not_imported",
+        "count_heartbeats", "whatsnew", "recall", "proof_wanted", "declare_aesop_rule_sets",
+        "register_option", "register_builtin_option", "declare_config_elab", "extend_docs",
+        "register_label_attr", "abbrev_decl", "genInjectivityTheorems", "gen_injective_theorems%",
+        "open_locale", "local", "scoped",
+    }
+)
+_MODIFIER_WORDS = frozenset({"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "public"})
+
+
+class Reason(enum.StrEnum):
+    """Why the gate refused something. Stable names: `check --json` shows them."""
+
+    COMMAND = "banned_command"  # a command outside the whitelist (axiom, instance, notation…)
+    CODE = "runs_code"  # meta code / compiled-code swap (#eval, run_tac, implemented_by…)
+    OPTION = "banned_option"  # set_option outside ALLOWED_OPTIONS
+    ATTRIBUTE = "banned_attribute"  # attribute outside ALLOWED_ATTRIBUTES
+    MODIFIER = "banned_modifier"  # unsafe, partial…
+    CONTEXT = "context_changed"  # a definition that is neither the problem's nor an answer slot
+    SYNTAX = "unreadable"  # text that is not a command at all (unterminated comment, stray tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    reason: Reason
+    detail: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        where = f" at line {self.line}" if self.line else ""
+        return f"{self.reason.value}: {self.detail}{where}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason.value, "detail": self.detail, "line": self.line}
+
+
+# --- tokens and commands -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Command:
+    """One command as the gate sees it: its keyword (after modifiers and attributes), its
+    modifiers, its attribute names, and its tokens (comments excluded)."""
+
+    keyword: str
+    start: int
+    end: int
+    toks: list[_Tok]
+    modifiers: list[str] = field(default_factory=list)
+    attributes: list[str] = field(default_factory=list)
+    keyword_index: int = 0  # index in `toks` of the keyword
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """Whitespace- and comment-insensitive identity of the command's text."""
+        return tuple(t.text for t in self.toks)
+
+    @property
+    def name(self) -> str | None:
+        """The declared name, for a declaration."""
+        i = self.keyword_index + 1
+        if i < len(self.toks) and self.toks[i].kind == "ident":
+            return self.toks[i].text
+        return None
+
+
+def _tokens(text: str) -> list[_Tok]:
+    return [_Tok(t.kind, t.text, t.start, t.end) for t in lean_code.tokens(text)]
+
+
+def _unquote(name: str) -> str:
+    """`«debug».skipKernelTC` → `debug.skipKernelTC`: Lean reads both as the same name."""
+    return name.replace("«", "").replace("»", "")
+
+
+def _is_attr_open(toks: Sequence[_Tok], i: int) -> bool:
+    return toks[i].text == "@" and i + 1 < len(toks) and toks[i + 1].text == "["
+
+
+def _match_close(toks: Sequence[_Tok], i: int) -> int:
+    """Index of the bracket closing the one at `i` (last index when unbalanced)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j].text
+        if toks[j].kind == "symbol" and t in "([{⦃⟨⟦":
+            depth += 1
+        elif toks[j].kind == "symbol" and t in ")]}⦄⟩⟧":
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks) - 1
+
+
+def _attribute_names(toks: Sequence[_Tok], open_bracket: int, close: int) -> list[str]:
+    """Names in `[a, local b arg, scoped c]` (the token at `open_bracket` is `[`)."""
+    names: list[str] = []
+    expect = True
+    depth = 0
+    for j in range(open_bracket + 1, close):
+        t = toks[j]
+        if t.kind == "symbol" and t.text in "([{⦃⟨⟦":
+            depth += 1
+        elif t.kind == "symbol" and t.text in ")]}⦄⟩⟧":
+            depth -= 1
+        elif depth == 0 and t.text == ",":
+            expect = True
+        elif expect and depth == 0:
+            if t.text in ("local", "scoped") or t.text == "-":  # `-simp` erases: also judged by name
+                continue
+            names.append(_unquote(t.text))
+            expect = False
+    return names
+
+
+def split_commands(text: str) -> list[Command]:
+    """The commands of `text`, found wherever they start: a command word (any column, same line as
+    another command, after `in`), a modifier or an attribute list `@[…]` begins one. Tokens before
+    the first command form a command with keyword "" (not a command Lean would accept)."""
+    toks = _tokens(text)
+    commands: list[Command] = []
+    cur: list[_Tok] = []
+    mods: list[str] = []
+    attrs: list[str] = []
+    keyword: str | None = None
+    keyword_index = 0
+    pending_prefix = True  # the current command has only modifiers / attributes so far
+
+    def flush() -> None:
+        nonlocal cur, mods, attrs, keyword, keyword_index, pending_prefix
+        if cur:
+            commands.append(
+                Command(keyword or "", cur[0].start, cur[-1].end, cur, mods, attrs, keyword_index)
+            )
+        cur, mods, attrs, keyword, keyword_index, pending_prefix = [], [], [], None, 0, True
+
+    i = 0
+    n = len(toks)
+    while i < n:
+        t = toks[i]
+        if _is_attr_open(toks, i) or (t.text == "attribute" and i + 1 < n and toks[i + 1].text == "["):
+            # `@[…]` starts a command unless it follows modifiers/attributes of one being built.
+            if not pending_prefix or keyword is not None:
+                flush()
+            close = _match_close(toks, i + 1)
+            names = _attribute_names(toks, i + 1, close)
+            attrs.extend(names)
+            if t.text == "attribute":
+                keyword, keyword_index, pending_prefix = "attribute", len(cur), False
+            cur.extend(toks[i : close + 1])
+            i = close + 1
+            continue
+        if t.kind == "ident" and t.text in _MODIFIER_WORDS:
+            if keyword is not None:
+                flush()
+            mods.append(t.text)
+            cur.append(t)
+            i += 1
+            continue
+        if (t.kind == "ident" and t.text in COMMAND_WORDS) or t.kind == "hashcmd":
+            if keyword is not None or (cur and not pending_prefix):
+                flush()
+            keyword, keyword_index, pending_prefix = t.text, len(cur), False
+            cur.append(t)
+            i += 1
+            continue
+        if keyword is None and cur and pending_prefix and (mods or attrs):
+            # modifiers / attributes followed by a non-command word: still this command's prefix
+            pass
+        if keyword is None and not cur:
+            keyword = ""  # stray tokens before any command
+            pending_prefix = False
+        cur.append(t)
+        i += 1
+    flush()
+    return commands
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+# --- rules shared by every text ------------------------------------------------------------------
+
+
+def _token_violations(text: str, toks: Sequence[_Tok]) -> list[Violation]:
+    """Rules that hold in every text, trusted or not: no `#` command, nothing that runs code,
+    no option outside the list (also `set_option … in` inside a proof)."""
+    out: list[Violation] = []
+    for i, t in enumerate(toks):
+        if t.kind == "hashcmd" or (t.text == "#" and i + 1 < len(toks) and toks[i + 1].kind == "ident"
+                                   and toks[i + 1].start == t.end):
+            word = t.text if t.kind == "hashcmd" else "#" + toks[i + 1].text
+            out.append(Violation(Reason.CODE, f"`{word}` command", _line(text, t.start)))
+        elif t.kind in ("ident", "dotident") and _unquote(t.text).lstrip(".") in _CODE_RUNNERS:
+            out.append(Violation(Reason.CODE, f"`{_unquote(t.text)}`", _line(text, t.start)))
+        elif t.kind == "ident" and t.text == "set_option":
+            name = _unquote(toks[i + 1].text) if i + 1 < len(toks) else ""
+            if not option_allowed(name):
+                out.append(Violation(Reason.OPTION, f"set_option {name or '(none)'}", _line(text, t.start)))
+    return out
+
+
+def option_allowed(name: str) -> bool:
+    name = _unquote(name)
+    return name in ALLOWED_OPTIONS or any(name.startswith(p) and len(name) > len(p) for p in ALLOWED_OPTION_PREFIXES)
+
+
+def _command_violations(
+    text: str, cmd: Command, commands: frozenset[str], attributes: frozenset[str], what: str
+) -> list[Violation]:
+    line = _line(text, cmd.start)
+    out: list[Violation] = []
+    if cmd.keyword == "":
+        out.append(Violation(Reason.SYNTAX, f"text that is not a command: {' '.join(cmd.key[:6])[:80]}", line))
+        return out
+    if cmd.keyword.startswith("#"):
+        return out  # reported by the token rules
+    if cmd.keyword not in commands and cmd.keyword not in _CODE_RUNNERS:  # runners: token rules
+        reason = Reason.CODE if cmd.keyword in _CODE_RUNNERS else Reason.COMMAND
+        out.append(Violation(reason, f"`{cmd.keyword}` is not allowed in {what}", line))
+    for m in cmd.modifiers:
+        if m not in ALLOWED_MODIFIERS:
+            out.append(Violation(Reason.MODIFIER, f"`{m}` modifier", line))
+    for a in cmd.attributes:
+        if a not in attributes and a not in _CODE_RUNNERS:  # code runners are reported by token
+            out.append(Violation(Reason.ATTRIBUTE, f"attribute `{a}`", line))
+    return out
+
+
+# --- problem contexts ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Context:
+    """The trusted part of problems: command keys that may appear unchanged, and answer slots
+    (`def`/`abbrev … := sorry`) that a candidate may fill, keyed by everything before `:=`."""
+
+    commands: set[tuple[str, ...]] = field(default_factory=set)
+    slots: set[tuple[str, ...]] = field(default_factory=set)
+
+    def add(self, problem: str) -> None:
+        for cmd in problem_context(problem):
+            self.commands.add(cmd.key)
+            slot = _slot_key(cmd)
+            if slot is not None and _body_key(cmd) == ("sorry",):
+                self.slots.add(slot)
+
+    def update(self, other: Context) -> None:
+        self.commands |= other.commands
+        self.slots |= other.slots
+
+    @classmethod
+    def of(cls, *problems: str) -> Context:
+        ctx = cls()
+        for p in problems:
+            ctx.add(p)
+        return ctx
+
+
+def problem_context(problem: str) -> list[Command]:
+    """Every command of a problem file except its statement (the last theorem/lemma)."""
+    cmds = split_commands(problem)
+    last = max((k for k, c in enumerate(cmds) if c.keyword in ("theorem", "lemma")), default=None)
+    return [c for k, c in enumerate(cmds) if k != last]
+
+
+def _assign_index(cmd: Command) -> int | None:
+    depth = 0
+    for j in range(cmd.keyword_index + 1, len(cmd.toks)):
+        t = cmd.toks[j]
+        if t.kind == "symbol" and t.text in "([{⦃⟨⟦":
+            depth += 1
+        elif t.kind == "symbol" and t.text in ")]}⦄⟩⟧":
+            depth -= 1
+        elif depth == 0 and t.text == ":=":
+            return j
+    return None
+
+
+def _slot_key(cmd: Command) -> tuple[str, ...] | None:
+    if cmd.keyword not in ("def", "abbrev", "opaque"):
+        return None
+    j = _assign_index(cmd)
+    return None if j is None else cmd.key[: j + 1]
+
+
+def _body_key(cmd: Command) -> tuple[str, ...]:
+    j = _assign_index(cmd)
+    return () if j is None else cmd.key[j + 1 :]
+
+
+# --- the gates -----------------------------------------------------------------------------------
+
+
+def check_candidate(text: str, context: Context | None = None) -> list[Violation]:
+    """Violations of a candidate proof file (or sketch, or lemma) against the whitelist. Commands
+    of `context` (the problem's own) may appear unchanged; its answer slots may be filled."""
+    context = context or Context()
+    toks = _tokens(text)
+    out = _token_violations(text, toks)
+    for cmd in split_commands(text):
+        if cmd.key in context.commands:
+            continue
+        slot = _slot_key(cmd)
+        if slot is not None and slot in context.slots:
+            # A filled answer slot: judged like a proof (modifiers, attributes), not as a new def.
+            out.extend(
+                v for v in _command_violations(text, cmd, frozenset({cmd.keyword}), ALLOWED_ATTRIBUTES, "a proof")
+            )
+            continue
+        if cmd.keyword in ("def", "abbrev", "opaque"):
+            out.append(
+                Violation(
+                    Reason.CONTEXT,
+                    f"`{cmd.keyword}{' ' + cmd.name if cmd.name else ''}` is not part of the problem's context",
+                    _line(text, cmd.start),
+                )
+            )
+            out.extend(v for v in _command_violations(text, cmd, frozenset({cmd.keyword}), ALLOWED_ATTRIBUTES, "")
+                       if v.reason is not Reason.COMMAND)
+            continue
+        out.extend(_command_violations(text, cmd, PROOF_COMMANDS, ALLOWED_ATTRIBUTES, "a proof"))
+    return _dedup(out)
+
+
+def check_dataset_text(text: str) -> list[Violation]:
+    """Violations of a dataset header or problem (context + statement): imports, `open`, allowed
+    options, plain definitions and scoping only."""
+    toks = _tokens(text)
+    out = _token_violations(text, toks)
+    for cmd in split_commands(text):
+        out.extend(_command_violations(text, cmd, DATASET_COMMANDS, _DATASET_ATTRIBUTES, "a dataset problem"))
+    return _dedup(out)
+
+
+def check_tactic(text: str) -> list[Violation]:
+    """Violations of tactic text sent to a proof state: the token rules, and no command at all
+    except `open … in` / `set_option … in`."""
+    toks = _tokens(text)
+    out = _token_violations(text, toks)
+    for t in toks:
+        if t.kind == "ident" and t.text in COMMAND_WORDS and t.text not in ("open", "set_option"):
+            out.append(Violation(Reason.COMMAND, f"`{t.text}` in a tactic", _line(text, t.start)))
+    return _dedup(out)
+
+
+def _dedup(vs: Iterable[Violation]) -> list[Violation]:
+    seen: set[tuple[Reason, str, int]] = set()
+    out = []
+    for v in vs:
+        k = (v.reason, v.detail, v.line)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
+
+
+class DatasetRejected(InputError):
+    """A dataset row (or the original statement file) holds something outside the dataset
+    whitelist, and `--trust-dataset` was not given."""
+
+    def __init__(self, row: str, violations: Sequence[Violation]) -> None:
+        self.row = row
+        self.violations = list(violations)
+        first = "; ".join(str(v) for v in self.violations[:3])
+        super().__init__(f"dataset row '{row}' refused by the gate: {first} (pass --trust-dataset to accept it)")
+
+
+def admit_problem(problem: str, *, row: str, trust: bool = False) -> Context:
+    """The context of a dataset problem after the dataset gate. Raises DatasetRejected unless
+    `trust`; even a trusted problem never gets code runners past the verifier gate."""
+    if not trust:
+        violations = check_dataset_text(problem)
+        if violations:
+            raise DatasetRejected(row, violations)
+    return Context.of(problem)
+
+
+# --- the gate at the verifier boundary -----------------------------------------------------------
+
+_PROBE_NAME = re.compile(r"^(?:«[^»\n]+»|[^\s«»()\[\]{},:;`\"#@]+)(?:\.(?:«[^»\n]+»|[^\s.«»()\[\]{},:;`\"#@]+))*$")
+
+
+def valid_probe_name(name: str) -> bool:
+    """A declaration name the probe may print: identifiers and `«…»` parts joined by dots."""
+    return bool(_PROBE_NAME.match(name)) and not any(p in COMMAND_WORDS for p in name.split("."))
+
+
+def _gate_result(violations: Sequence[Violation], backend: str) -> CheckResult:
+    messages = [Message(Severity.ERROR, f"lemmaforge gate: {v}") for v in violations]
+    return CheckResult(
+        status=CheckStatus.ERROR,
+        messages=messages,
+        backend=backend,
+        raw={"gate": [v.to_json() for v in violations]},
+    )
+
+
+def gate_violations(result: CheckResult) -> list[dict[str, Any]]:
+    """The gate's refusals recorded in a result (empty when Lean was asked)."""
+    return list((result.raw or {}).get("gate", []))
+
+
+class GatedVerifier:
+    """A verifier that gates every text before the backend sees it. Created by
+    `backends.make_verifier` around every backend. Problems are registered with `admit`
+    (dataset gate, then their context is trusted) or `trust` (a context already vetted)."""
+
+    def __init__(self, inner: Verifier, *, trust_dataset: bool = False) -> None:
+        self.inner = inner
+        self.trust_dataset = trust_dataset
+        self.context = Context()
+        self.refused = 0  # texts the gate kept from the backend
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def supports_proof_states(self) -> bool:
+        return self.inner.supports_proof_states
+
+    def __getattr__(self, attr: str) -> Any:
+        # Backend-specific extras (pool statistics, position mode…) stay reachable.
+        return getattr(self.inner, attr)
+
+    def admit(self, problem: str, *, row: str) -> None:
+        self.context.update(admit_problem(problem, row=row, trust=self.trust_dataset))
+
+    def trust(self, context: Context) -> None:
+        self.context.update(context)
+
+    def violations(self, code: str) -> list[Violation]:
+        return check_candidate(code, self.context)
+
+    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        violations = self.violations(code)
+        if violations:
+            self.refused += 1
+            return _gate_result(violations, self.inner.name)
+        return await self.inner.check(code, timeout=timeout)
+
+    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+        verdicts = [self.violations(c) for c in codes]
+        allowed = [c for c, v in zip(codes, verdicts, strict=True) if not v]
+        results = iter(await self.inner.check_many(allowed, timeout=timeout) if allowed else [])
+        out: list[CheckResult] = []
+        for v in verdicts:
+            if v:
+                self.refused += 1
+                out.append(_gate_result(v, self.inner.name))
+            else:
+                out.append(next(results))
+        return out
+
+    async def check_probed(
+        self, code: str, declaration: str, *, timeout: float | None = None
+    ) -> tuple[CheckResult, list[Message] | None]:
+        """Check `code` and the product's own `#print axioms declaration` probe. Returns the
+        result and the probe's own messages (None: the probe did not run)."""
+        violations = self.violations(code)
+        if violations:
+            self.refused += 1
+            return _gate_result(violations, self.inner.name), None
+        if not valid_probe_name(declaration):
+            raise ValueError(f"not a declaration name: {declaration!r}")
+        return await probe_axioms(self.inner, code, declaration, timeout=timeout)
+
+    async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
+        violations = check_tactic(tactic)
+        if violations:
+            self.refused += 1
+            return TacticResult(
+                messages=[Message(Severity.ERROR, f"lemmaforge gate: {v}") for v in violations],
+                proof_status="Error: refused by the gate",
+                error=None,
+            )
+        return await self.inner.run_tactic(hole, tactic, timeout=timeout)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+# --- the axiom probe -----------------------------------------------------------------------------
+
+
+def probe_command(declaration: str) -> str:
+    return f"#print axioms {declaration}"
+
+
+async def probe_axioms(
+    verifier: Any, code: str, declaration: str, *, timeout: float | None = None
+) -> tuple[CheckResult, list[Message] | None]:
+    """Run `code` and the axiom probe. A backend with `check_with_probe` (REPL: the probe is a
+    separate command in the proof's environment) does it its own way; otherwise the probe is
+    appended on its own line and only messages Lean attaches to the probe's position count."""
+    own = getattr(verifier, "check_with_probe", None)
+    if own is not None:
+        return await own(code, probe_command(declaration), timeout=timeout)
+    body = code.rstrip()
+    probe_line = body.count("\n") + 3  # a blank line, then the probe
+    full = body + "\n\n" + probe_command(declaration) + "\n"
+    result = await verifier.check(full, timeout=timeout)
+    probe_msgs = [m for m in result.messages if m.pos is not None and m.pos.line == probe_line and m.pos.column == 0]
+    # The probe's messages are the product's, not the proof's: keep them out of the proof's own.
+    result.messages = [m for m in result.messages if m not in probe_msgs]
+    if result.status is CheckStatus.ERROR and not result.errors and result.error is None:
+        result.status = CheckStatus.INCOMPLETE if result.holes else CheckStatus.VALID
+    return result, (probe_msgs if result.status not in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) else None)
