@@ -81,6 +81,10 @@ def check(
     allow_native_decide: Annotated[
         bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
     ] = None,
+    trust_dataset: Annotated[
+        bool | None,
+        typer.Option("--trust-dataset", help="Accept an --against file outside the dataset whitelist (instances, axioms…)."),
+    ] = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -91,6 +95,7 @@ def check(
     from lemmaforge.lean import code as lean_code
     from lemmaforge.lean.audit import audit
     from lemmaforge.lean.backends import make_verifier
+    from lemmaforge.lean.gate import DatasetRejected
     from lemmaforge.lean.verifier import VerifierError
 
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
@@ -108,7 +113,8 @@ def check(
     settings = settings_or_fail(
         config,
         {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
+                         "trust_dataset": trust_dataset},
             "audit": {"allow_native_decide": allow_native_decide},
         },
     )
@@ -117,7 +123,8 @@ def check(
         backend = make_verifier(settings.verifier)
         try:
             return await audit(
-                candidate, backend, original=original, config=settings.audit, timeout=settings.verifier.timeout
+                candidate, backend, original=original, config=settings.audit, timeout=settings.verifier.timeout,
+                row=str(against) if against is not None else str(file),
             )
         finally:
             await backend.close()
@@ -126,6 +133,8 @@ def check(
         report = asyncio.run(run())
     except VerifierError as exc:
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    except DatasetRejected as exc:
+        fail(str(exc))
 
     if as_json:
         print_json({"file": str(file), **report.to_json()})
@@ -223,6 +232,10 @@ def prove(
     budget: Annotated[
         list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
     ] = None,
+    trust_dataset: Annotated[
+        bool | None,
+        typer.Option("--trust-dataset", help="Accept a problem outside the dataset whitelist (instances, axioms…); recorded."),
+    ] = None,
     db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the proof here.")] = None,
     live: Annotated[bool, typer.Option("--live/--no-live", help="Show the proof tree while it runs.")] = True,
@@ -235,6 +248,7 @@ def prove(
     from lemmaforge.agent.llm import LLMUnavailableError
     from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.db import StoreError
+    from lemmaforge.lean.gate import DatasetRejected
     from lemmaforge.lean.verifier import VerifierError
 
     if (file is None) == (statement is None):
@@ -254,7 +268,8 @@ def prove(
     settings = settings_or_fail(
         config,
         {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project,
+                         "trust_dataset": trust_dataset},
             "planner": {"url": planner_url, "model": planner_model},
             "prover": {"url": prover_url, "model": prover_model},
             "budget": budget_overrides,
@@ -269,7 +284,7 @@ def prove(
     show_live = live and not as_json and out.is_terminal
     try:
         result = asyncio.run(_prove(settings, problem, recorder, cot=cot, show_live=show_live))
-    except (VerifierError, LLMUnavailableError) as exc:
+    except (VerifierError, LLMUnavailableError, DatasetRejected) as exc:
         fail(str(exc))
     finally:
         close_recorder()

@@ -96,9 +96,11 @@ class FatalBenchError(RuntimeError):
 def _fatal_types() -> tuple[type[BaseException], ...]:
     from lemmaforge.agent.llm import LLMUnavailableError
     from lemmaforge.db import StoreError
+    from lemmaforge.lean.gate import DatasetRejected
     from lemmaforge.lean.verifier import VerifierError
 
-    return (LLMUnavailableError, VerifierError, StoreError)
+    # A dataset row the gate refuses ends the bench (exit 2 naming the row): --trust-dataset or fix it.
+    return (LLMUnavailableError, VerifierError, StoreError, DatasetRejected)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -317,7 +317,8 @@ def _command_violations(
         return out  # reported by the token rules
     if cmd.keyword not in commands and cmd.keyword not in _CODE_RUNNERS:  # runners: token rules
         reason = Reason.CODE if cmd.keyword in _CODE_RUNNERS else Reason.COMMAND
-        out.append(Violation(reason, f"`{cmd.keyword}` is not allowed in {what}", line))
+        named = f"{cmd.keyword} {cmd.name}" if cmd.name else cmd.keyword
+        out.append(Violation(reason, f"`{named}` is not allowed in {what}", line))
     for m in cmd.modifiers:
         if m not in ALLOWED_MODIFIERS:
             out.append(Violation(Reason.MODIFIER, f"`{m}` modifier", line))

@@ -202,6 +202,12 @@ class SearchEngine:
         versions: dict[str, str | None] | None = None,
         parent_run_id: str | None = None,
     ) -> SearchResult:
+        # The dataset gate (lean/gate.py): a row outside the whitelist is refused (InputError, exit
+        # 2) before anything is recorded or sent; an admitted row's context is trusted by the gated
+        # verifier, which refuses everything else a model writes.
+        admit = getattr(self.verifier, "admit", None)
+        if admit is not None:
+            admit(problem.header + problem.statement, row=problem.name)
         run = _Run(self, problem, run_id or new_id())
         self.recorder.emit(problem)
         self.recorder.emit(
