@@ -5,8 +5,8 @@ preamble checks built on it (`same_statement`, `preamble_diff`, answer slots).
 `statement_tokens(text)` is the token stream Lean would see: comments and doc comments dropped,
 whitespace ignored (`x*y` ≡ `x * y`, `194%11` ≡ `194 % 11`, `(x:ℕ)` ≡ `(x : ℕ)`), string
 literals verbatim. The only whitespace kept is where Lean's grammar reads it (`checkNoWsBefore`):
-a `[` or `.`/`.{` glued to the token before it (`a[i]` indexes, `a [i]` applies `a` to a list;
-`x.1` projects, `x .1` applies), marked by a leading `GLUE` character on that token.
+a `[`, `.`, `.x` or field index glued to the token before it (`a[i]` indexes, `a [i]` applies
+`a` to a list; `x.1` and `(f x).g` project, `x .1` and `(f x) .g` apply), marked by a leading `GLUE` character on that token.
 `normalize_statement(text)` is the same stream as one string: tokens joined by one space, glued
 tokens attached to the previous one.
 """
@@ -52,13 +52,19 @@ def statement_tokens(text: str) -> tuple[str, ...]:
 def canonical_tokens(toks: Sequence[Token]) -> tuple[str, ...]:
     """`statement_tokens` of already lexed tokens (comments already dropped)."""
     out: list[str] = []
-    prev_end: int | None = None
+    prev: Token | None = None
     for t in toks:
         glued = (
-            prev_end is not None and t.start == prev_end and t.kind == "symbol" and t.text in _GLUE_SENSITIVE
+            prev is not None
+            and t.start == prev.end
+            and (
+                (t.kind == "symbol" and t.text in _GLUE_SENSITIVE)
+                or t.kind == "dotident"  # `(f x).foo` projects, `(f x) .foo` applies
+                or (t.kind == "number" and prev.text == ".")  # `x.1`: a field index
+            )
         )
         out.append(GLUE + t.text if glued else t.text)
-        prev_end = t.end
+        prev = t
     return tuple(out)
 
 
