@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean import gate
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity, Verifier
 
@@ -201,23 +201,15 @@ def parse_axioms(result: CheckResult, theorem: str) -> list[str] | None:
 
 
 def full_theorem_name(candidate: str, name: str, start: int) -> str:
-    """Qualify `name` with the namespaces open at offset `start`, read from the command splitter
-    (namespace / section / end at any column), so the probe names exactly this declaration."""
-    stack: list[str] = []
-    for cmd in gate.split_commands(candidate):
-        if cmd.start >= start:
-            break
-        ident = cmd.toks[cmd.keyword_index + 1].text if cmd.keyword_index + 1 < len(cmd.toks) else ""
-        if cmd.keyword == "namespace":
-            stack.append(ident)
-        elif cmd.keyword == "section" or (cmd.keyword == "section" and "noncomputable" in cmd.modifiers):
-            stack.append("")
-        elif cmd.keyword == "end" and stack:
-            stack.pop()
-    if name.startswith("_root_."):
-        return name[len("_root_.") :]
-    prefix = ".".join(p for p in stack if p)
-    return f"{prefix}.{name}" if prefix else name
+    """The full name (enclosing namespaces, `_root_.` removed, «» where Lean needs them) of the
+    declaration `name` that starts at offset `start`, as the syntax layer resolves it."""
+    for cmd in lean_code.split_commands(candidate):
+        if cmd.start <= start < max(cmd.end, cmd.start + 1) and cmd.name == name and cmd.full_name:
+            return cmd.full_name
+    for cmd in lean_code.split_commands(candidate):
+        if cmd.name == name and cmd.full_name and cmd.start >= start:
+            return cmd.full_name
+    return name[len("_root_.") :] if name.startswith("_root_.") else name
 
 
 def with_axiom_probe(candidate: str, full_name: str) -> str:
@@ -390,11 +382,7 @@ def _new_holes(check: CheckResult, theorem_line: int, inherited: int) -> int:
 
 def _axioms_declared_in(original: str) -> set[str]:
     """Axioms that the original problem itself declares (ProverBench preambles do), full names."""
-    return {
-        full_theorem_name(original, cmd.name, cmd.start)
-        for cmd in gate.problem_context(original)
-        if cmd.keyword == "axiom" and cmd.name
-    }
+    return {cmd.full_name for cmd in gate.problem_context(original) if cmd.keyword == "axiom" and cmd.full_name}
 
 
 _ORDER = (

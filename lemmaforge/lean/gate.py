@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.errors import InputError
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax
+from lemmaforge.lean.syntax.lexer import Token
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Message, Severity, TacticResult, Verifier
 
 # --- what is allowed -----------------------------------------------------------------------------
@@ -74,30 +75,21 @@ _CODE_RUNNERS = frozenset(
         "initialize", "builtin_initialize", "elab", "elab_rules", "macro", "macro_rules", "syntax",
         "declare_syntax_cat", "simproc", "dsimproc", "simproc_decl", "dsimproc_decl", "register_option",
         "register_builtin_option", "declare_config_elab", "command_elab", "term_elab", "tactic_elab",
-        "suppress_compilation", "unseal", "seal", "init", "builtin_init", "export", "extern_lib",
+        "suppress_compilation", "unseal", "seal", "export", "extern_lib",
     }
 )
 
-# Every command keyword we know (Lean 4 core and Mathlib). A token with one of these texts starts
-# a command; Lean reserves them as tokens, so they cannot be identifiers inside a term.
-COMMAND_WORDS = frozenset(
+# Mathlib / core commands the syntax layer does not split on. Refused wherever they appear in
+# untrusted text (they are reserved words once declared, so an honest proof never uses them).
+_EXTRA_COMMAND_WORDS = frozenset(
     {
-        "theorem", "lemma", "def", "abbrev", "instance", "example", "axiom", "axioms", "opaque", "structure",
-        "class", "inductive", "coinductive", "irreducible_def", "import", "prelude", "open", "namespace",
-        "section", "end", "variable", "universe", "universes", "set_option", "attribute", "notation",
-        "notation3", "infix", "infixl", "infixr", "prefix", "postfix", "macro", "macro_rules", "syntax", "elab",
-        "elab_rules", "declare_syntax_cat", "initialize", "builtin_initialize", "mutual", "deriving",
-        "export", "alias", "omit", "include", "add_decl_doc", "run_cmd", "run_elab", "run_meta",
-        "binder_predicate", "unif_hint", "simproc", "dsimproc", "simproc_decl", "dsimproc_decl",
-        "grind_pattern", "register_simp_attr", "initialize_simps_projections", "compile_inductive",
-        "suppress_compilation", "unseal", "seal", "library_note", "assert_not_exists", "assert_not_imported",
-        "count_heartbeats", "whatsnew", "recall", "proof_wanted", "declare_aesop_rule_sets",
-        "register_option", "register_builtin_option", "declare_config_elab", "extend_docs",
-        "register_label_attr", "abbrev_decl", "genInjectivityTheorems", "gen_injective_theorems%",
-        "open_locale", "local", "scoped",
+        "axioms", "coinductive", "prelude", "grind_pattern", "initialize_simps_projections", "compile_inductive",
+        "assert_not_imported", "count_heartbeats", "whatsnew", "proof_wanted", "declare_aesop_rule_sets",
+        "register_builtin_option", "extend_docs", "register_label_attr", "open_locale", "simproc_decl",
+        "dsimproc_decl", "builtin_simproc", "builtin_dsimproc",
     }
 )
-_MODIFIER_WORDS = frozenset({"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "public"})
+COMMAND_WORDS = syntax.COMMAND_KEYWORDS | _EXTRA_COMMAND_WORDS
 
 
 class Reason(enum.StrEnum):
@@ -127,45 +119,28 @@ class Violation:
 
 
 # --- tokens and commands -------------------------------------------------------------------------
+#
+# Commands come from the syntax layer (`lean/syntax/commands.py`: found at any column, after `in`,
+# with attribute names and modifiers); tokens from its lexer (Lean's comment/string/«» rules).
 
 
 @dataclass(frozen=True, slots=True)
-class _Tok:
-    kind: str
-    text: str
-    start: int
-    end: int
-
-
-@dataclass(slots=True)
-class Command:
-    """One command as the gate sees it: its keyword (after modifiers and attributes), its
-    modifiers, its attribute names, and its tokens (comments excluded)."""
+class GateCommand:
+    """One command as the gate judges it."""
 
     keyword: str
     start: int
     end: int
-    toks: list[_Tok]
-    modifiers: list[str] = field(default_factory=list)
-    attributes: list[str] = field(default_factory=list)
-    keyword_index: int = 0  # index in `toks` of the keyword
-
-    @property
-    def key(self) -> tuple[str, ...]:
-        """Whitespace- and comment-insensitive identity of the command's text."""
-        return tuple(t.text for t in self.toks)
-
-    @property
-    def name(self) -> str | None:
-        """The declared name, for a declaration."""
-        i = self.keyword_index + 1
-        if i < len(self.toks) and self.toks[i].kind == "ident":
-            return self.toks[i].text
-        return None
+    modifiers: tuple[str, ...]
+    attributes: tuple[str, ...]
+    name: str
+    full_name: str
+    key: tuple[str, ...]  # its tokens, comments and docstrings dropped: identity up to layout
+    prefixes: tuple[GateCommand, ...] = ()
 
 
-def _tokens(text: str) -> list[_Tok]:
-    return [_Tok(t.kind, t.text, t.start, t.end) for t in lean_code.tokens(text)]
+def _tokens(text: str) -> list[Token]:
+    return syntax.tokens(text)
 
 
 def _unquote(name: str) -> str:
@@ -173,106 +148,27 @@ def _unquote(name: str) -> str:
     return name.replace("«", "").replace("»", "")
 
 
-def _is_attr_open(toks: Sequence[_Tok], i: int) -> bool:
-    return toks[i].text == "@" and i + 1 < len(toks) and toks[i + 1].text == "["
+def _key(text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in _tokens(text))
 
 
-def _match_close(toks: Sequence[_Tok], i: int) -> int:
-    """Index of the bracket closing the one at `i` (last index when unbalanced)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        t = toks[j].text
-        if toks[j].kind == "symbol" and t in "([{⦃⟨⟦":
-            depth += 1
-        elif toks[j].kind == "symbol" and t in ")]}⦄⟩⟧":
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(toks) - 1
+def _own(cmd: syntax.Command) -> GateCommand:
+    return GateCommand(
+        keyword=cmd.keyword,
+        start=cmd.start,
+        end=cmd.end,
+        modifiers=tuple(cmd.modifiers),
+        attributes=tuple(_unquote(a) for a in cmd.attributes),
+        name=cmd.name,
+        full_name=cmd.full_name,
+        key=_key(cmd.text),
+        prefixes=tuple(_own(p) for p in cmd.prefixes),
+    )
 
 
-def _attribute_names(toks: Sequence[_Tok], open_bracket: int, close: int) -> list[str]:
-    """Names in `[a, local b arg, scoped c]` (the token at `open_bracket` is `[`)."""
-    names: list[str] = []
-    expect = True
-    depth = 0
-    for j in range(open_bracket + 1, close):
-        t = toks[j]
-        if t.kind == "symbol" and t.text in "([{⦃⟨⟦":
-            depth += 1
-        elif t.kind == "symbol" and t.text in ")]}⦄⟩⟧":
-            depth -= 1
-        elif depth == 0 and t.text == ",":
-            expect = True
-        elif expect and depth == 0:
-            if t.text in ("local", "scoped") or t.text == "-":  # `-simp` erases: also judged by name
-                continue
-            names.append(_unquote(t.text))
-            expect = False
-    return names
-
-
-def split_commands(text: str) -> list[Command]:
-    """The commands of `text`, found wherever they start: a command word (any column, same line as
-    another command, after `in`), a modifier or an attribute list `@[…]` begins one. Tokens before
-    the first command form a command with keyword "" (not a command Lean would accept)."""
-    toks = _tokens(text)
-    commands: list[Command] = []
-    cur: list[_Tok] = []
-    mods: list[str] = []
-    attrs: list[str] = []
-    keyword: str | None = None
-    keyword_index = 0
-    pending_prefix = True  # the current command has only modifiers / attributes so far
-
-    def flush() -> None:
-        nonlocal cur, mods, attrs, keyword, keyword_index, pending_prefix
-        if cur:
-            commands.append(
-                Command(keyword or "", cur[0].start, cur[-1].end, cur, mods, attrs, keyword_index)
-            )
-        cur, mods, attrs, keyword, keyword_index, pending_prefix = [], [], [], None, 0, True
-
-    i = 0
-    n = len(toks)
-    while i < n:
-        t = toks[i]
-        if _is_attr_open(toks, i) or (t.text == "attribute" and i + 1 < n and toks[i + 1].text == "["):
-            # `@[…]` starts a command unless it follows modifiers/attributes of one being built.
-            if not pending_prefix or keyword is not None:
-                flush()
-            close = _match_close(toks, i + 1)
-            names = _attribute_names(toks, i + 1, close)
-            attrs.extend(names)
-            if t.text == "attribute":
-                keyword, keyword_index, pending_prefix = "attribute", len(cur), False
-            cur.extend(toks[i : close + 1])
-            i = close + 1
-            continue
-        if t.kind == "ident" and t.text in _MODIFIER_WORDS:
-            if keyword is not None:
-                flush()
-            mods.append(t.text)
-            cur.append(t)
-            i += 1
-            continue
-        if (t.kind == "ident" and t.text in COMMAND_WORDS) or t.kind == "hashcmd":
-            if keyword is not None or (cur and not pending_prefix):
-                flush()
-            keyword, keyword_index, pending_prefix = t.text, len(cur), False
-            cur.append(t)
-            i += 1
-            continue
-        if keyword is None and cur and pending_prefix and (mods or attrs):
-            # modifiers / attributes followed by a non-command word: still this command's prefix
-            pass
-        if keyword is None and not cur:
-            keyword = ""  # stray tokens before any command
-            pending_prefix = False
-        cur.append(t)
-        i += 1
-    flush()
-    return commands
+def split_commands(text: str) -> list[GateCommand]:
+    """The commands of `text` (module docs `/-! -/` left out: they are comments to the gate)."""
+    return [_own(c) for c in syntax.split_commands(text) if c.keyword != "/-!"]
 
 
 def _line(text: str, offset: int) -> int:
@@ -282,16 +178,14 @@ def _line(text: str, offset: int) -> int:
 # --- rules shared by every text ------------------------------------------------------------------
 
 
-def _token_violations(text: str, toks: Sequence[_Tok]) -> list[Violation]:
+def _token_violations(text: str, toks: Sequence[Token]) -> list[Violation]:
     """Rules that hold in every text, trusted or not: no `#` command, nothing that runs code,
     no option outside the list (also `set_option … in` inside a proof)."""
     out: list[Violation] = []
     for i, t in enumerate(toks):
-        if t.kind == "hashcmd" or (t.text == "#" and i + 1 < len(toks) and toks[i + 1].kind == "ident"
-                                   and toks[i + 1].start == t.end):
-            word = t.text if t.kind == "hashcmd" else "#" + toks[i + 1].text
-            out.append(Violation(Reason.CODE, f"`{word}` command", _line(text, t.start)))
-        elif t.kind in ("ident", "dotident") and _unquote(t.text).lstrip(".") in _CODE_RUNNERS:
+        if t.kind == "hashcmd":
+            out.append(Violation(Reason.CODE, f"`{t.text}` command", _line(text, t.start)))
+        elif t.kind == "ident" and _unquote(t.text) in _CODE_RUNNERS:
             out.append(Violation(Reason.CODE, f"`{_unquote(t.text)}`", _line(text, t.start)))
         elif t.kind == "ident" and t.text == "set_option":
             name = _unquote(toks[i + 1].text) if i + 1 < len(toks) else ""
@@ -300,27 +194,38 @@ def _token_violations(text: str, toks: Sequence[_Tok]) -> list[Violation]:
     return out
 
 
+def _unknown_command_words(text: str, toks: Sequence[Token]) -> list[Violation]:
+    """Command words the syntax layer does not split on (rarer Mathlib commands): refused in
+    untrusted text wherever they appear, so an unforeseen command cannot hide in a proof."""
+    return [
+        Violation(Reason.COMMAND, f"`{t.text}` command", _line(text, t.start))
+        for t in toks
+        if t.kind == "ident" and t.text in _EXTRA_COMMAND_WORDS
+    ]
+
+
 def option_allowed(name: str) -> bool:
     name = _unquote(name)
     return name in ALLOWED_OPTIONS or any(name.startswith(p) and len(name) > len(p) for p in ALLOWED_OPTION_PREFIXES)
 
 
 def _command_violations(
-    text: str, cmd: Command, commands: frozenset[str], attributes: frozenset[str], what: str
+    text: str, cmd: GateCommand, commands: frozenset[str], attributes: frozenset[str], what: str
 ) -> list[Violation]:
     line = _line(text, cmd.start)
     out: list[Violation] = []
+    for p in cmd.prefixes:  # `open … in`, `set_option … in`, `attribute […] in`, `variable … in`
+        out.extend(_command_violations(text, p, commands, attributes, what))
     if cmd.keyword == "":
         out.append(Violation(Reason.SYNTAX, f"text that is not a command: {' '.join(cmd.key[:6])[:80]}", line))
         return out
-    if cmd.keyword.startswith("#"):
+    if cmd.keyword.startswith("#") or cmd.keyword in _CODE_RUNNERS:
         return out  # reported by the token rules
-    if cmd.keyword not in commands and cmd.keyword not in _CODE_RUNNERS:  # runners: token rules
-        reason = Reason.CODE if cmd.keyword in _CODE_RUNNERS else Reason.COMMAND
+    if cmd.keyword not in commands:
         named = f"{cmd.keyword} {cmd.name}" if cmd.name else cmd.keyword
-        out.append(Violation(reason, f"`{named}` is not allowed in {what}", line))
+        out.append(Violation(Reason.COMMAND, f"`{named}` is not allowed in {what}", line))
     for m in cmd.modifiers:
-        if m not in ALLOWED_MODIFIERS:
+        if m not in ALLOWED_MODIFIERS and m not in _CODE_RUNNERS:
             out.append(Violation(Reason.MODIFIER, f"`{m}` modifier", line))
     for a in cmd.attributes:
         if a not in attributes and a not in _CODE_RUNNERS:  # code runners are reported by token
@@ -342,9 +247,9 @@ class Context:
     def add(self, problem: str) -> None:
         for cmd in problem_context(problem):
             self.commands.add(cmd.key)
-            slot = _slot_key(cmd)
-            if slot is not None and _body_key(cmd) == ("sorry",):
-                self.slots.add(slot)
+            split = _slot_split(cmd)
+            if split is not None and split[1] == ("sorry",):
+                self.slots.add(split[0])
 
     def update(self, other: Context) -> None:
         self.commands |= other.commands
@@ -358,36 +263,31 @@ class Context:
         return ctx
 
 
-def problem_context(problem: str) -> list[Command]:
+def problem_context(problem: str) -> list[GateCommand]:
     """Every command of a problem file except its statement (the last theorem/lemma)."""
     cmds = split_commands(problem)
     last = max((k for k, c in enumerate(cmds) if c.keyword in ("theorem", "lemma")), default=None)
     return [c for k, c in enumerate(cmds) if k != last]
 
 
-def _assign_index(cmd: Command) -> int | None:
-    depth = 0
-    for j in range(cmd.keyword_index + 1, len(cmd.toks)):
-        t = cmd.toks[j]
-        if t.kind == "symbol" and t.text in "([{⦃⟨⟦":
-            depth += 1
-        elif t.kind == "symbol" and t.text in ")]}⦄⟩⟧":
-            depth -= 1
-        elif depth == 0 and t.text == ":=":
-            return j
-    return None
-
-
-def _slot_key(cmd: Command) -> tuple[str, ...] | None:
+def _slot_split(cmd: GateCommand) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(tokens up to and including the top-level `:=`, tokens after it) of a def/abbrev/opaque."""
     if cmd.keyword not in ("def", "abbrev", "opaque"):
         return None
-    j = _assign_index(cmd)
-    return None if j is None else cmd.key[: j + 1]
-
-
-def _body_key(cmd: Command) -> tuple[str, ...]:
-    j = _assign_index(cmd)
-    return () if j is None else cmd.key[j + 1 :]
+    depth = 0
+    try:
+        kw = cmd.key.index(cmd.keyword)
+    except ValueError:
+        return None
+    for j in range(kw + 1, len(cmd.key)):
+        t = cmd.key[j]
+        if t in ("(", "[", "{", "⦃", "⟨", "⟦", "@["):
+            depth += 1
+        elif t in (")", "]", "}", "⦄", "⟩", "⟧"):
+            depth -= 1
+        elif depth == 0 and t == ":=":
+            return cmd.key[: j + 1], cmd.key[j + 1 :]
+    return None
 
 
 # --- the gates -----------------------------------------------------------------------------------
@@ -399,28 +299,25 @@ def check_candidate(text: str, context: Context | None = None) -> list[Violation
     context = context or Context()
     toks = _tokens(text)
     out = _token_violations(text, toks)
+    untrusted: list[GateCommand] = []
     for cmd in split_commands(text):
         if cmd.key in context.commands:
             continue
-        slot = _slot_key(cmd)
-        if slot is not None and slot in context.slots:
-            # A filled answer slot: judged like a proof (modifiers, attributes), not as a new def.
-            out.extend(
-                v for v in _command_violations(text, cmd, frozenset({cmd.keyword}), ALLOWED_ATTRIBUTES, "a proof")
-            )
+        untrusted.append(cmd)
+        split = _slot_split(cmd)
+        if split is not None and split[0] in context.slots:
+            # A filled answer slot: its value is judged by the token rules like a proof.
             continue
         if cmd.keyword in ("def", "abbrev", "opaque"):
-            out.append(
-                Violation(
-                    Reason.CONTEXT,
-                    f"`{cmd.keyword}{' ' + cmd.name if cmd.name else ''}` is not part of the problem's context",
-                    _line(text, cmd.start),
-                )
-            )
+            named = f"{cmd.keyword} {cmd.name}" if cmd.name else cmd.keyword
+            out.append(Violation(Reason.CONTEXT, f"`{named}` is not part of the problem's context",
+                                 _line(text, cmd.start)))
             out.extend(v for v in _command_violations(text, cmd, frozenset({cmd.keyword}), ALLOWED_ATTRIBUTES, "")
                        if v.reason is not Reason.COMMAND)
             continue
         out.extend(_command_violations(text, cmd, PROOF_COMMANDS, ALLOWED_ATTRIBUTES, "a proof"))
+    for cmd in untrusted:
+        out.extend(_unknown_command_words(text, [t for t in toks if cmd.start <= t.start < cmd.end]))
     return _dedup(out)
 
 
@@ -428,7 +325,7 @@ def check_dataset_text(text: str) -> list[Violation]:
     """Violations of a dataset header or problem (context + statement): imports, `open`, allowed
     options, plain definitions and scoping only."""
     toks = _tokens(text)
-    out = _token_violations(text, toks)
+    out = _token_violations(text, toks) + _unknown_command_words(text, toks)
     for cmd in split_commands(text):
         out.extend(_command_violations(text, cmd, DATASET_COMMANDS, _DATASET_ATTRIBUTES, "a dataset problem"))
     return _dedup(out)
