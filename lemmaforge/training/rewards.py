@@ -50,22 +50,20 @@ import asyncio
 import inspect
 import logging
 import math
-import re
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lemmaforge.agent.output import extract_lean_code, lean_blocks, sketch_and_proof
 from lemmaforge.config import AuditConfig
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import CheckStatus, Verifier, VerifierError
 
 log = logging.getLogger(__name__)
 
 VerifierFactory = Callable[[], Verifier]
 
-# ```lean4 / ```lean fences; a block must be closed to count (a truncated completion has no proof).
-_LEAN_BLOCK_RE = re.compile(r"```[ \t]*lean4?[ \t]*\r?\n(?P<code>.*?)```", re.DOTALL | re.IGNORECASE)
-_SORRY_RE = re.compile(r"(?<![\w.'’])(?:sorry|admit)(?![\w'’!?])")
 
 
 # --- completions and code blocks -----------------------------------------------------------------
@@ -98,46 +96,17 @@ def _content(content: Any) -> str:
     return "" if content is None else str(content)
 
 
-def lean_blocks(text: str) -> list[str]:
-    """Every closed ```lean4 / ```lean block of `text`, in order."""
-    return [m.group("code") for m in _LEAN_BLOCK_RE.finditer(text)]
-
-
 def _local_extract(text: str) -> str | None:
+    """The last closed ```lean4 / ```lean block of `text` (no header handling)."""
     blocks = lean_blocks(text)
     return blocks[-1] if blocks else None
 
 
 def extract_proof_code(text: str) -> str | None:
-    """The Lean proof of a completion: `agent.prover.extract_lean_code` (the last ```lean4 /
+    """The Lean proof of a completion: `agent.output.extract_lean_code` (the last ```lean4 /
     ```lean block, after any `<think>` and after DS-Prover-V2's "Complete Lean 4 Proof" heading;
-    an unterminated final block is returned for Lean to judge), else the last closed block.
-    None when there is none."""
-    try:
-        from lemmaforge.agent.prover import extract_lean_code
-    except ImportError:
-        return _local_extract(text)
+    an unterminated final block is returned for Lean to judge). None when there is none."""
     return extract_lean_code(text)
-
-
-def _has_sorry(code: str) -> bool:
-    try:
-        from lemmaforge.lean.code import strip_comments
-    except ImportError:  # pragma: no cover - code.py always ships strip_comments
-        return bool(_SORRY_RE.search(code))
-    return bool(_SORRY_RE.search(strip_comments(code)))
-
-
-def sketch_and_proof(text: str) -> tuple[str | None, str | None]:
-    """(sketch, final proof) of a CoT completion: the sketch is the first Lean block containing
-    `sorry`, the proof the last block, provided it comes after the sketch."""
-    blocks = lean_blocks(text)
-    sketch_index = next((i for i, b in enumerate(blocks) if _has_sorry(b)), None)
-    if sketch_index is None:
-        return None, blocks[-1] if blocks else None
-    if sketch_index == len(blocks) - 1:
-        return blocks[sketch_index], None
-    return blocks[sketch_index], blocks[-1]
 
 
 # --- the Lean reward -----------------------------------------------------------------------------
@@ -146,9 +115,7 @@ def sketch_and_proof(text: str) -> tuple[str | None, str | None]:
 def original_text(header: str | None, statement: str) -> str:
     """The problem as a whole Lean file: `header` + `statement`, unless the statement already
     carries its own header (then `header` is ignored)."""
-    from lemmaforge.lean import code as lean_code
-
-    own_header, _ = lean_code.split_header(statement)
+    own_header, _ = lean_syntax.split_header(statement)
     if own_header.strip() or not (header or "").strip():
         return statement
     return header.rstrip() + "\n\n" + statement.lstrip()
@@ -157,10 +124,8 @@ def original_text(header: str | None, statement: str) -> str:
 def candidate_text(proof_code: str, original: str) -> str:
     """The completion's code under the ORIGINAL's header: whatever header the model wrote
     (imports, options, opens) is replaced by the problem's own."""
-    from lemmaforge.lean import code as lean_code
-
-    header, _ = lean_code.split_header(original)
-    _, body = lean_code.split_header(proof_code)
+    header, _ = lean_syntax.split_header(original)
+    _, body = lean_syntax.split_header(proof_code)
     if not header.strip():
         return body
     return header.rstrip() + "\n\n" + body.lstrip()
@@ -400,14 +365,12 @@ def make_lean_reward(
 def structure_consistency_score(text: str) -> float:
     """Fraction of the sketch's `have` steps that the final proof keeps; 0.0 without a sketch
     (no block with `sorry`, or no `have` in it) or without a final proof block after it."""
-    from lemmaforge.lean import code as lean_code
-
     sketch, proof = sketch_and_proof(text)
     if sketch is None or proof is None:
         return 0.0
-    if not lean_code.have_steps(sketch):
+    if not lean_syntax.have_steps(sketch):
         return 0.0
-    return float(lean_code.structure_consistency(sketch, proof))
+    return float(lean_syntax.structure_consistency(sketch, proof))
 
 
 def structure_consistency_reward(
