@@ -115,8 +115,9 @@ def _norm(s: str) -> str:
 
 
 def sorry_tokens(candidate: str) -> list[tuple[str, int]]:
-    """(`sorry`|`admit`, line) for each real token outside comments, docstrings and strings."""
-    return [(t.text, t.line) for t in lean_code.find_tokens(candidate, ("sorry", "admit"))]
+    """(`sorry`|`admit`|`sorryAx`, line) for each real token outside comments, docstrings and
+    strings: anywhere in the file, helper lemmas included, whatever the native_decide policy."""
+    return [(t.text, t.line) for t in lean_code.find_tokens(candidate, ("sorry", "admit", "sorryAx"))]
 
 
 def code_only(code: str) -> str:
@@ -139,7 +140,20 @@ def context_changes(original: str, candidate: str) -> list[str]:
     in order and unchanged (an answer slot `… := sorry` may get a value); additions may only be
     proved lemmas and resource options: anything else (an instance, a definition, an `open`…)
     could change what the unchanged statement text MEANS (e.g. a new `LT ℝ` instance)."""
-    return lean_code.preamble_diff(original, candidate, allow_answer_slots=True, allow_added_lemmas=True)
+    return lean_code.preamble_diff(original, _without_examples(candidate), allow_answer_slots=True,
+                                   allow_added_lemmas=True)
+
+
+def _without_examples(code: str) -> str:
+    """`code` with its `example`s blanked (newlines kept): an example adds nothing to the
+    environment, so it cannot change what the statement means (the gate judged its text)."""
+    chars = list(code)
+    for cmd in lean_code.split_commands(code):
+        if cmd.keyword == "example":
+            for i in range(cmd.start, cmd.end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+    return "".join(chars)
 
 
 # --- axioms ------------------------------------------------------------------------------------

@@ -194,6 +194,22 @@ def _token_violations(text: str, toks: Sequence[Token]) -> list[Violation]:
     return out
 
 
+def _unterminated(text: str) -> list[Violation]:
+    """A block comment or string left open at the end swallows whatever follows, the audit's
+    probe included: refuse it rather than let Lean read the probe as a comment."""
+    toks = syntax.tokens(text, comments=True)
+    if not toks:
+        return []
+    last = toks[-1]
+    if last.kind in ("comment", "doc") and last.text.startswith("/-") and not (
+        last.text.endswith("-/") and len(last.text) >= 5  # `/--/` alone is an open doc comment
+    ):
+        return [Violation(Reason.SYNTAX, "unterminated block comment", _line(text, last.start))]
+    if last.kind == "string" and (len(last.text) < 2 or not last.text.endswith('"')):
+        return [Violation(Reason.SYNTAX, "unterminated string", _line(text, last.start))]
+    return []
+
+
 def _unknown_command_words(text: str, toks: Sequence[Token]) -> list[Violation]:
     """Command words the syntax layer does not split on (rarer Mathlib commands): refused in
     untrusted text wherever they appear, so an unforeseen command cannot hide in a proof."""
@@ -298,7 +314,7 @@ def check_candidate(text: str, context: Context | None = None) -> list[Violation
     of `context` (the problem's own) may appear unchanged; its answer slots may be filled."""
     context = context or Context()
     toks = _tokens(text)
-    out = _token_violations(text, toks)
+    out = _token_violations(text, toks) + _unterminated(text)
     untrusted: list[GateCommand] = []
     for cmd in split_commands(text):
         if cmd.key in context.commands:
