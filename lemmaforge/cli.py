@@ -92,7 +92,7 @@ def check(
 
     Whole-file check, no sorry, whitelisted axioms, statement unchanged (with --against), no banned
     commands. Exit 0 proved, 1 not, 2 bad input or unusable verifier."""
-    from lemmaforge.lean import code as lean_code
+    from lemmaforge.lean import syntax as lean_syntax
     from lemmaforge.lean.audit import audit
     from lemmaforge.lean.backends import make_verifier
     from lemmaforge.lean.gate import DatasetRejected
@@ -105,9 +105,9 @@ def check(
         original = read_lean_file(against, "original") if against is not None else None
     except BadInput as exc:
         fail(str(exc))
-    if lean_code.last_theorem(candidate) is None:
+    if lean_syntax.last_theorem(candidate) is None:
         fail(f"no theorem or lemma found in {file}")
-    if original is not None and lean_code.last_theorem(original) is None:
+    if original is not None and lean_syntax.last_theorem(original) is None:
         fail(f"no theorem or lemma found in {against}")
 
     settings = settings_or_fail(

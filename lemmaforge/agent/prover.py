@@ -39,7 +39,7 @@ from lemmaforge.lean.syntax.commands import theorems_of
 from lemmaforge.lean.syntax.layout import analyze
 
 # ---------------------------------------------------------------------------------------------
-# Lean text, just enough to cut model outputs (on lean.code's lexer and declarations)
+# Lean text, just enough to cut model outputs (on lean.syntax's lexer and declarations)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -256,7 +256,7 @@ class ProofCandidate:
 
 
 def lemma_code(statement: str, body: str) -> str:
-    """`statement` with its proof hole filled by `body`: `lemmaforge.lean.code.fill` (the way the
+    """`statement` with its proof hole filled by `body`: `lemmaforge.lean.syntax.fill` (the way the
     search engine builds the file it checks, so that Lean's positions match), else (a body `fill`
     cannot place) `… := by` + the body indented by two."""
     try:

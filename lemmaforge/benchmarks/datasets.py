@@ -12,7 +12,7 @@
 * a path to a JSONL file, one problem per line: `header` + `formal_statement`, optional `name`,
   `split` (default `test`), `informal_statement`, `category` / `tags` / `area`, `lean_version`;
   every other field lands in `extra`. A line without `header` whose `formal_statement` (or
-  `code`) holds the whole file is split with `lean.code.split_header`. A statement ending in
+  `code`) holds the whole file is split with `lean.syntax.split_header`. A statement ending in
   `:= by` or `:=` (DeepSeek's and ATF's raw formats) gets its `sorry` appended;
 * `hf:<dataset id>[:config]`: the same row format read through the Hugging Face `datasets`
   library (the `train` extra), when it is installed and the hub is reachable.
@@ -52,7 +52,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from lemmaforge.lean.code import Hole, holes, last_theorem, split_header
+from lemmaforge.lean.syntax import Hole, holes, last_theorem, split_header
 from lemmaforge.records import ProblemRecord
 
 __all__ = [
@@ -218,7 +218,7 @@ def _looks_like_path(text: str) -> bool:
 class BenchmarkProblem:
     """One benchmark theorem. `code` (= header + statement) is what Lean checks.
 
-    Slot positions (`slots`, `proof_slot`, `answer_slots`) are `lean.code.Hole`s in `code`
+    Slot positions (`slots`, `proof_slot`, `answer_slots`) are `lean.syntax.Hole`s in `code`
     coordinates (header included), the frame in which the verifier reports positions; only the
     statement's holes count, never the header's.
     """

@@ -59,7 +59,7 @@ from lean_interact.interface import BaseREPLQuery, LeanError
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -82,9 +82,9 @@ MEMORY_RECYCLE_FRACTION = 0.8
 
 
 def split_header(code: str) -> tuple[str, str, int]:
-    """(header, body, body_line_offset): `lean.code.split_header`, plus the number of lines the
+    """(header, body, body_line_offset): `lean.syntax.split_header`, plus the number of lines the
     header takes, by which positions of the body's results are shifted back."""
-    header, body = lean_code.split_header(code)
+    header, body = lean_syntax.split_header(code)
     return header, body, header.count("\n")
 
 

@@ -10,27 +10,23 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.records import Recorder
-
-_DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
 
 
 @functools.lru_cache(maxsize=8192)
 def normalize_statement(lemma: str) -> str:
-    """Whitespace- and comment-free statement text without the declaration name or its proof.
-    Cached: the engine asks for the same lemma on lookup and on insertion."""
-    decl = lean_code.last_theorem(lemma)
-    text = f"{decl.binders} : {decl.type}" if decl is not None else _DECL_HEAD.sub("", lemma).split(":=")[0]
-    return " ".join(lean_code.strip_comments(text).split())
+    """The lemma's statement key: `lean.syntax.theorem_key` (the one normaliser: Lean's tokens, no
+    comments or whitespace, without the name or the proof; `open … in` prefixes kept). Cached: the
+    engine asks for the same lemma on lookup and on insertion."""
+    return lean_syntax.theorem_key(lemma)
 
 
 @functools.lru_cache(maxsize=256)
 def header_key(header: str) -> str:
     """Headers are long and repeated: key on a hash of their normalized text."""
-    norm = " ".join(lean_code.strip_comments(header).split())
+    norm = lean_syntax.normalize_statement(header)
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
 

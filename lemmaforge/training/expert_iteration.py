@@ -67,7 +67,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from lemmaforge.config import AuditConfig, LLMEndpoint
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import (
     AttemptRecord,
@@ -279,7 +279,7 @@ class _Problem:
 
 
 def _problem(record: ProblemRecord) -> _Problem:
-    decl = lean_code.last_theorem(record.statement)
+    decl = lean_syntax.last_theorem(record.statement)
     split = decl.start if decl is not None else 0
     return _Problem(record, record.header + record.statement[:split], record.statement[split:])
 

@@ -31,6 +31,7 @@ from lemmaforge.lean.syntax.compare import (
     preamble_diff,
     same_statement,
     statement_tokens,
+    theorem_key,
 )
 from lemmaforge.lean.syntax.holes import Hole, TermProof, fill, holes
 from lemmaforge.lean.syntax.layout import COMMAND_KEYWORDS, DECLARATION_KEYWORDS, MODIFIERS
@@ -88,6 +89,7 @@ __all__ = [
     "split_commands",
     "split_header",
     "statement_tokens",
+    "theorem_key",
     "strip_comments",
     "structure_consistency",
     "tokens",

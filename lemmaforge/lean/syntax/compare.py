@@ -31,6 +31,7 @@ __all__ = [
     "preamble_diff",
     "same_statement",
     "statement_tokens",
+    "theorem_key",
 ]
 
 GLUE = "\u2040"  # ⁀ marks a token that touches the previous one where Lean cares (`a[i]`, `x.1`)
@@ -228,3 +229,22 @@ def filled_answers(original: str, candidate: str) -> dict[str, str]:
             if body != "sorry":
                 out[c.decl.name] = body
     return out
+
+
+def theorem_key(text: str) -> str:
+    """What the last theorem of `text` states, as one normalised string without its name, its
+    proof or anything before it: the non-harmless `… in` prefixes, universe parameters, binders
+    and type. Two lemmas that differ only in name, comments, whitespace or proof share it (the
+    subgoal cache key, the hold-out key of `gen-data`). Text without a theorem: the normalised
+    text before its first top-level `:=` with a leading `theorem`/`lemma name` dropped."""
+    decl = last_theorem(text)
+    if decl is None:
+        toks = statement_tokens(text)
+        if len(toks) >= 2 and toks[0] in ("theorem", "lemma"):
+            toks = toks[2:]
+        if ":=" in toks:
+            toks = toks[: toks.index(":=")]
+        return join_canonical(toks)
+    _, _, universe_params, signature, *prefixes = _statement_key(decl)
+    head = " ".join(prefixes)
+    return f"{head} ⊢ {universe_params} {signature}".strip() if head or universe_params else signature
