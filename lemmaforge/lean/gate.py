@@ -59,7 +59,9 @@ ALLOWED_ATTRIBUTES = frozenset(
 # Allowed in dataset contexts beyond ALLOWED_ATTRIBUTES (plain definitions may carry these).
 _DATASET_ATTRIBUTES = ALLOWED_ATTRIBUTES | {"instance", "coe", "simp_lemmas", "class"}
 
-PROOF_COMMANDS = frozenset({"theorem", "lemma", "example", "open", "set_option"})
+# `import` only names installed modules (Lean refuses it after the first command); an import the
+# problem does not have is a context change for the audit, not code the candidate wrote.
+PROOF_COMMANDS = frozenset({"theorem", "lemma", "example", "open", "set_option", "import"})
 DATASET_COMMANDS = frozenset(
     {
         "import", "open", "set_option", "def", "abbrev", "theorem", "lemma", "example", "inductive", "structure",
