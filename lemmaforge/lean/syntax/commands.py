@@ -542,6 +542,8 @@ def split_header(code: str) -> tuple[str, str]:
         if t.kind in ("comment", "doc") and t.start >= header_end and "\n" not in code[header_end : t.start]:
             header_end = t.end
     nl = code.find("\n", header_end)
+    if code[header_end : len(code) if nl < 0 else nl].strip():
+        return code[:header_end], code[header_end:]  # a command follows on the same line
     if nl < 0:
         return code, ""
     end = nl + 1

@@ -170,3 +170,9 @@ class TestIndentedCommandsAreSeen:
             decl = last_theorem(code)
             assert decl is not None and decl.name == name and decl.type == "0 < x ^ 2"
             assert same_statement(code, code) and not same_statement(HEADER + THEOREM, code)
+
+
+def test_split_header_stops_before_a_command_on_the_same_line() -> None:
+    code = "import Mathlib\nopen Real theorem t : True := trivial"
+    header, rest = split_header(code)
+    assert header == "import Mathlib\nopen Real" and rest == " theorem t : True := trivial"
