@@ -53,6 +53,9 @@ class VerifierConfig(BaseModel):
     # Accept dataset rows / original files outside the dataset whitelist (lean/gate.py): instances,
     # axioms, options beyond the allowed list. Recorded with the run config like every setting.
     trust_dataset: bool = False
+    # SafeVerify executable (repl / lake backends): the final audit asks Lean whether the proof
+    # states the original (lean/safeverify.py). Built by `lemmaforge setup --safeverify`.
+    safe_verify: Path | None = None
 
 
 class AuditConfig(BaseModel):

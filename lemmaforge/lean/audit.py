@@ -81,6 +81,7 @@ class AuditReport:
     reasons: list[Rejection] = field(default_factory=list)
     axioms: list[str] | None = None
     check: CheckResult | None = None
+    statement_check: dict[str, Any] | None = None  # Lean's own verdict (SafeVerify), where it ran
 
     @property
     def ok(self) -> bool:
@@ -98,6 +99,7 @@ class AuditReport:
             "reasons": [r.to_json() for r in self.reasons],
             "time": check.time if check else 0.0,
             "backend": check.backend if check else None,
+            "statement_check": self.statement_check,
         }
 
 
@@ -369,7 +371,24 @@ async def audit(
                 report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"depends on axiom '{ax}'"))
 
     report.status = _status(report.reasons)
+    checker = getattr(verifier, "statement_checker", None)
+    if report.status is AuditStatus.PROVED and original is not None and checker is not None:
+        await _lean_statement_check(report, checker, original, candidate, allowed, timeout)
     return report
+
+
+async def _lean_statement_check(
+    report: AuditReport, checker: Any, original: str, candidate: str, allowed: set[str], timeout: float | None
+) -> None:
+    """Ask Lean (SafeVerify) whether the proof states the original; the text comparison already
+    agreed. A verdict Lean could not give is a verifier failure, never "proved"."""
+    verdict = await checker.compare(original, candidate, allowed_axioms=allowed, timeout=timeout)
+    report.statement_check = verdict.to_json()
+    if verdict.same is False:
+        report.reasons.append(Rejection(Reason.STATEMENT_CHANGED, verdict.detail))
+    elif verdict.same is None and not verdict.skipped:
+        report.reasons.append(Rejection(Reason.VERIFIER_FAILURE, verdict.detail))
+    report.status = _status(report.reasons)
 
 
 def _inherited_sorries(original: str | None) -> int:

@@ -18,7 +18,22 @@ BACKENDS = ("repl", "kimina", "lake")
 def make_verifier(cfg: VerifierConfig) -> GatedVerifier:
     """Build the configured backend behind the gate. Raises VerifierError (one line, actionable)
     when unusable."""
-    return GatedVerifier(_make_backend(cfg), trust_dataset=cfg.trust_dataset)
+    checker = _statement_checker(cfg) if cfg.safe_verify is not None else None  # before any process starts
+    gated = GatedVerifier(_make_backend(cfg), trust_dataset=cfg.trust_dataset)
+    gated.statement_checker = checker
+    return gated
+
+
+def _statement_checker(cfg: VerifierConfig) -> object:
+    """SafeVerify for the Lean-side statement check; only where Lean is local."""
+    from lemmaforge.lean.safeverify import SafeVerifyChecker
+
+    if cfg.backend == "kimina":
+        raise VerifierError("verifier.safe_verify needs Lean on this machine: use the repl or lake backend")
+    if cfg.project is None:
+        raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
+    return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
+                             workers=cfg.workers)
 
 
 def _make_backend(cfg: VerifierConfig) -> Verifier:

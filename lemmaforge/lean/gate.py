@@ -427,6 +427,8 @@ class GatedVerifier:
         self.trust_dataset = trust_dataset
         self.context = Context()
         self.refused = 0  # texts the gate kept from the backend
+        # Lean-side statement identity for the final audit (lean/safeverify.py), where Lean is local.
+        self.statement_checker: Any = None
 
     @property
     def name(self) -> str:
