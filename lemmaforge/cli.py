@@ -183,6 +183,11 @@ def setup(
     install_lean: Annotated[
         bool, typer.Option("--install-lean/--no-install-lean", help="Install elan + Lean when missing.")
     ] = True,
+    safeverify: Annotated[
+        bool,
+        typer.Option("--safeverify/--no-safeverify",
+                     help="Also build SafeVerify: the final audit then asks Lean whether a proof states the original."),
+    ] = False,
     config: ConfigOpt = None,
 ) -> None:
     """Prepare Lean, Mathlib and the REPL through lean-interact.
@@ -197,6 +202,17 @@ def setup(
         fail(str(exc))
     out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
     out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False)
+    if safeverify:
+        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.safeverify import build_safe_verify
+        from lemmaforge.lean.verifier import VerifierError
+
+        try:
+            exe = build_safe_verify(Path(result.project_dir), lake=find_lake(settings.verifier.lake_path) or "lake",
+                                    log=lambda m: err.print(m, highlight=False))
+        except VerifierError as exc:
+            fail(str(exc))
+        out.print(f"SafeVerify: export LEMMAFORGE_VERIFIER__SAFE_VERIFY={exe}", highlight=False)
 
 
 def _parse_budget(items: list[str] | None) -> dict[str, Any]:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,3 +137,36 @@ class SafeVerifyChecker:
 def default_location(project: Path) -> Path:
     """Where `lemmaforge setup --safeverify` builds the executable for `project`."""
     return project / ".lemmaforge" / "SafeVerify" / ".lake" / "build" / "bin" / "safe_verify"
+
+
+def build_safe_verify(
+    project: Path, *, lake: str, git: str = "git", log: Callable[[str], None] = lambda _m: None,
+    repo: str = SAFE_VERIFY_REPO,
+) -> Path:
+    """Clone SafeVerify next to `project` and build it with the project's Lean toolchain (oleans
+    are only readable by the Lean version that wrote them). Returns the executable. Raises
+    VerifierError naming the step that failed."""
+    dest = project / ".lemmaforge" / "SafeVerify"
+    if not (dest / "lakefile.lean").exists() and not (dest / "lakefile.toml").exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        log(f"cloning {repo} into {dest}…")
+        _step([git, "clone", "--depth", "1", repo, str(dest)], cwd=dest.parent, what="cloning SafeVerify")
+    toolchain = project / "lean-toolchain"
+    if toolchain.is_file():
+        (dest / "lean-toolchain").write_text(toolchain.read_text(encoding="utf-8"), encoding="utf-8")
+    log("building SafeVerify (lake build)…")
+    _step([lake, "build"], cwd=dest, what="building SafeVerify")
+    exe = default_location(project)
+    if not exe.is_file():
+        raise VerifierError(f"building SafeVerify did not produce {exe}")
+    return exe
+
+
+def _step(argv: list[str], *, cwd: Path, what: str) -> None:
+    try:
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise VerifierError(f"{what} failed: cannot run '{argv[0]}': {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        tail = (done.stderr.strip() or done.stdout.strip()).splitlines()
+        raise VerifierError(f"{what} failed ({done.returncode}): {tail[-1][:200] if tail else 'no output'}")
