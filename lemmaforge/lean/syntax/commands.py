@@ -113,7 +113,7 @@ def _raw_commands(an: Analysis) -> list[RawCommand]:
         kw = toks[cmd.keyword]
         last = toks[e]
         if (
-            kw.kind == "ident"
+            kw.kind in ("ident", "hashcmd")
             and kw.text in PREFIX_KEYWORDS
             and last.kind == "ident"
             and last.text == "in"

@@ -128,10 +128,41 @@ COMMAND_KEYWORDS = (
         "declare_config_elab",
         "library_note",
         "universes",
+        "coinductive",
+        "prelude",
+        "grind_pattern",
+        "initialize_simps_projections",
+        "compile_inductive",
+        "assert_not_imported",
+        "count_heartbeats",
+        "whatsnew",
+        "proof_wanted",
+        "declare_aesop_rule_sets",
+        "register_builtin_option",
+        "extend_docs",
+        "register_label_attr",
+        "open_locale",
+        "simproc_decl",
+        "dsimproc_decl",
+        "builtin_dsimproc",
     }
 )
 # Commands that `… in` turns into a prefix of the next command.
-PREFIX_KEYWORDS = frozenset({"open", "set_option", "attribute", "variable", "include", "omit", "universe"})
+PREFIX_KEYWORDS = frozenset(
+    {
+        "open",
+        "set_option",
+        "attribute",
+        "variable",
+        "include",
+        "omit",
+        "universe",
+        "count_heartbeats",
+        "whatsnew",
+        "#guard_msgs",
+        "#count_heartbeats",
+    }
+)
 _POSITIONAL = frozenset({"open", "set_option"})
 _CONDITIONAL = frozenset({"deriving"}) | SCOPE_MODIFIERS
 # Reserved words that are also attribute names (`@[instance]`, `attribute [local simp]`).

@@ -176,3 +176,15 @@ def test_split_header_stops_before_a_command_on_the_same_line() -> None:
     code = "import Mathlib\nopen Real theorem t : True := trivial"
     header, rest = split_header(code)
     assert header == "import Mathlib\nopen Real" and rest == " theorem t : True := trivial"
+
+
+def test_hash_command_in_prefix_chain() -> None:
+    (cmd,) = split_commands("#guard_msgs in\nopen Real in\ntheorem t : True := trivial")
+    assert cmd.keyword == "theorem" and [p.keyword for p in cmd.prefixes] == ["#guard_msgs", "open"]
+    (cmd,) = split_commands("count_heartbeats in\ntheorem t : True := trivial")
+    assert [p.keyword for p in cmd.prefixes] == ["count_heartbeats"]
+
+
+def test_print_axioms_is_one_command() -> None:
+    (cmd,) = split_commands("#print axioms Foo.bar'")
+    assert cmd.keyword == "#print" and cmd.args == ("axioms", "Foo.bar'")
