@@ -131,9 +131,13 @@ def _raw_commands(an: Analysis) -> list[RawCommand]:
     return out
 
 
+def _start(t: Token) -> int:
+    return t.start
+
+
 def _doc_before(code: str, all_toks: tuple[Token, ...], offset: int) -> Token | None:
     """The docstring `/-- -/` immediately before `offset` (only whitespace between), if any."""
-    k = bisect.bisect_left([t.start for t in all_toks], offset) - 1
+    k = bisect.bisect_left(all_toks, offset, key=_start) - 1
     if k >= 0 and all_toks[k].kind == "doc" and all_toks[k].text.startswith("/--"):
         if code[all_toks[k].end : offset].strip() == "":
             return all_toks[k]

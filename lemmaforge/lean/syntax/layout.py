@@ -203,6 +203,9 @@ _EXPECTS_TERM = frozenset(
     }
 )
 
+# Every token text that may start a command (besides `#…` tokens), for the fast path.
+_START_WORDS = COMMAND_KEYWORDS | SCOPE_MODIFIERS | {"@["}
+
 OPEN_BRACKETS = frozenset({"(", "[", "{", "⦃", "⟨", "⟦", "⟮", "‹", "⌊", "⌈", "@[", "`("})
 CLOSE_BRACKETS = frozenset(")]}⦄⟩⟧⟯›⌋⌉")
 # Tactics whose argument is a tactic sequence: the next token opens a block.
@@ -374,6 +377,8 @@ class _Tracker:
         if self.next_is_start:
             self.next_is_start = False
             return True
+        if t.text not in _START_WORDS and t.kind != "hashcmd":
+            return False  # the fast path: almost every token
         if i <= self.no_start_until:
             return False
         if t.kind == "hashcmd":
