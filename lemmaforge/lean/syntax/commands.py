@@ -114,11 +114,14 @@ def _raw_commands(an: Analysis) -> list[RawCommand]:
         last = toks[e]
         if (
             kw.kind in ("ident", "hashcmd")
-            and kw.text in PREFIX_KEYWORDS
             and last.kind == "ident"
             and last.text == "in"
             and k + 1 < len(an.starts)
+            and (kw.text in PREFIX_KEYWORDS or (an.depth[e] == 0 and not an.stack[e]))
         ):
+            # Lean's `in` is a trailing parser on ANY command (`cmd in cmd` = `section cmd cmd
+            # end`): `instance … in theorem …` scopes the instance to the theorem. An `in` inside a
+            # bracket or a tactic block (`open X in simp`) is not that one.
             pending.append(cmd)
             continue
         if pending:

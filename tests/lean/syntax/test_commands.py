@@ -188,3 +188,17 @@ def test_hash_command_in_prefix_chain() -> None:
 def test_print_axioms_is_one_command() -> None:
     (cmd,) = split_commands("#print axioms Foo.bar'")
     assert cmd.keyword == "#print" and cmd.args == ("axioms", "Foo.bar'")
+
+
+def test_any_command_can_be_an_in_prefix() -> None:
+    # Lean: `cmd in cmd` for every command; the instance is scoped to the theorem.
+    code = "instance : Inhabited ℕ := ⟨7⟩ in\ntheorem t : (default : ℕ) = 7 := rfl"
+    (cmd,) = split_commands(code)
+    assert cmd.keyword == "theorem" and [p.keyword for p in cmd.prefixes] == ["instance"]
+    original = "theorem t : (default : ℕ) = 7 := sorry"
+    assert not same_statement(original, code)
+
+
+def test_tactic_in_is_not_a_prefix() -> None:
+    code = "theorem a : True := by\n  open Real in\ntheorem b : True := trivial"
+    assert [(c.keyword, len(c.prefixes)) for c in split_commands(code)] == [("theorem", 0), ("theorem", 0)]
