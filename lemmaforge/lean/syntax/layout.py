@@ -40,12 +40,9 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lemmaforge.lean.syntax.lexer import Lines, Token, tokens
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 __all__ = [
     "COMMAND_KEYWORDS",

@@ -120,7 +120,7 @@ _new_token = tuple.__new__
 
 _COMMENT_DELIMITER = re.compile(r"/-|-/")
 # Identifiers after which a string literal is an interpolated string (its `{…}` hold code).
-_INTERPOLATING = frozenset({"throwError", "throwErrorAt", "dbg_trace", "logInfo", "panic!", "assert!"})
+_INTERPOLATING = frozenset({"throwError", "throwErrorAt", "dbg_trace"})
 
 
 def _block_comment_end(code: str, start: int) -> int:
@@ -241,7 +241,7 @@ def _interpolation_end(code: str, start: int) -> int:
     while True:
         m = _TOKEN_RE.match(code, pos)
         assert m is not None  # every position matches (`.` or `\Z`)
-        kind = m.lastgroup
+        kind = m.lastgroup or "symbol"
         if kind == "end":
             return len(code)
         text_start = m.start(kind if kind != "hashes" else "raw_string")
