@@ -16,7 +16,6 @@ search engine and the audit read the code with.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +33,7 @@ from lemmaforge.agent.output import (
     trim_blank,
 )
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax import same_statement
+from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
 from lemmaforge.lean.syntax.commands import theorems_of
 from lemmaforge.lean.syntax.layout import analyze
 
@@ -108,6 +107,17 @@ def find_decls(text: str) -> list[Decl]:
     return decls
 
 
+def _starts_with_command(text: str) -> bool:
+    """Whether `text` opens with a command (`import`, `open`, `def`, `#eval`, `@[…]`…) rather
+    than a tactic: such a block is not a bare tactic proof."""
+    toks = lean_syntax.tokens(text)
+    return bool(toks) and (
+        toks[0].kind == "hashcmd"
+        or toks[0].text == "@["
+        or (toks[0].kind == "ident" and toks[0].text in COMMAND_KEYWORDS)
+    )
+
+
 def _column(text: str, pos: int) -> int:
     return pos - _line_start(text, pos)
 
@@ -118,7 +128,7 @@ def decl_name(statement: str) -> str | None:
     if decls:
         return decls[-1].name
     s = statement.strip()
-    return s if s and re.fullmatch(r"[^\s:({\[⦃]+", s) else None
+    return s if lean_syntax.is_ident(s) else None
 
 
 def _find_target(code: str, name: str | None) -> Decl | None:
@@ -295,7 +305,7 @@ def build_candidate(
     changed = False
     if target is None:
         body = _block_text("\n" + code) if code.strip() else ""
-        if not body or re.match(r"(import|set_option|open|def|abbrev|example)\b", body):
+        if not body or _starts_with_command(body):
             return None
     else:
         extracted = extract_proof_body(code[target.line_start : target.end], statement)
