@@ -45,7 +45,7 @@ Kinds
 Dedup, cap, hold-out
 --------------------
 * Dedup on (kind, header, normalized statement, normalized proof): the statement key is
-  `search.cache.normalize_statement` (no name, comments, whitespace), the proof key is
+  `lean.syntax.theorem_key` (no name, comments, whitespace), the proof key is
   `lean.syntax.normalize_code` of the proof without header and theorem name, so a renamed copy of
   a proof is a duplicate. First seen (oldest run first) wins.
 * `max_per_statement`: at most N proofs per (kind, statement), oldest first (STP keeps 16).
@@ -72,7 +72,7 @@ from lemmaforge.agent.prover import statement_with_sorry
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.records import ProblemRecord, ProofRecord
-from lemmaforge.search.cache import header_key, normalize_statement
+from lemmaforge.search.cache import header_key
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +142,10 @@ def load_problems(spec: str) -> list[Any]:
 
 
 def statement_key(statement: str) -> str:
-    """The hold-out / dedup key of a theorem or lemma: `normalize_statement` of its last theorem
-    (name, comments, whitespace and any preamble before it dropped)."""
-    decl = lean_syntax.last_theorem(statement)
-    return normalize_statement(statement[decl.start :] if decl is not None else statement)
+    """The hold-out / dedup key of a theorem or lemma: `lean.syntax.theorem_key` of its last
+    theorem (the one statement normaliser: name, proof, comments, whitespace and any preamble
+    before it dropped; `open … in` prefixes kept)."""
+    return lean_syntax.theorem_key(statement)
 
 
 def theorem_name(statement: str) -> str | None:
