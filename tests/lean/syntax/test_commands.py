@@ -7,6 +7,7 @@ import pytest
 
 from lemmaforge.lean.syntax import (
     COMMAND_KEYWORDS,
+    declarations,
     last_theorem,
     preamble_diff,
     same_statement,
@@ -202,3 +203,24 @@ def test_any_command_can_be_an_in_prefix() -> None:
 def test_tactic_in_is_not_a_prefix() -> None:
     code = "theorem a : True := by\n  open Real in\ntheorem b : True := trivial"
     assert [(c.keyword, len(c.prefixes)) for c in split_commands(code)] == [("theorem", 0), ("theorem", 0)]
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "signature"),
+    [
+        ("instance (priority := low) instFoo : Inhabited ℕ := ⟨0⟩", "instFoo", ": Inhabited ℕ"),
+        ("theorem foo.{u} (α : Sort u) : α = α := rfl", "foo", "(α : Sort u) : α = α"),
+        ("abbrev putnam_sol : ℕ := sorry", "putnam_sol", ": ℕ"),
+        ("protected lemma Nat.x' : True := trivial", "Nat.x'", ": True"),
+    ],
+)
+def test_declaration_names_and_signatures(code: str, name: str, signature: str) -> None:
+    (decl,) = declarations(code)
+    assert decl.name == name and decl.signature == signature
+    (cmd,) = split_commands(code)
+    assert cmd.name == name and cmd.full_name == name
+
+
+def test_universe_params_are_kept() -> None:
+    (decl,) = declarations("theorem foo.{u} (α : Sort u) : α = α := rfl")
+    assert decl.universe_params == ".{u}" and decl.statement == "theorem foo.{u} (α : Sort u) : α = α"
