@@ -203,7 +203,7 @@ _EXPECTS_TERM = frozenset(
 # Every token text that may start a command (besides `#…` tokens), for the fast path.
 _START_WORDS = COMMAND_KEYWORDS | SCOPE_MODIFIERS | {"@["}
 
-OPEN_BRACKETS = frozenset({"(", "[", "{", "⦃", "⟨", "⟦", "⟮", "‹", "⌊", "⌈", "@[", "`("})
+OPEN_BRACKETS = frozenset({"(", "[", "{", "⦃", "⟨", "⟦", "⟮", "‹", "⌊", "⌈", "@[", "`(", "#[", "!["})
 CLOSE_BRACKETS = frozenset(")]}⦄⟩⟧⟯›⌋⌉")
 # Tactics whose argument is a tactic sequence: the next token opens a block.
 _SEQ_TAKING_TACTICS = frozenset({"try", "all_goals", "any_goals", "focus", "repeat", "repeat'", "iterate"})

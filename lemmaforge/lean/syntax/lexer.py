@@ -78,6 +78,50 @@ _ID_PART_RE = re.compile(_ID_PART)
 _PLAIN_PART_RE = re.compile(f"[{_ID_FIRST}][{_ID_REST}]*")
 
 _DIGITS = r"\d[\d_]*"
+# Lean's token table is a trie and `tokenFn` takes the LONGEST token: `n != 5` is `bne`, not the
+# factorial `n ! = 5`. The multi-character symbols of Lean core and Mathlib that matter here,
+# longest first among those sharing a prefix (single characters fall through to `.`).
+_MULTI_CHAR_SYMBOLS = [
+    ":=",
+    "::",
+    "=>",
+    "==",
+    "<;>",
+    "<||>",
+    "<|>",
+    "<->",
+    "<$>",
+    "<*>",
+    "<<<",
+    "<=",
+    "<-",
+    "<|",
+    "<*",
+    "|>.",
+    "|||",
+    "||",
+    "|>",
+    "->",
+    ">>=",
+    ">>>",
+    ">>",
+    ">=",
+    "!=",
+    "![",
+    "#[",
+    "&&&",
+    "&&",
+    "++",
+    "^^^",
+    "*>",
+    "...",
+    "..",
+    "//",
+    "@[",
+    "`(",
+    "⁻¹",
+]
+_SYMBOLS = "|".join(re.escape(sym) for sym in _MULTI_CHAR_SYMBOLS)
 _TOKEN_RE = re.compile(
     r"\s*(?:"  # leading whitespace is skipped inside the match: one regex call per token
     + "|".join(
@@ -96,7 +140,7 @@ _TOKEN_RE = re.compile(
             r"(?P<fieldidx>(?<=\.)\d+)",  # `h.1.2`: Lean's `fieldIdx`, digits only
             r"(?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+"
             rf"|{_DIGITS}(?:\.{_DIGITS})?(?:[eE][+-]?{_DIGITS})?)",
-            r"(?P<symbol>:=|<;>|=>|<\|>|::|\.\.\.|\.\.|<-|->|@\[|`\(|.)",
+            rf"(?P<symbol>{_SYMBOLS}|.)",
         ]
     )
     + ")",

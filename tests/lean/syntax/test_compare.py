@@ -75,3 +75,16 @@ def test_cache_and_holdout_keys_use_the_normaliser() -> None:
     assert statement_key(a) == statement_key(b)
     assert header_key("import Mathlib\n-- c\nopen Real") == header_key("import Mathlib open  Real")
     assert header_key("import Mathlib\nopen Real") != header_key("import Mathlib\nopen Nat")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("n != 5", "n ! = 5"),  # `bne` vs factorial: Lean's longest-token rule
+        ("a <= b", "a < = b"),
+        ("{x // 0 < x}", "{x / / 0 < x}"),
+        ("l ++ m", "l + + m"),
+    ],
+)
+def test_multi_character_tokens_are_lean_tokens(a: str, b: str) -> None:
+    assert statement_tokens(a) != statement_tokens(b)
