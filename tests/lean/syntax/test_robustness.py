@@ -14,8 +14,35 @@ from lemmaforge.lean import syntax as S
 from tests.conftest import reference_proof_files
 
 JUNK = [
-    "(", ")", "#exit", "/-", "-/", '"', "'", "«", "»", "by", ":=", "@[", "]", "open X in ", "theorem",
-    "\n", "  ", "sorry", "`(", 'r#"', "{", "}", 's!"{', "--", "/--/", "in ", "⟨", "set_option ", "·",
+    "(",
+    ")",
+    "#exit",
+    "/-",
+    "-/",
+    '"',
+    "'",
+    "«",
+    "»",
+    "by",
+    ":=",
+    "@[",
+    "]",
+    "open X in ",
+    "theorem",
+    "\n",
+    "  ",
+    "sorry",
+    "`(",
+    'r#"',
+    "{",
+    "}",
+    's!"{',
+    "--",
+    "/--/",
+    "in ",
+    "⟨",
+    "set_option ",
+    "·",
 ]
 
 
