@@ -26,6 +26,7 @@ from a validated declaration name.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
 from collections.abc import Iterable, Sequence
@@ -154,7 +155,8 @@ def _key(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in _tokens(text))
 
 
-def _own(cmd: syntax.Command) -> GateCommand:
+def _own(cmd: syntax.Command, toks: Sequence[Token], starts: list[int]) -> GateCommand:
+    lo, hi = bisect.bisect_left(starts, cmd.start), bisect.bisect_left(starts, cmd.end)
     return GateCommand(
         keyword=cmd.keyword,
         start=cmd.start,
@@ -163,14 +165,16 @@ def _own(cmd: syntax.Command) -> GateCommand:
         attributes=tuple(_unquote(a) for a in cmd.attributes),
         name=cmd.name,
         full_name=cmd.full_name,
-        key=_key(cmd.text),
-        prefixes=tuple(_own(p) for p in cmd.prefixes),
+        key=tuple(t.text for t in toks[lo:hi]),  # the command's own tokens, lexed with the file
+        prefixes=tuple(_own(p, toks, starts) for p in cmd.prefixes),
     )
 
 
 def split_commands(text: str) -> list[GateCommand]:
     """The commands of `text` (module docs `/-! -/` left out: they are comments to the gate)."""
-    return [_own(c) for c in syntax.split_commands(text) if c.keyword != "/-!"]
+    toks = _tokens(text)
+    starts = [t.start for t in toks]
+    return [_own(c, toks, starts) for c in syntax.split_commands(text) if c.keyword != "/-!"]
 
 
 def _line(text: str, offset: int) -> int:
@@ -334,8 +338,10 @@ def check_candidate(text: str, context: Context | None = None) -> list[Violation
                        if v.reason is not Reason.COMMAND)
             continue
         out.extend(_command_violations(text, cmd, PROOF_COMMANDS, ALLOWED_ATTRIBUTES, "a proof"))
+    starts = [t.start for t in toks]
     for cmd in untrusted:
-        out.extend(_unknown_command_words(text, [t for t in toks if cmd.start <= t.start < cmd.end]))
+        lo, hi = bisect.bisect_left(starts, cmd.start), bisect.bisect_left(starts, cmd.end)
+        out.extend(_unknown_command_words(text, toks[lo:hi]))
     return _dedup(out)
 
 
@@ -439,7 +445,10 @@ class GatedVerifier:
         return self.inner.supports_proof_states
 
     def __getattr__(self, attr: str) -> Any:
-        # Backend-specific extras (pool statistics, position mode…) stay reachable.
+        # Backend-specific extras (pool statistics, ping, position mode…) stay reachable; anything
+        # that could send text (`check_with_probe`, private request helpers) does not.
+        if attr.startswith("_") or any(word in attr for word in ("check", "send", "run", "tactic", "cmd")):
+            raise AttributeError(f"{type(self).__name__} does not expose the backend's {attr!r}")
         return getattr(self.inner, attr)
 
     def admit(self, problem: str, *, row: str) -> None:

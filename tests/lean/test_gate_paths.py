@@ -76,6 +76,10 @@ def test_product_code_builds_backends_only_through_the_gated_factory() -> None:
 def test_make_verifier_wraps_every_backend(tmp_path: Path) -> None:
     kimina = make_verifier(VerifierConfig(backend="kimina", kimina_url="http://127.0.0.1:9"))
     assert isinstance(kimina, GatedVerifier) and kimina.name == "kimina"
+    assert callable(kimina.ping)  # backend extras stay reachable…
+    for private in ("_post", "check_with_probe", "_check_once", "_send"):
+        with pytest.raises(AttributeError):  # …but nothing that could send ungated text
+            getattr(kimina, private)
     trusted = make_verifier(VerifierConfig(backend="kimina", kimina_url="http://127.0.0.1:9", trust_dataset=True))
     assert trusted.trust_dataset is True
     asyncio.run(kimina.close())
