@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean import gate
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity, Verifier
 
 NATIVE_DECIDE_AXIOMS = ("Lean.ofReduceBool", "Lean.trustCompiler")
@@ -166,7 +166,9 @@ _NO_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' does not depend on any axioms\s*$",
 
 def _split_names(text: str) -> list[str]:
     """`a, «b, c», d.e'` → ["a", "«b, c»", "d.e'"]: commas inside «» are part of a name."""
-    out, cur, quoted = [], [], False
+    out: list[str] = []
+    cur: list[str] = []
+    quoted = False
     for ch in text:
         if ch == "«":
             quoted = True

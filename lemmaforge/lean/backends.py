@@ -30,6 +30,7 @@ def _statement_checker(cfg: VerifierConfig) -> object:
 
     if cfg.backend == "kimina":
         raise VerifierError("verifier.safe_verify needs Lean on this machine: use the repl or lake backend")
+    assert cfg.safe_verify is not None
     if cfg.project is None:
         raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
     return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),

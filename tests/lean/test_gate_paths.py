@@ -262,7 +262,7 @@ class _TextModel:
         return torch.cat([rows, tail], dim=1)
 
 
-def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:
+def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:  # noqa: F811 (fixture)
     pytest.importorskip("torch")
     from lemmaforge.training.es import make_lean_es_reward
 
@@ -279,9 +279,9 @@ def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:
         assert_never_sent(kimina, MARK)
 
 
-def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> None:
+def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> None:  # noqa: F811 (fixture)
     from lemmaforge.db import Store
-    from lemmaforge.training.expert_iteration import ExpertIterConfig, ExpertIteration
+    from lemmaforge.training.expert_iteration import ExpertIteration, ExpertIterConfig
     from tests.fakes.fake_openai import FakeOpenAIServer
 
     p = problems[0]
