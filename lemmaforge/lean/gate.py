@@ -60,8 +60,9 @@ ALLOWED_ATTRIBUTES = frozenset(
         "cases_eliminator", "match_pattern", "inline", "specialize",
     }
 )
-# Allowed in dataset contexts beyond ALLOWED_ATTRIBUTES (plain definitions may carry these).
-_DATASET_ATTRIBUTES = ALLOWED_ATTRIBUTES | {"instance", "coe", "simp_lemmas", "class"}
+# Dataset contexts: the same list. `@[instance]` / `@[coe]` would change elaboration like an
+# `instance` command, which a dataset needs --trust-dataset for.
+_DATASET_ATTRIBUTES = ALLOWED_ATTRIBUTES
 
 # `import` only names installed modules (Lean refuses it after the first command); an import the
 # problem does not have is a context change for the audit, not code the candidate wrote.
@@ -152,10 +153,6 @@ def _tokens(text: str) -> list[Token]:
 def _unquote(name: str) -> str:
     """`«debug».skipKernelTC` → `debug.skipKernelTC`: Lean reads both as the same name."""
     return name.replace("«", "").replace("»", "")
-
-
-def _key(text: str) -> tuple[str, ...]:
-    return tuple(t.text for t in _tokens(text))
 
 
 def _own(cmd: syntax.Command, toks: Sequence[Token], starts: list[int]) -> GateCommand:
