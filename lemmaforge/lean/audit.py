@@ -5,17 +5,20 @@ A proof counts only when ALL of these hold:
 1. the whitelist gate (`lean/gate.py`) passes it: beyond the problem's own context only
    theorems/lemmas/examples, `open` and resource options — decided on tokens, BEFORE Lean, and a
    refused text is never sent (it could run code on the Lean host);
-2. the theorem states what the original stated (`same_statement`), and nothing before it that the
-   statement depends on was changed (answer slots `sorry` of PutnamBench-style `abbrev`s may be
-   filled);
-3. no `sorry` / `admit` is left (text) and Lean reports no hole;
+2. the theorem states what the original stated (`same_statement`, on tokens), and nothing before
+   it that the statement depends on was changed (PutnamBench answer slots may be filled);
+3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
+   native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
 4. a whole-file check has no error;
-5. the product's own `#print axioms` probe (only the messages Lean attaches to the probe itself,
-   see `gate.probe_axioms`; a separate REPL command on the REPL backend) lists only whitelisted axioms (default `propext`,
+5. the product's own `#print axioms` probe lists only whitelisted axioms (default `propext`,
    `Classical.choice`, `Quot.sound`; `Lean.ofReduceBool` / `Lean.trustCompiler` from
-   `native_decide` only when allowed). Matching "declaration uses sorry" strings is not enough
-   (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9 emitted no such warning): the kernel-level
-   axiom list is the authority.
+   `native_decide` only when allowed; axioms the original declares). Only the messages Lean
+   attaches to the probe itself count (`gate.probe_axioms`; on the REPL backend the probe is a
+   separate command in the proof's environment), for exactly the theorem's full name. Matching
+   "declaration uses sorry" strings is not enough (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9
+   emitted no such warning): the kernel-level axiom list is the authority;
+6. where the verifier has Lean locally and SafeVerify is configured (`lean/safeverify.py`), Lean
+   itself agrees that the proof states the original (kernel replay, same constants and types).
 
 Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
 `rejected`, `timeout`.
