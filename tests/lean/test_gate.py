@@ -169,3 +169,11 @@ def test_published_competition_proofs_pass_the_gate() -> None:
     assert len(files) > 438
     refused = {f.name: check_candidate(f.read_text(encoding="utf-8"), Context()) for f in files}
     assert {name: v for name, v in refused.items() if v} == {}
+
+
+def test_trust_dataset_is_recorded_with_the_run_config() -> None:
+    from lemmaforge.config import load_config
+
+    record = load_config(None, {"verifier": {"trust_dataset": True}}).to_record()
+    assert record["verifier"]["trust_dataset"] is True
+    assert load_config(None, {}).to_record()["verifier"]["trust_dataset"] is False
