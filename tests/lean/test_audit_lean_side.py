@@ -16,7 +16,7 @@ from lemmaforge.cli import app
 from lemmaforge.config import AuditConfig, VerifierConfig
 from lemmaforge.lean.audit import AuditStatus, Reason, audit, parse_probe
 from lemmaforge.lean.backends import make_verifier
-from lemmaforge.lean.gate import GatedVerifier
+from lemmaforge.lean.gate import Context, GatedVerifier
 from lemmaforge.lean.safeverify import SafeVerifyChecker, default_location, parse_safe_verify
 from lemmaforge.lean.verifier import Message, Position, Severity, VerifierError
 from tests.conftest import LEAN_PROJECT, requires_lean
@@ -203,3 +203,18 @@ async def test_real_lean_probe_and_statement_check(backend: str) -> None:
 
 def test_fake_safe_verify_is_runnable() -> None:
     assert os.access(FAKE_SV, os.X_OK) and sys.executable
+
+
+async def test_repl_tactics_are_gated(pool) -> None:  # noqa: F811
+    inner, fake = pool()
+    verifier = GatedVerifier(inner)
+    sketch = HEADER + "theorem t (n : ℕ) : n + 0 = n := by\n  sorry\n"
+    verifier.trust(Context.of(sketch))
+    result = await verifier.check(sketch)
+    assert result.holes and result.holes[0].proof_state is not None
+    refused = await verifier.run_tactic(result.holes[0], "run_tac Lean.Elab.Tactic.evalTactic (← `(tactic| simp))")
+    assert not refused.closed and "runs_code" in refused.messages[0].data
+    assert not [e for e in fake.requests() if "run_tac" in e["head"]]
+    allowed = await verifier.run_tactic(result.holes[0], "simp")
+    assert allowed.error is None or "run_tac" not in (allowed.error or "")
+    assert [e for e in fake.requests() if "simp" in e["head"]]
