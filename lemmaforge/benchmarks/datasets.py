@@ -52,7 +52,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from lemmaforge.lean.syntax import Hole, holes, last_theorem, split_header
+from lemmaforge.lean.syntax import Hole, holes, last_theorem, split_header, tokens
 from lemmaforge.records import ProblemRecord
 
 __all__ = [
@@ -355,10 +355,12 @@ def _tags(value: Any) -> list[str]:
 def _complete_statement(statement: str) -> tuple[str, bool]:
     """Append the proof slot to raw statements ending in `:= by` / `:=`."""
     stripped = statement.rstrip()
-    if re.search(r":=\s*by$", stripped):
+    toks = tokens(stripped)  # Lean's tokens: a trailing comment is not the end of the code
+    if len(toks) >= 2 and toks[-2].text == ":=" and toks[-1].text == "by" and toks[-1].kind == "ident":
         return stripped + "\n  sorry", True
-    if stripped.endswith(":="):
-        return stripped + " by\n  sorry", True
+    if toks and toks[-1].text == ":=":
+        end = toks[-1].end
+        return stripped[:end] + " by" + stripped[end:] + "\n  sorry", True
     return statement, False
 
 
