@@ -51,6 +51,10 @@ VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backen
 KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
 ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per Lean check.")]
+TrustDatasetOpt = Annotated[
+    bool | None,
+    typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (axioms, instances); recorded."),
+]
 
 
 def _json_safe(obj: Any) -> Any:
@@ -143,6 +147,7 @@ def _verifier_factory(
     project: Path | None,
     timeout: float | None,
     db_url: str | None = None,
+    trust_dataset: bool | None = None,
 ):
     from lemmaforge.config import ConfigError, load_config
     from lemmaforge.lean.backends import BACKENDS, make_verifier
@@ -153,7 +158,8 @@ def _verifier_factory(
         settings = load_config(
             config,
             {
-                "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+                "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
+                             "trust_dataset": trust_dataset},
                 "db_url": db_url,
             },
         )
@@ -252,6 +258,7 @@ def grpo(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -266,7 +273,7 @@ def grpo(
         if preset == "server" and not vllm_url:
             raise BadInput("--preset server needs --vllm-url (the `vllm serve` base URL)")
         rows = _validated(data, validate_grpo_rows)
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, trust_dataset=trust_dataset)
         _require_extra()
         m, tok, name = _load_model(model, tiny, rows, weights=preset == "cpu")
     except BadInput as exc:
@@ -330,6 +337,7 @@ def es(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -348,7 +356,7 @@ def es(
         rows = _validated(data, validate_grpo_rows)
         if resume and not history_path.is_file():
             raise BadInput(f"nothing to resume: {history_path} not found")
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, trust_dataset=trust_dataset)
         _require_extra()
         m, tok, name = _load_model(model, tiny, rows)
     except BadInput as exc:
@@ -452,6 +460,7 @@ def expert_iter(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -504,7 +513,7 @@ def expert_iter(
     }
     try:
         _require_extra()
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db, trust_dataset=trust_dataset)
         if seed_data is not None and not seed_data.is_file():
             raise BadInput(f"seed data file not found: {seed_data}")
         if resume is None and not tiny and prover_url is None:
