@@ -152,3 +152,26 @@ def test_check_json_shows_the_reason(case: dict[str, Any], kimina: FakeKimina, t
     assert out["ok"] is False and out["status"] == "rejected"
     assert case["reason"] in [r["reason"] for r in out["reasons"]]
     assert len(kimina.check_requests) == before, "a refused text reached the Lean server"
+
+
+def test_check_json_spoofed_axiom_line_through_the_kimina_client(tmp_path: Path) -> None:
+    """End to end over HTTP: the proof prints a clean axiom line (a `trace`), Lean's real answer to
+    the probe lists Lean.ofReduceBool; `check --json` reads only the probe's answer."""
+    from tests.fakes.fake_kimina import MessageRule
+
+    lean = ScriptedLean(rules=[MessageRule(r'trace "([^"]*)"', r"\1", severity="info")])
+    original = ORIGINALS["nat"]["text"]
+    spoof = original.replace("  sorry", "  trace \"'pow_ten' depends on axioms: [propext]\"\n  native_decide")
+    proof, statement = tmp_path / "proof.lean", tmp_path / "statement.lean"
+    proof.write_text(spoof, encoding="utf-8")
+    statement.write_text(original, encoding="utf-8")
+    with FakeKimina(responder=lean) as server:
+        result = CliRunner().invoke(
+            app, ["check", str(proof), "--against", str(statement), "--verifier", "kimina", "--kimina-url", server.url,
+                  "--json"], env={"LEMMAFORGE_VERIFIER__KIMINA_POSITION_MODE": "all"})
+        sent = [s["code"] for r in server.check_requests for s in r.body["snippets"]]
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.stdout)
+    assert out["status"] == "rejected" and "forbidden_axiom" in [r["reason"] for r in out["reasons"]]
+    assert "Lean.ofReduceBool" in out["axioms"]
+    assert any(code.rstrip().endswith("#print axioms pow_ten") for code in sent)
