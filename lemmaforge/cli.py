@@ -102,6 +102,10 @@ def check(
     allow_native_decide: Annotated[
         bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
     ] = None,
+    trust_dataset: Annotated[
+        bool | None,
+        typer.Option("--trust-dataset", help="Accept an --against file outside the dataset whitelist (instances, axioms…)."),
+    ] = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -111,6 +115,7 @@ def check(
     commands. Exit 0 proved, 1 not, 2 bad input or unusable verifier."""
     from lemmaforge.lean.audit import audit
     from lemmaforge.lean.backends import make_verifier
+    from lemmaforge.lean.gate import DatasetRejected
     from lemmaforge.lean.verifier import VerifierError
 
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
@@ -138,7 +143,8 @@ def check(
     settings = settings_or_fail(
         config,
         {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
+                         "trust_dataset": trust_dataset},
             "audit": {"allow_native_decide": allow_native_decide},
         },
     )
@@ -147,7 +153,8 @@ def check(
         backend = make_verifier(settings.verifier)
         try:
             return await audit(
-                candidate, backend, original=original, config=settings.audit, timeout=settings.verifier.timeout
+                candidate, backend, original=original, config=settings.audit, timeout=settings.verifier.timeout,
+                row=str(against) if against is not None else str(file),
             )
         finally:
             await backend.close()
@@ -156,6 +163,8 @@ def check(
         report = asyncio.run(run())
     except VerifierError as exc:
         fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    except DatasetRejected as exc:
+        fail(str(exc))
     if report.ok and target.incomplete_reason:
         # as `prove` says of the same file: another theorem's `sorry` leaves the file incomplete
         # (the audit alone accepts `sorry`s the original also has: benchmark preambles)
@@ -211,6 +220,11 @@ def setup(
     install_lean: Annotated[
         bool, typer.Option("--install-lean/--no-install-lean", help="Install elan + Lean when missing.")
     ] = True,
+    safeverify: Annotated[
+        bool,
+        typer.Option("--safeverify/--no-safeverify",
+                     help="Also build SafeVerify: the final audit then asks Lean whether a proof states the original."),
+    ] = False,
     config: ConfigOpt = None,
 ) -> None:
     """Prepare Lean, Mathlib and the REPL through lean-interact.
@@ -230,6 +244,17 @@ def setup(
     hint = path_hint()
     if hint:
         out.print(hint, highlight=False, markup=False, soft_wrap=True)
+    if safeverify:
+        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.safeverify import build_safe_verify
+        from lemmaforge.lean.verifier import VerifierError
+
+        try:
+            exe = build_safe_verify(Path(result.project_dir), lake=find_lake(settings.verifier.lake_path) or "lake",
+                                    log=lambda m: err.print(m, highlight=False))
+        except VerifierError as exc:
+            fail(str(exc))
+        out.print(f"SafeVerify: export LEMMAFORGE_VERIFIER__SAFE_VERIFY={exe}", highlight=False)
 
 
 def _parse_budget(items: list[str] | None) -> dict[str, Any]:
@@ -268,6 +293,10 @@ def prove(
     project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
     budget: Annotated[
         list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
+    ] = None,
+    trust_dataset: Annotated[
+        bool | None,
+        typer.Option("--trust-dataset", help="Accept a problem outside the dataset whitelist (instances, axioms…); recorded."),
     ] = None,
     db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store.")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the proof here.")] = None,
@@ -312,7 +341,8 @@ def prove(
     settings = settings_or_fail(
         config,
         {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project,
+                         "trust_dataset": trust_dataset},
             "planner": {"url": planner_url, "model": planner_model},
             "prover": {"url": prover_url, "model": prover_model},
             "budget": budget_overrides,
@@ -425,6 +455,9 @@ async def _prove(
     async with open_services(settings, recorder=recorder, cot=cot) as services:
         # Preflight, before any budget: the endpoints serve their models, the verifier answers and
         # the statement compiles.
+        admit = getattr(services.verifier, "admit", None)
+        if admit is not None:  # the dataset gate is pure text: refuse a bad file before probing anything
+            admit(problem.header + problem.statement, row=problem.name)
         await asyncio.to_thread(preflight_endpoints, settings)
         await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
         if not show_live:

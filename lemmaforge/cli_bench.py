@@ -105,6 +105,10 @@ def bench_command(
     verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
     kimina_url: Annotated[str | None, typer.Option("--kimina-url")] = None,
     project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
+    trust_dataset: Annotated[
+        bool | None,
+        typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (instances, axioms…); recorded."),
+    ] = None,
     budget: Annotated[
         list[str] | None,
         typer.Option("--budget", help="Per problem attempt, KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …"),
@@ -141,7 +145,7 @@ def bench_command(
     except cli.BadInput as exc:
         cli.fail(str(exc))
     overrides: dict[str, Any] = {
-        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset},
         "planner": {"url": planner_url, "model": planner_model},
         "prover": {"url": prover_url, "model": prover_model},
         "budget": budget_overrides,

@@ -59,6 +59,10 @@ VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backen
 KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
 ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per Lean check.")]
+TrustDatasetOpt = Annotated[
+    bool | None,
+    typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (axioms, instances); recorded."),
+]
 
 
 def _json_safe(obj: Any) -> Any:
@@ -166,6 +170,7 @@ def _verifier_factory(
     project: Path | None,
     timeout: float | None,
     db_url: str | None = None,
+    trust_dataset: bool | None = None,
 ):
     from lemmaforge.lean.backends import BACKENDS, make_verifier
 
@@ -174,7 +179,8 @@ def _verifier_factory(
     settings = _settings(
         config,
         {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout},
+            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
+                         "trust_dataset": trust_dataset},
             "db_url": db_url,
         },
     )
@@ -386,6 +392,7 @@ def grpo(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -404,7 +411,7 @@ def grpo(
         if preset == "server" and not vllm_url:
             raise BadInput("--preset server needs --vllm-url (the `vllm serve` base URL)")
         rows, data_format = _grpo_rows(data, cot)
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db, trust_dataset=trust_dataset)
         _require_extra()
         if preset in VLLM_PRESETS and not vllm_available():
             raise BadInput(f"--preset {preset} needs vLLM, which is not installed: use --preset gpu "
@@ -564,6 +571,7 @@ def es(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
@@ -613,7 +621,7 @@ def es(
         else:
             values = {**ES_DEFAULTS, **{k: v for k, v in given.items() if k in ES_DEFAULTS and v is not None}}
         rows, _ = _grpo_rows(data, values.get("cot", True))
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db, trust_dataset=trust_dataset)
         target = _device(device)
         store = _open_store(settings.db_url)
         m, tok, name = _load_model(model, bool(tiny), rows)
@@ -768,6 +776,7 @@ def expert_iter(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    trust_dataset: TrustDatasetOpt = None,
     timeout: TimeoutOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
@@ -821,7 +830,7 @@ def expert_iter(
     try:
         _check_max_steps(max_steps)
         _require_extra()
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db)
+        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db, trust_dataset=trust_dataset)
         if seed_data is not None and not seed_data.is_file():
             raise BadInput(f"seed data file not found: {seed_data}")
         if resume is None and not tiny and prover_url is None:

@@ -57,6 +57,12 @@ class VerifierConfig(BaseModel):
     # How the server reports line numbers: "auto" probes once; "all" (current Kimina) shifts
     # messages and sorries back by the header; "messages" / "none" for older server versions.
     kimina_position_mode: Literal["auto", "all", "messages", "none"] = "auto"
+    # Accept dataset rows / original files outside the dataset whitelist (lean/gate.py): instances,
+    # axioms, options beyond the allowed list. Recorded with the run config like every setting.
+    trust_dataset: bool = False
+    # SafeVerify executable (repl / lake backends): the final audit asks Lean whether the proof
+    # states the original (lean/safeverify.py). Built by `lemmaforge setup --safeverify`.
+    safe_verify: Path | None = None
 
 
 class AuditConfig(BaseModel):

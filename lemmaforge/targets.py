@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 
 EXAMPLE_NAME = "lemmaforge_example"
 TARGET_KINDS = ("theorem", "lemma", "example")
@@ -41,14 +41,14 @@ class Target:
         return f"{', '.join(self.open_before)} before the target still {'has' if len(self.open_before) == 1 else 'have'} `sorry`"
 
 
-def _label(d: lean_code.Declaration) -> str:
+def _label(d: lean_syntax.Declaration) -> str:
     return d.name if d.name else d.kind
 
 
 def choose_target(code: str, theorem: str | None = None, *, keep_rest: bool = False) -> Target:
     """The target of `code` (see the module docstring). Raises TargetError. `keep_rest` keeps the
     declarations after the target in `code` (for `check` of a whole file)."""
-    decls = lean_code.declarations(code)
+    decls = lean_syntax.declarations(code)
     candidates = [d for d in decls if d.kind in TARGET_KINDS]
     if not candidates:
         raise TargetError("no theorem, lemma or example found")
@@ -76,7 +76,7 @@ def choose_target(code: str, theorem: str | None = None, *, keep_rest: bool = Fa
             break
         if d.kind == "abbrev" and d.body.strip() == "sorry":
             continue  # an answer slot, the problem's own
-        tokens = lean_code.find_tokens(d.text, ("sorry", "admit"))
+        tokens = lean_syntax.find_tokens(d.text, ("sorry", "admit"))
         if tokens:
             open_before.append(f"{_label(d)} (line {code.count(chr(10), 0, d.start) + 1})")
     return Target(text, _label(target), target.kind, names, dropped, tuple(open_before))

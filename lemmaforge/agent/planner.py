@@ -11,17 +11,16 @@ audit see exactly the original statement.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
 from lemmaforge.agent.llm import LLM, Completion
+from lemmaforge.agent.output import informal_part
 from lemmaforge.agent.prover import (
     decl_name,
     extract_lean_code,
-    final_block,
     find_decls,
     replace_statement,
     same_statement,
@@ -44,20 +43,6 @@ class Sketch:
     raw: str
     call_id: str | None
     finish_reason: str | None = None
-
-
-def informal_part(output: str) -> str:
-    """The prose before the final code block, without markdown headings around it."""
-    found = final_block(output)
-    if found is None:
-        return ""
-    text, block = found
-    lines = text[: block.start].strip().split("\n")
-    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
-        lines.pop()
-    while lines and (not lines[0].strip() or re.match(r"\s*#+\s*Informal", lines[0], re.IGNORECASE)):
-        lines.pop(0)
-    return "\n".join(lines).strip()
 
 
 def restate(statement: str, code: str) -> str | None:

@@ -79,9 +79,9 @@ def with_informal(statement: str, informal: str | None) -> str:
     doc = informal_docstring(informal)
     if not doc:
         return statement
-    from lemmaforge.lean import code as lean_code
+    from lemmaforge.lean import syntax as lean_syntax
 
-    decl = lean_code.last_theorem(statement)
+    decl = lean_syntax.last_theorem(statement)
     if decl is None:
         return doc + statement
     if decl.docstring is not None:

@@ -6,37 +6,46 @@ the model's tactic proof (`code`, header excluded), the tactic text alone (`body
 a hole), the raw output and the id of the LLM call. `correct` continues the conversation with
 Lean's errors marked in the code (Goedel-Prover-V2's self-correction).
 
-Extraction (`extract_lean_code`, `extract_proof_body`) is pure text and tolerant of what models
-really write: `<think>…</think>` preambles, CoT answers with a plan and several code blocks (the
-block after `### Complete Lean 4 Proof` / the last Lean block wins), ```lean4 / ```lean / bare
-fences, a last block cut off by `max_tokens` (returned as is: Lean judges it), and code that
-restates the header (its `import` lines and the `set_option` / `open` lines the header already has
-are dropped so the code can go back under our header). Lean's syntax (comments, strings,
-declarations, statement comparison, filling a hole) is `lemmaforge.lean.code`'s, the same the
+Extraction of the code from a model's output (fences, `<think>`, CoT headings) is
+`agent.output`'s (`extract_lean_code` is re-exported here); cutting the proof out of that code
+(`find_decls`, `extract_proof_body`) reads Lean with `lemmaforge.lean.syntax` (comments, strings,
+commands at any column, declarations, statement comparison, filling a hole), the same layer the
 search engine and the audit read the code with.
 """
 
 from __future__ import annotations
 
-import re
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
 from lemmaforge.agent.llm import LLM, Completion
-from lemmaforge.lean import code as lean_code
-from lemmaforge.lean.code import same_statement
+from lemmaforge.agent.output import (
+    CodeBlock,
+    answer_text,
+    code_blocks,
+    dedent_lines,
+    extract_lean_code,
+    final_block,
+    strip_header_lines,
+    trim_blank,
+)
+from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
+from lemmaforge.lean.syntax.commands import theorems_of
+from lemmaforge.lean.syntax.layout import analyze
 
 # ---------------------------------------------------------------------------------------------
-# Lean text, just enough to cut model outputs (on lean.code's lexer and declarations)
+# Lean text, just enough to cut model outputs (on lean.syntax's lexer and declarations)
 # ---------------------------------------------------------------------------------------------
 
 
 def mask_comments(text: str) -> str:
     """`text` with every character inside a comment (`-- …`, nested `/- … -/`, docstrings) or a
     string literal replaced by a space; newlines are kept, so offsets and lines are unchanged."""
-    return lean_code.strip_comments(text, strings=True)
+    return lean_syntax.strip_comments(text, strings=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,25 +64,34 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _top_level_end(masked: str, pos: int) -> int:
-    """Start of the first line after `pos` that begins at column 0 with code (not a comment or a
-    blank): where the next command starts."""
-    for m in re.finditer(r"\n(?=\S)", masked[pos:]):
-        return pos + m.start() + 1
-    return len(masked)
+def _cut(text: str, pos: int, column: int) -> int:
+    """Where the code that starts at `pos` stops being part of a declaration at `column`, read as
+    Lean reads it: at the next command (any column, even mid-line), or at the first line whose
+    first token is at or left of `column` outside brackets (a tactic block or a term cannot
+    continue there: prose, a `where` clause or a stray command). The start of that line (or of the
+    command, when code precedes it on its line); the end of the text when nothing stops it."""
+    an = analyze(text)
+    starts = set(an.starts)
+    first = bisect.bisect_left([t.start for t in an.toks], pos)
+    for j in range(first, len(an.toks)):
+        t = an.toks[j]
+        if j in starts or (an.line_start_tok[j] and an.depth[j] == 0 and an.col(j) <= column):
+            line_start = an.lines.line_start(t.start)
+            return line_start if not text[line_start : t.start].strip() else t.start
+    return len(text)
 
 
 def find_decls(text: str) -> list[Decl]:
-    """The theorems and lemmas of `text`, as `lean.code.declarations` finds them (top-level
-    commands at column 0). A declaration ends where the next line of code at column 0 starts
-    after its `:=` (or the next theorem, or the end of the text): model outputs put prose, `where`
-    clauses or stray commands after a proof that must not end up in it."""
-    masked = mask_comments(text)
-    theorems = [d for d in lean_code.declarations(text) if d.kind in ("theorem", "lemma")]
+    """The theorems and lemmas of `text`, as `lean.syntax.declarations` finds them (commands at
+    any column). A declaration ends where Lean would end it after its `:=` (see `_cut`), or at the
+    next theorem, or at the end of the text: model outputs put prose, `where` clauses or stray
+    commands after a proof that must not end up in it."""
+    theorems = theorems_of(analyze(text))
     decls: list[Decl] = []
     for k, d in enumerate(theorems):
         assign = None if d.body_start is None else d.body_start - len(":=")
-        end = _top_level_end(masked, assign if assign is not None else d.signature_start)
+        column = min(_column(text, d.start), _column(text, d.keyword_start))
+        end = _cut(text, assign + 2 if assign is not None else d.signature_start, column)
         if k + 1 < len(theorems):
             end = min(end, _line_start(text, theorems[k + 1].keyword_start))
         decls.append(
@@ -89,13 +107,28 @@ def find_decls(text: str) -> list[Decl]:
     return decls
 
 
+def _starts_with_command(text: str) -> bool:
+    """Whether `text` opens with a command (`import`, `open`, `def`, `#eval`, `@[…]`…) rather
+    than a tactic: such a block is not a bare tactic proof."""
+    toks = lean_syntax.tokens(text)
+    return bool(toks) and (
+        toks[0].kind == "hashcmd"
+        or toks[0].text == "@["
+        or (toks[0].kind == "ident" and toks[0].text in COMMAND_KEYWORDS)
+    )
+
+
+def _column(text: str, pos: int) -> int:
+    return pos - _line_start(text, pos)
+
+
 def decl_name(statement: str) -> str | None:
     """The name of the (last) theorem / lemma in `statement`; a bare identifier is its own name."""
     decls = find_decls(statement)
     if decls:
         return decls[-1].name
     s = statement.strip()
-    return s if s and re.fullmatch(r"[^\s:({\[⦃]+", s) else None
+    return s if lean_syntax.is_ident(s) else None
 
 
 def _find_target(code: str, name: str | None) -> Decl | None:
@@ -121,29 +154,14 @@ def _after_by(masked: str, assign: int) -> int | None:
     return None
 
 
-def _dedent(lines: list[str]) -> list[str]:
-    lines = [ln.rstrip() if not ln.strip() else ln for ln in lines]
-    indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
-    cut = min(indents, default=0)
-    return [ln[cut:] if ln.strip() else "" for ln in lines]
-
-
-def _trim_blank(lines: list[str]) -> list[str]:
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
-
-
 def _block_text(segment: str) -> str:
     """A tactic block as written after `by`: the rest of the `by` line, then the following lines,
     dedented together."""
     first, _, rest = segment.partition("\n")
-    lines = _dedent(rest.split("\n")) if rest else []
+    lines = dedent_lines(rest.split("\n")) if rest else []
     if first.strip():
         lines = [first.strip()] + lines
-    return "\n".join(_trim_blank(lines)).rstrip()
+    return "\n".join(trim_blank(lines)).rstrip()
 
 
 def _code_end(text: str, masked: str, start: int, end: int) -> int:
@@ -213,128 +231,6 @@ def replace_statement(code: str, target: Decl, statement: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Code blocks in model outputs
-# ---------------------------------------------------------------------------------------------
-
-_FENCE_OPEN = re.compile(r"^[ \t]*(?P<ticks>`{3,})[ \t]*(?P<lang>[\w+.#-]*)[ \t]*$")
-_LEAN_LANGS = {"lean", "lean4"}
-_COMPLETE = re.compile(r"^#+[ \t]*Complete Lean 4 Proof", re.IGNORECASE | re.MULTILINE)
-_LOOKS_LEAN = re.compile(r"\b(theorem|lemma|example)\b|:=\s*by\b|\bby\s*$", re.MULTILINE)
-
-
-@dataclass(frozen=True, slots=True)
-class CodeBlock:
-    lang: str
-    body: str
-    start: int  # offset of the opening fence line
-    end: int  # offset after the closing fence (or the end of the text when unterminated)
-    closed: bool
-
-
-def code_blocks(text: str) -> list[CodeBlock]:
-    """Fenced blocks in order. A block left open at the end of the text is returned with
-    `closed=False` (the model ran out of tokens). A closing fence glued to the end of a code line
-    (`  linarith```) closes the block too."""
-    blocks: list[CodeBlock] = []
-    pos = 0
-    cur: tuple[str, int, int, list[str]] | None = None  # lang, fence start, ticks, lines
-    for line in text.splitlines(keepends=True):
-        bare = line.rstrip("\r\n")
-        if cur is None:
-            m = _FENCE_OPEN.match(bare)
-            if m:
-                cur = (m.group("lang").lower(), pos, len(m.group("ticks")), [])
-        else:
-            lang, start, ticks, body = cur
-            stripped = bare.strip()
-            if stripped and set(stripped) == {"`"} and len(stripped) >= ticks:
-                blocks.append(CodeBlock(lang, "".join(body), start, pos + len(line), True))
-                cur = None
-            elif bare.rstrip().endswith("`" * ticks) and bare.strip("` \t"):
-                body.append(bare.rstrip()[:-ticks] + "\n")
-                blocks.append(CodeBlock(lang, "".join(body), start, pos + len(line), True))
-                cur = None
-            else:
-                body.append(line)
-        pos += len(line)
-    if cur is not None:
-        lang, start, _, body = cur
-        blocks.append(CodeBlock(lang, "".join(body), start, len(text), False))
-    return blocks
-
-
-def _is_lean_block(block: CodeBlock) -> bool:
-    if block.lang in _LEAN_LANGS:
-        return True
-    return block.lang == "" and bool(_LOOKS_LEAN.search(block.body))
-
-
-def answer_text(output: str) -> str | None:
-    """The part of `output` after the reasoning: the text after the last `</think>`; None when a
-    `<think>` section never closed (the model was still thinking when it stopped)."""
-    close = output.rfind("</think>")
-    if close >= 0:
-        return output[close + len("</think>") :]
-    if "<think>" in output:
-        return None
-    return output
-
-
-def final_block(output: str) -> tuple[str, CodeBlock] | None:
-    """(answer text, the final Lean block in it), or None. With a `### Complete Lean 4 Proof`
-    heading (DeepSeek-Prover-V2 CoT), the block must come after the last such heading."""
-    text = answer_text(output)
-    if text is None:
-        return None
-    blocks = [b for b in code_blocks(text) if _is_lean_block(b)]
-    headings = list(_COMPLETE.finditer(text))
-    if headings:
-        blocks = [b for b in blocks if b.start >= headings[-1].end()]
-    if not blocks:
-        return None
-    return text, blocks[-1]
-
-
-def strip_header_lines(code: str, header: str | None = None) -> str:
-    """Drop top-level `import` lines, and the `set_option` / `open` lines that `header` already
-    has (lines ending in `in` are kept: they scope a single declaration)."""
-    known = {lean_code.normalize_whitespace(ln) for ln in (header or "").split("\n") if ln.strip()}
-    masked = mask_comments(code)
-    out: list[str] = []
-    for line, mline in zip(code.split("\n"), masked.split("\n"), strict=True):
-        if mline.startswith("import ") or mline.rstrip() == "import":
-            continue
-        norm = lean_code.normalize_whitespace(mline)
-        if norm in known and re.match(r"(set_option|open)\b", norm) and not norm.endswith(" in"):
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
-def extract_lean_code(output: str, header: str | None = None) -> str | None:
-    """The Lean code a model answered with: the last ```lean4 / ```lean block (or a bare ``` block
-    that looks like Lean) of the answer, after any `<think>…</think>` and, for DeepSeek-Prover-V2
-    CoT outputs, after the last `### Complete Lean 4 Proof` heading.
-
-    - An unterminated final block (the model hit `max_tokens`) is returned as it is: the verifier
-      judges it.
-    - `import` lines, and the `set_option` / `open` lines that `header` already has, are dropped,
-      so the code can be put back under our header; a block indented as a whole is dedented.
-    - None when there is no Lean block, when `<think>` never closed, or when the answer has the
-      `### Complete Lean 4 Proof` heading but no block after it (truncated before the proof)."""
-    found = final_block(output)
-    if found is None:
-        return None
-    _, block = found
-    code = strip_header_lines(block.body, header)
-    lines = _trim_blank(code.split("\n"))
-    if all(ln[:1].isspace() for ln in lines if ln.strip()):
-        lines = _dedent(lines)  # a block indented as a whole (inside a list item): Lean wants column 0
-    code = "\n".join(lines).rstrip()
-    return code or None
-
-
-# ---------------------------------------------------------------------------------------------
 # The prover
 # ---------------------------------------------------------------------------------------------
 
@@ -370,12 +266,12 @@ class ProofCandidate:
 
 
 def lemma_code(statement: str, body: str) -> str:
-    """`statement` with its proof hole filled by `body`: `lemmaforge.lean.code.fill` (the way the
+    """`statement` with its proof hole filled by `body`: `lemmaforge.lean.syntax.fill` (the way the
     search engine builds the file it checks, so that Lean's positions match), else (a body `fill`
     cannot place) `… := by` + the body indented by two."""
     try:
-        text = statement if lean_code.holes(statement) else statement_with_sorry(statement)
-        return lean_code.fill(text, {len(lean_code.holes(text)) - 1: body})
+        text = statement if lean_syntax.holes(statement) else statement_with_sorry(statement)
+        return lean_syntax.fill(text, {len(lean_syntax.holes(text)) - 1: body})
     except ValueError:  # a model's body that fill cannot place: the plain layout, Lean judges it
         return f"{open_statement(statement)}\n{indent(body)}"
 
@@ -409,7 +305,7 @@ def build_candidate(
     changed = False
     if target is None:
         body = _block_text("\n" + code) if code.strip() else ""
-        if not body or re.match(r"(import|set_option|open|def|abbrev|example)\b", body):
+        if not body or _starts_with_command(body):
             return None
     else:
         extracted = extract_proof_body(code[target.line_start : target.end], statement)
@@ -441,7 +337,8 @@ def _continuation_code(text: str) -> str:
     if cut >= 0:
         text = text[:cut]
     masked = mask_comments(text)
-    end = _code_end(text, masked, 0, _top_level_end(masked, 0))
+    nl = text.find("\n")
+    end = _code_end(text, masked, 0, _cut(text, len(text) if nl < 0 else nl + 1, 0))
     return text[:end]
 
 

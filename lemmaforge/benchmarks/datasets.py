@@ -12,7 +12,7 @@
 * a path to a JSONL file, one problem per line: `header` + `formal_statement`, optional `name`,
   `split` (default `test`), `informal_statement`, `category` / `tags` / `area`, `lean_version`;
   every other field lands in `extra`. A line without `header` whose `formal_statement` (or
-  `code`) holds the whole file is split with `lean.code.split_header`. A statement ending in
+  `code`) holds the whole file is split with `lean.syntax.split_header`. A statement ending in
   `:= by` or `:=` (DeepSeek's and ATF's raw formats) gets its `sorry` appended;
 * `hf:<dataset id>[:config]`: the same row format read through the Hugging Face `datasets`
   library (the `train` extra), when it is installed and the hub is reachable.
@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lemmaforge.errors import InputError
-from lemmaforge.lean.code import Hole, holes, last_theorem, split_header
+from lemmaforge.lean.syntax import Hole, holes, last_theorem, split_header, tokens
 from lemmaforge.records import ProblemRecord
 
 __all__ = [
@@ -217,7 +217,7 @@ def _looks_like_path(text: str) -> bool:
 class BenchmarkProblem:
     """One benchmark theorem. `code` (= header + statement) is what Lean checks.
 
-    Slot positions (`slots`, `proof_slot`, `answer_slots`) are `lean.code.Hole`s in `code`
+    Slot positions (`slots`, `proof_slot`, `answer_slots`) are `lean.syntax.Hole`s in `code`
     coordinates (header included), the frame in which the verifier reports positions; only the
     statement's holes count, never the header's.
     """
@@ -354,10 +354,12 @@ def _tags(value: Any) -> list[str]:
 def _complete_statement(statement: str) -> tuple[str, bool]:
     """Append the proof slot to raw statements ending in `:= by` / `:=`."""
     stripped = statement.rstrip()
-    if re.search(r":=\s*by$", stripped):
+    toks = tokens(stripped)  # Lean's tokens: a trailing comment is not the end of the code
+    if len(toks) >= 2 and toks[-2].text == ":=" and toks[-1].text == "by" and toks[-1].kind == "ident":
         return stripped + "\n  sorry", True
-    if stripped.endswith(":="):
-        return stripped + " by\n  sorry", True
+    if toks and toks[-1].text == ":=":
+        end = toks[-1].end
+        return stripped[:end] + " by" + stripped[end:] + "\n  sorry", True
     return statement, False
 
 

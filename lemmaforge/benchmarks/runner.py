@@ -94,8 +94,11 @@ class FatalBenchError(BackendError):
 
 
 def _fatal_types() -> tuple[type[BaseException], ...]:
-    """The exception types that stop a bench: `errors.is_fatal` as an `except` clause."""
-    return (BackendError,)
+    """The exception types that stop a bench: `errors.is_fatal` as an `except` clause, plus a dataset
+    row the gate refuses (exit 2 naming the row: --trust-dataset or fix it)."""
+    from lemmaforge.lean.gate import DatasetRejected
+
+    return (BackendError, DatasetRejected)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -338,6 +341,7 @@ def new_bench(
         if store.get_run(run_id) is not None:
             raise BenchError(f"run {run_id!r} already exists in {store.url}; continue it with --resume {run_id}")
     records = [p.to_record() for p in (problems if problems is not None else select_problems(spec))]
+    _gate_rows(records, trust=bool(getattr(getattr(settings, "verifier", None), "trust_dataset", False)))
     run_id = run_id or new_id()
     config = bench_config(spec, settings, records, cot=cot)
     versions = versions or {}
@@ -347,6 +351,18 @@ def new_bench(
     _flush(recorder)
     jobs = [(p, a) for a in range(spec.attempts) for p in records]
     return BenchPlan(run_id, spec, settings, cot, records, jobs, versions=versions)
+
+
+def _gate_rows(records: Sequence[ProblemRecord], *, trust: bool) -> None:
+    """The dataset gate on every row before anything runs: one refused row is a one-line error
+    naming it (exit 2), not a failure halfway through the bench."""
+    from lemmaforge.lean.gate import DatasetRejected, admit_problem
+
+    for p in records:
+        try:
+            admit_problem(p.header + p.statement, row=p.name, trust=trust)
+        except DatasetRejected as exc:
+            raise BenchError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)

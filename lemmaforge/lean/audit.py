@@ -2,19 +2,23 @@
 
 A proof counts only when ALL of these hold:
 
-1. no banned construct was added (new `axiom`s, `implemented_by`, `extern`, `unsafe`,
-   `set_option debug.skipKernelTC`, `#eval` / `run_cmd`-style side effects, new notation, macros
-   or syntax that could redefine what a tactic name means) — checked on the text, before Lean;
-2. the theorem states what the original stated (`same_statement`), and nothing before it that the
-   statement depends on was changed (answer slots `sorry` of PutnamBench-style `abbrev`s may be
-   filled);
-3. no `sorry` / `admit` is left (text) and Lean reports no hole;
+1. the whitelist gate (`lean/gate.py`) passes it: beyond the problem's own context only
+   theorems/lemmas/examples, `open` and resource options — decided on tokens, BEFORE Lean, and a
+   refused text is never sent (it could run code on the Lean host);
+2. the theorem states what the original stated (`same_statement`, on tokens), and nothing before
+   it that the statement depends on was changed (PutnamBench answer slots may be filled);
+3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
+   native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
 4. a whole-file check has no error;
-5. `#print axioms` of the theorem lists only whitelisted axioms (default `propext`,
+5. the product's own `#print axioms` probe lists only whitelisted axioms (default `propext`,
    `Classical.choice`, `Quot.sound`; `Lean.ofReduceBool` / `Lean.trustCompiler` from
-   `native_decide` only when allowed). Matching "declaration uses sorry" strings is not enough
-   (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9 emitted no such warning): the kernel-level
-   axiom list is the authority.
+   `native_decide` only when allowed; axioms the original declares). Only the messages Lean
+   attaches to the probe itself count (`gate.probe_axioms`; on the REPL backend the probe is a
+   separate command in the proof's environment), for exactly the theorem's full name. Matching
+   "declaration uses sorry" strings is not enough (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9
+   emitted no such warning): the kernel-level axiom list is the authority;
+6. where the verifier has Lean locally and SafeVerify is configured (`lean/safeverify.py`), Lean
+   itself agrees that the proof states the original (kernel replay, same constants and types).
 
 Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
 `rejected`, `timeout`.
@@ -28,8 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import code as lean_code
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Severity, Verifier
+from lemmaforge.lean import gate
+from lemmaforge.lean import syntax as lean_code
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity, Verifier
 
 NATIVE_DECIDE_AXIOMS = ("Lean.ofReduceBool", "Lean.trustCompiler")
 
@@ -47,6 +52,11 @@ class Reason(enum.StrEnum):
     STATEMENT_CHANGED = "statement_changed"
     CONTEXT_CHANGED = "context_changed"
     BANNED_COMMAND = "banned_command"
+    RUNS_CODE = "runs_code"
+    BANNED_OPTION = "banned_option"
+    BANNED_ATTRIBUTE = "banned_attribute"
+    BANNED_MODIFIER = "banned_modifier"
+    UNREADABLE = "unreadable"
     SORRY = "sorry"
     LEAN_ERROR = "lean_error"
     TIMEOUT = "timeout"
@@ -74,6 +84,7 @@ class AuditReport:
     reasons: list[Rejection] = field(default_factory=list)
     axioms: list[str] | None = None
     check: CheckResult | None = None
+    statement_check: dict[str, Any] | None = None  # Lean's own verdict (SafeVerify), where it ran
 
     @property
     def ok(self) -> bool:
@@ -91,56 +102,17 @@ class AuditReport:
             "reasons": [r.to_json() for r in self.reasons],
             "time": check.time if check else 0.0,
             "backend": check.backend if check else None,
+            "statement_check": self.statement_check,
         }
 
 
 # --- text checks -------------------------------------------------------------------------------
 
-# Each pattern runs on comment- and string-free text. A construct is banned only when it is NEW,
-# i.e. absent from the original problem (ProverBench headers legitimately declare axioms and
-# helper lemmas; the audit must not reject the problem for its own preamble).
-_BANNED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (label, re.compile(rx, re.MULTILINE))
-    for label, rx in (
-        ("new axiom", r"^[ \t]*(?:@\[[^\]]*\][ \t\n]*)?(?:(?:private|protected|noncomputable|unsafe)[ \t]+)*axiom\b[^\n]*"),
-        ("implemented_by attribute", r"\bimplemented_by\b[^\n]*"),
-        ("extern attribute", r"@\[[^\]]*\bextern\b[^\]]*\]"),
-        ("unsafe declaration", r"^[ \t]*(?:@\[[^\]]*\][ \t\n]*)?(?:(?:private|protected|noncomputable)[ \t]+)*unsafe\b[^\n]*"),
-        ("kernel type checking disabled", r"\bset_option[ \t]+debug\.skipKernelTC\b[^\n]*"),
-        ("side-effecting command", r"(?:^|[ \t(])#(?:eval|exec|exit|reduce!?)\b[^\n]*"),
-        ("meta command", r"^[ \t]*(?:run_cmd|run_elab|run_meta|run_tac)\b[^\n]*"),
-        ("tactic run as meta code", r"\brun_tac\b[^\n]*"),
-        (
-            "new notation, macro or syntax",
-            r"^[ \t]*(?:@\[[^\]]*\][ \t\n]*)?(?:(?:local|scoped|private)[ \t]+)*"
-            r"(?:macro_rules|macro|syntax|elab_rules|elab|notation|infixl|infixr|infix|prefix|postfix|declare_syntax_cat)\b[^\n]*",
-        ),
-        ("attribute change of a core tactic", r"^[ \t]*attribute[ \t]+\[[^\]]*\b(?:implemented_by|extern|csimp)\b[^\n]*"),
-        ("debug option", r"\bset_option[ \t]+debug\.[A-Za-z.]+[^\n]*"),
-    )
-)
-
-
-
 def banned_constructs(candidate: str, original: str | None = None) -> list[Rejection]:
-    """Banned constructs of `candidate` that `original` does not already contain."""
-    cand_text = code_only(candidate)
-    orig_hits: set[str] = set()
-    if original is not None:
-        orig_text = code_only(original)
-        for _, rx in _BANNED_PATTERNS:
-            orig_hits.update(_norm(m.group(0)) for m in rx.finditer(orig_text))
-    found: list[Rejection] = []
-    seen: set[str] = set()
-    for label, rx in _BANNED_PATTERNS:
-        for m in rx.finditer(cand_text):
-            text = _norm(m.group(0))
-            if text in orig_hits or text in seen:
-                continue
-            seen.add(text)
-            line = cand_text.count("\n", 0, m.start()) + 1
-            found.append(Rejection(Reason.BANNED_COMMAND, f"{label} at line {line}: {text[:120]}"))
-    return found
+    """What the whitelist gate refuses in `candidate`, the commands of `original`'s context being
+    trusted (ProverBench headers legitimately declare axioms and helper lemmas)."""
+    context = gate.Context.of(original) if original is not None else gate.Context()
+    return gate_rejections(gate.check_candidate(candidate, context))
 
 
 def _norm(s: str) -> str:
@@ -148,8 +120,9 @@ def _norm(s: str) -> str:
 
 
 def sorry_tokens(candidate: str) -> list[tuple[str, int]]:
-    """(`sorry`|`admit`, line) for each real token outside comments, docstrings and strings."""
-    return [(t.text, t.line) for t in lean_code.find_tokens(candidate, ("sorry", "admit"))]
+    """(`sorry`|`admit`|`sorryAx`, line) for each real token outside comments, docstrings and
+    strings: anywhere in the file, helper lemmas included, whatever the native_decide policy."""
+    return [(t.text, t.line) for t in lean_code.find_tokens(candidate, ("sorry", "admit", "sorryAx"))]
 
 
 def code_only(code: str) -> str:
@@ -172,60 +145,109 @@ def context_changes(original: str, candidate: str) -> list[str]:
     in order and unchanged (an answer slot `… := sorry` may get a value); additions may only be
     proved lemmas and resource options: anything else (an instance, a definition, an `open`…)
     could change what the unchanged statement text MEANS (e.g. a new `LT ℝ` instance)."""
-    return lean_code.preamble_diff(original, candidate, allow_answer_slots=True, allow_added_lemmas=True)
+    return lean_code.preamble_diff(original, _without_examples(candidate), allow_answer_slots=True,
+                                   allow_added_lemmas=True)
+
+
+def _without_examples(code: str) -> str:
+    """`code` with its `example`s blanked (newlines kept): an example adds nothing to the
+    environment, so it cannot change what the statement means (the gate judged its text)."""
+    chars = list(code)
+    for cmd in lean_code.split_commands(code):
+        if cmd.keyword == "example":
+            for i in range(cmd.start, cmd.end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+    return "".join(chars)
 
 
 # --- axioms ------------------------------------------------------------------------------------
 
-_AXIOMS_RE = re.compile(r"'(?P<name>[^']+)' depends on axioms: \[(?P<axioms>[^\]]*)\]", re.DOTALL)
-_NO_AXIOMS_RE = re.compile(r"'(?P<name>[^']+)' does not depend on any axioms")
+_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' depends on axioms: \[(?P<axioms>.*)\]\s*$", re.DOTALL)
+_NO_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' does not depend on any axioms\s*$", re.DOTALL)
+
+
+def _split_names(text: str) -> list[str]:
+    """`a, «b, c», d.e'` → ["a", "«b, c»", "d.e'"]: commas inside «» are part of a name."""
+    out: list[str] = []
+    cur: list[str] = []
+    quoted = False
+    for ch in text:
+        if ch == "«":
+            quoted = True
+        elif ch == "»":
+            quoted = False
+        if ch == "," and not quoted:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [" ".join(n.split()) for n in out if n.strip()]
+
+
+def _name_key(name: str) -> str:
+    """Lean prints `«x y».z` where a part needs quoting; compare names without the quotes."""
+    return name.strip().replace("«", "").replace("»", "")
+
+
+def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | None:
+    """The axiom list of `theorem` from the probe's OWN messages (those Lean attached to the
+    product's `#print axioms` command), or None when there is none for exactly that name."""
+    if messages is None:
+        return None
+    found: list[str] | None = None
+    for message in messages:
+        if message.severity is not Severity.INFO:
+            continue
+        data = message.data.strip()
+        m = _AXIOMS_RE.match(data)
+        if m and _name_key(m.group("name")) == _name_key(theorem):
+            if found is not None:
+                return None  # two answers to one probe: not what Lean does, trust neither
+            found = _split_names(m.group("axioms"))
+            continue
+        m = _NO_AXIOMS_RE.match(data)
+        if m and _name_key(m.group("name")) == _name_key(theorem):
+            if found is not None:
+                return None
+            found = []
+    return found
 
 
 def parse_axioms(result: CheckResult, theorem: str) -> list[str] | None:
-    """The axiom list Lean printed for `theorem` (`#print axioms`), or None if it printed none."""
-    short = theorem.rsplit(".", 1)[-1]
-    for message in result.messages:
-        if message.severity not in (Severity.INFO, Severity.WARNING):
-            continue
-        for m in _AXIOMS_RE.finditer(message.data):
-            if _same_decl(m.group("name"), theorem, short):
-                return [a.strip() for a in m.group("axioms").replace("\n", " ").split(",") if a.strip()]
-        for m in _NO_AXIOMS_RE.finditer(message.data):
-            if _same_decl(m.group("name"), theorem, short):
-                return []
-    return None
-
-
-def _same_decl(printed: str, full: str, short: str) -> bool:
-    printed = printed.strip("«»")
-    return printed == full or printed == short or printed.endswith("." + short)
+    """Compatibility: the axiom list in any info message of `result` naming exactly `theorem`.
+    The audit itself reads only the probe's own messages (`parse_probe`)."""
+    return parse_probe(list(result.messages), theorem)
 
 
 def full_theorem_name(candidate: str, name: str, start: int) -> str:
-    """Qualify `name` with the namespaces open at offset `start` (so `#print axioms` placed at the
-    end of the file, after every `end`, still finds it)."""
-    text = code_only(candidate)[:start]
-    stack: list[str] = []
-    for m in re.finditer(r"^[ \t]*(namespace|section|end)\b[ \t]*([^\s]*)", text, re.MULTILINE):
-        kind, ident = m.group(1), m.group(2)
-        if kind == "namespace":
-            stack.append(ident)
-        elif kind == "section":
-            stack.append("")  # sections do not qualify names, but their `end` pops
-        elif stack:
-            stack.pop()
-    if name.startswith("_root_."):
-        return name[len("_root_.") :]
-    prefix = ".".join(p for p in stack if p)
-    return f"{prefix}.{name}" if prefix else name
+    """The full name (enclosing namespaces, `_root_.` removed, «» where Lean needs them) of the
+    declaration `name` that starts at offset `start`, as the syntax layer resolves it."""
+    for cmd in lean_code.split_commands(candidate):
+        if cmd.start <= start < max(cmd.end, cmd.start + 1) and cmd.name == name and cmd.full_name:
+            return cmd.full_name
+    for cmd in lean_code.split_commands(candidate):
+        if cmd.name == name and cmd.full_name and cmd.start >= start:
+            return cmd.full_name
+    return name[len("_root_.") :] if name.startswith("_root_.") else name
 
 
 def with_axiom_probe(candidate: str, full_name: str) -> str:
-    return candidate.rstrip() + f"\n\n#print axioms {full_name}\n"
+    return candidate.rstrip() + f"\n\n{gate.probe_command(full_name)}\n"
 
 
 # --- the audit ---------------------------------------------------------------------------------
 
+_GATE_REASONS = {
+    gate.Reason.COMMAND: "BANNED_COMMAND",
+    gate.Reason.CODE: "RUNS_CODE",
+    gate.Reason.OPTION: "BANNED_OPTION",
+    gate.Reason.ATTRIBUTE: "BANNED_ATTRIBUTE",
+    gate.Reason.MODIFIER: "BANNED_MODIFIER",
+    gate.Reason.CONTEXT: "CONTEXT_CHANGED",
+    gate.Reason.SYNTAX: "UNREADABLE",
+}
 
 def statement_diff(original: Any, candidate: Any, max_lines: int = 12) -> str:
     """A short unified diff (original → candidate) of two theorem statements (signatures, no
@@ -243,12 +265,35 @@ def statement_diff(original: Any, candidate: Any, max_lines: int = 12) -> str:
     return ":\n" + "\n".join("    " + ln for ln in lines)
 
 
-def static_audit(candidate: str, original: str | None = None) -> tuple[str | None, int, list[Rejection]]:
+def gate_rejections(violations: list[gate.Violation]) -> list[Rejection]:
+    return [Rejection(Reason[_GATE_REASONS[v.reason]], f"{v.detail}" + (f" at line {v.line}" if v.line else ""))
+            for v in violations]
+
+
+def trusted_context(candidate: str, original: str | None, *, trust_dataset: bool, row: str) -> gate.Context:
+    """The problem context the candidate may repeat. With `original`: its context after the dataset
+    gate (DatasetRejected unless `trust_dataset`). Without: the candidate's own context commands
+    that a dataset row could hold (imports, opens, options, plain definitions)."""
+    if original is not None:
+        return gate.admit_problem(original, row=row, trust=trust_dataset)
+    ctx = gate.Context()
+    for cmd in gate.problem_context(candidate):
+        text = candidate[cmd.start : cmd.end]
+        if not gate.check_dataset_text(text):
+            ctx.commands.add(cmd.key)
+    return ctx
+
+
+def static_audit(
+    candidate: str, original: str | None = None, *, context: gate.Context | None = None
+) -> tuple[str | None, int, list[Rejection]]:
     """Everything that can be decided without Lean: (theorem name, its offset, rejections)."""
     theorem = lean_code.last_theorem(candidate)
     if theorem is None:
         return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found")]
-    reasons = banned_constructs(candidate, original)
+    if context is None:
+        context = trusted_context(candidate, original, trust_dataset=True, row="original")
+    reasons = gate_rejections(gate.check_candidate(candidate, context))
     if original is not None:
         if lean_code.last_theorem(original) is None:
             reasons.append(Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma"))
@@ -272,18 +317,49 @@ async def audit(
     original: str | None = None,
     config: AuditConfig | None = None,
     timeout: float | None = None,
+    trust_dataset: bool | None = None,
+    row: str = "original",
 ) -> AuditReport:
-    """Audit `candidate` (a whole Lean file). With `original`, the theorem must state the same."""
+    """Audit `candidate` (a whole Lean file). With `original`, the theorem must state the same.
+
+    Nothing reaches Lean unless the gate passed it; the verdict on axioms comes only from the
+    messages Lean attached to the product's own probe. `trust_dataset` (default: the gated
+    verifier's setting, else False) accepts an original outside the dataset whitelist; without it
+    such an original raises `gate.DatasetRejected` (an InputError: exit 2)."""
     config = config or AuditConfig()
-    name, start, reasons = static_audit(candidate, original)
+    if trust_dataset is None:
+        trust_dataset = bool(getattr(verifier, "trust_dataset", False))
+    context = trusted_context(candidate, original, trust_dataset=trust_dataset, row=row)
+    name, start, reasons = static_audit(candidate, original, context=context)
     if name is None:
         return AuditReport(AuditStatus.REJECTED, reasons=reasons)
     full_name = full_theorem_name(candidate, name, start)
+    report = AuditReport(AuditStatus.PROVED, theorem=full_name, reasons=list(reasons))
+    if any(r.reason in _STATIC_REJECTIONS for r in reasons):
+        # Refused before Lean: the text is never sent (a cheat may run code on the Lean host).
+        report.status = _status(report.reasons)
+        return report
+    if not gate.valid_probe_name(full_name):
+        report.reasons.append(Rejection(Reason.NO_THEOREM, f"cannot probe the name '{full_name}'"))
+        report.status = AuditStatus.REJECTED
+        return report
     theorem_line = candidate.count("\n", 0, start) + 1
     inherited = _inherited_sorries(original)
     leftover = _new_sorries(sorry_tokens(candidate), theorem_line, inherited)
-    check = await verifier.check(with_axiom_probe(candidate, full_name), timeout=timeout)
-    report = AuditReport(AuditStatus.PROVED, theorem=full_name, reasons=list(reasons), check=check)
+    trust = getattr(verifier, "trust", None)
+    if trust is not None:
+        trust(context)
+    if hasattr(verifier, "check_probed"):
+        check, probe = await verifier.check_probed(candidate, full_name, timeout=timeout)
+    else:
+        check, probe = await gate.probe_axioms(verifier, candidate, full_name, timeout=timeout)
+    report.check = check
+    gate_said = gate.gate_violations(check)
+    if gate_said:  # the verifier's own gate refused what ours passed: never "proved"
+        report.reasons.extend(gate_rejections([gate.Violation(gate.Reason(v["reason"]), v["detail"], v["line"])
+                                               for v in gate_said]))
+        report.status = _status(report.reasons)
+        return report
 
     if check.status is CheckStatus.TIMEOUT:
         report.reasons.append(Rejection(Reason.TIMEOUT, check.error or "the Lean check timed out"))
@@ -302,23 +378,41 @@ async def audit(
     if holes and not leftover:
         report.reasons.append(Rejection(Reason.SORRY, f"Lean reports {holes} hole(s)"))
 
-    report.axioms = parse_axioms(check, full_name)
+    report.axioms = parse_probe(probe, full_name)
     allowed = set(config.axioms) | (set(NATIVE_DECIDE_AXIOMS) if config.allow_native_decide else set())
     allowed |= _axioms_declared_in(original) if original is not None else set()
     if report.axioms is None:
         if not check.errors:
+            detail = "; ".join(m.format() for m in (probe or []))[:200]
             report.reasons.append(
-                Rejection(Reason.AXIOMS_UNKNOWN, f"Lean printed no axiom list for '{full_name}'")
+                Rejection(Reason.AXIOMS_UNKNOWN, f"Lean gave no axiom list for '{full_name}'" + (f": {detail}" if detail else ""))
             )
     else:
         if "sorryAx" in report.axioms and not leftover and not holes:
             report.reasons.append(Rejection(Reason.SORRY, "the theorem depends on sorryAx"))
         for ax in report.axioms:
-            if ax != "sorryAx" and ax not in allowed:
+            if ax != "sorryAx" and _name_key(ax) not in {_name_key(a) for a in allowed}:
                 report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"depends on axiom '{ax}'"))
 
     report.status = _status(report.reasons)
+    checker = getattr(verifier, "statement_checker", None)
+    if report.status is AuditStatus.PROVED and original is not None and checker is not None:
+        await _lean_statement_check(report, checker, original, candidate, allowed, timeout)
     return report
+
+
+async def _lean_statement_check(
+    report: AuditReport, checker: Any, original: str, candidate: str, allowed: set[str], timeout: float | None
+) -> None:
+    """Ask Lean (SafeVerify) whether the proof states the original; the text comparison already
+    agreed. A verdict Lean could not give is a verifier failure, never "proved"."""
+    verdict = await checker.compare(original, candidate, allowed_axioms=allowed, timeout=timeout)
+    report.statement_check = verdict.to_json()
+    if verdict.same is False:
+        report.reasons.append(Rejection(Reason.STATEMENT_CHANGED, verdict.detail))
+    elif verdict.same is None and not verdict.skipped:
+        report.reasons.append(Rejection(Reason.VERIFIER_FAILURE, verdict.detail))
+    report.status = _status(report.reasons)
 
 
 def _inherited_sorries(original: str | None) -> int:
@@ -344,17 +438,24 @@ def _new_holes(check: CheckResult, theorem_line: int, inherited: int) -> int:
 
 
 def _axioms_declared_in(original: str) -> set[str]:
-    """Axioms that the original problem itself declares (ProverBench preambles do)."""
-    text = code_only(original)
-    return set(re.findall(r"^[ \t]*(?:(?:private|protected|noncomputable)[ \t]+)*axiom[ \t]+([^\s:({\[]+)", text, re.MULTILINE))
+    """Axioms that the original problem itself declares (ProverBench preambles do), full names."""
+    return {cmd.full_name for cmd in gate.problem_context(original) if cmd.keyword == "axiom" and cmd.full_name}
 
 
 _ORDER = (
     (AuditStatus.REJECTED, {Reason.NO_THEOREM, Reason.STATEMENT_CHANGED, Reason.CONTEXT_CHANGED,
-                            Reason.BANNED_COMMAND, Reason.FORBIDDEN_AXIOM, Reason.AXIOMS_UNKNOWN}),
+                            Reason.BANNED_COMMAND, Reason.RUNS_CODE, Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE,
+                            Reason.BANNED_MODIFIER, Reason.UNREADABLE, Reason.FORBIDDEN_AXIOM,
+                            Reason.AXIOMS_UNKNOWN}),
     (AuditStatus.ERROR, {Reason.LEAN_ERROR, Reason.VERIFIER_FAILURE}),
     (AuditStatus.TIMEOUT, {Reason.TIMEOUT}),
     (AuditStatus.INCOMPLETE, {Reason.SORRY}),
+)
+
+
+_STATIC_REJECTIONS = frozenset(
+    {Reason.NO_THEOREM, Reason.STATEMENT_CHANGED, Reason.CONTEXT_CHANGED, Reason.BANNED_COMMAND, Reason.RUNS_CODE,
+     Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE, Reason.BANNED_MODIFIER, Reason.UNREADABLE}
 )
 
 

@@ -1,19 +1,43 @@
 """Choose and build a Verifier from the configuration.
 
-Backends are imported lazily: a user of the Kimina backend does not pay for lean-interact's
+Every verifier this factory builds is wrapped in `gate.GatedVerifier`: no text reaches a backend
+unless the whitelist gate passed it, whichever code path (check, prove, bench, rewards, ES, expert
+iteration) asks. Backends are imported lazily: a user of the Kimina backend does not pay for lean-interact's
 import, and a broken optional backend does not break the others.
 """
 
 from __future__ import annotations
 
 from lemmaforge.config import VerifierConfig
+from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import Verifier, VerifierError
 
 BACKENDS = ("repl", "kimina", "lake")
 
 
-def make_verifier(cfg: VerifierConfig) -> Verifier:
-    """Build the configured backend. Raises VerifierError (one line, actionable) when unusable."""
+def make_verifier(cfg: VerifierConfig) -> GatedVerifier:
+    """Build the configured backend behind the gate. Raises VerifierError (one line, actionable)
+    when unusable."""
+    checker = _statement_checker(cfg) if cfg.safe_verify is not None else None  # before any process starts
+    gated = GatedVerifier(_make_backend(cfg), trust_dataset=cfg.trust_dataset)
+    gated.statement_checker = checker
+    return gated
+
+
+def _statement_checker(cfg: VerifierConfig) -> object:
+    """SafeVerify for the Lean-side statement check; only where Lean is local."""
+    from lemmaforge.lean.safeverify import SafeVerifyChecker
+
+    if cfg.backend == "kimina":
+        raise VerifierError("verifier.safe_verify needs Lean on this machine: use the repl or lake backend")
+    assert cfg.safe_verify is not None
+    if cfg.project is None:
+        raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
+    return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
+                             workers=cfg.workers)
+
+
+def _make_backend(cfg: VerifierConfig) -> Verifier:
     if cfg.backend == "repl":
         from lemmaforge.lean.repl import ReplVerifier
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lemmaforge.errors import AttemptFailed
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -92,7 +92,7 @@ def _reindent(text: str, column: int) -> str:
     return "\n".join([lines[0], *(pad + ln[cut:] if ln.strip() else "" for ln in rest)])
 
 
-def _hypothesis_name(step: lean_code.HaveStep, index: int) -> str:
+def _hypothesis_name(step: lean_syntax.HaveStep, index: int) -> str:
     """The binder name for an earlier step: its own name, `this` for an anonymous `have`, a fresh
     name for a destructuring pattern (whose variables the text lemma cannot bind)."""
     if step.kind == "have" and not step.name.startswith(("⟨", "(")):
@@ -115,10 +115,10 @@ def lemma_from_step(code: str, step_index: int, *, include_previous: bool, name:
     as hypotheses `(h : statement)` after the theorem's binders. `step_index == len(steps)` is
     the closing hole (the tactics after the last step): it proves the theorem's type, with every
     step as a hypothesis in type b (type a is then the theorem itself, renamed)."""
-    decl = lean_code.last_theorem(code)
+    decl = lean_syntax.last_theorem(code)
     if decl is None:
         raise LemmaBuildError("no theorem or lemma in the code")
-    steps = lean_code.have_steps(code)
+    steps = lean_syntax.have_steps(code)
     if not 0 <= step_index <= len(steps):
         raise LemmaBuildError(f"step {step_index} out of range: the proof has {len(steps)} steps")
     binders = [decl.binders]
@@ -139,19 +139,19 @@ def step_of_hole(code: str, hole_index: int) -> int:
     """Which top-level step (or `len(steps)`: the closing tactics) hole `hole_index` stands for.
     Only a hole that is the step's whole proof (`:= by sorry`, `:= sorry`) or a top-level tactic
     after the last step stands for a statement we know."""
-    found = lean_code.holes(code)
+    found = lean_syntax.holes(code)
     if not 0 <= hole_index < len(found):
         raise LemmaBuildError(f"hole {hole_index} out of range: the code has {len(found)} holes")
     hole = found[hole_index]
-    steps = lean_code.have_steps(code)
+    steps = lean_syntax.have_steps(code)
     for k, step in enumerate(steps):
         if step.proof_start <= hole.offset < step.proof_end:
-            if lean_code.normalize_code(step.proof) in ("sorry", "by sorry"):
+            if lean_syntax.normalize_code(step.proof) in ("sorry", "by sorry"):
                 return k
             raise LemmaBuildError(f"hole {hole_index} is inside the proof of step '{step.name}', not all of it")
     # The closing hole: the only top-level tactic after the last step.
     last_step_end = steps[-1].end if steps else -1
-    closing = [(s, e) for s, e in lean_code.top_level_tactics(code) if s > last_step_end]
+    closing = [(s, e) for s, e in lean_syntax.top_level_tactics(code) if s > last_step_end]
     if len(closing) == 1 and closing[0][0] == hole.offset and closing[0][1] == hole.end:
         return len(steps)
     raise LemmaBuildError(
@@ -183,7 +183,7 @@ def parse_extract_goal(message: str, name: str) -> str | None:
     text = message.strip()
     if not text.startswith("theorem ") or not _TRAILING_SORRY.search(text):
         return None
-    decl = lean_code.last_theorem(text)
+    decl = lean_syntax.last_theorem(text)
     if decl is None or decl.name.strip("«»") != name.strip("«»"):
         return None
     return _TRAILING_SORRY.sub("", text).rstrip() + " := by\n  sorry"
@@ -263,7 +263,7 @@ async def build_lemma(
     when that fails, the text lemma (type b unless `include_previous=False`). `header` defaults
     to `split_header(code)[0]`. Raises `LemmaBuildError` when neither way applies."""
     if header is None:
-        header = lean_code.split_header(code)[0]
+        header = lean_syntax.split_header(code)[0]
     checks = 0
     reason: str
     if verifier is None or not verifier.supports_proof_states:

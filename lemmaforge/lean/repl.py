@@ -59,7 +59,7 @@ from lean_interact.interface import BaseREPLQuery, LeanError
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -83,9 +83,9 @@ MEMORY_RECYCLE_FRACTION = 0.8
 
 
 def split_header(code: str) -> tuple[str, str, int]:
-    """(header, body, body_line_offset): `lean.code.split_header`, plus the number of lines the
+    """(header, body, body_line_offset): `lean.syntax.split_header`, plus the number of lines the
     header takes, by which positions of the body's results are shifted back."""
-    header, body = lean_code.split_header(code)
+    header, body = lean_syntax.split_header(code)
     return header, body, header.count("\n")
 
 
@@ -192,6 +192,7 @@ class _Outcome:
     error: str | None = None
     header_failed: bool = False  # `response` is the header's answer, with Lean errors
     seconds: float = 0.0
+    probe_response: dict[str, Any] | None = None  # the axiom probe's own answer (check_with_probe)
 
 
 _pool_ids = itertools.count(1)
@@ -282,15 +283,28 @@ class ReplVerifier:
     # ---- Verifier protocol --------------------------------------------------------------------
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        return (await self._check_retrying(code, None, timeout))[0]
+
+    async def check_with_probe(
+        self, code: str, probe: str, *, timeout: float | None = None
+    ) -> tuple[CheckResult, list[Message] | None]:
+        """Check `code`, then run `probe` (the audit's `#print axioms`) as a SEPARATE command in
+        the environment `code` produced: the probe's messages come in their own response, so
+        nothing the proof prints can be mistaken for them. None when the probe did not run."""
+        return await self._check_retrying(code, probe, timeout)
+
+    async def _check_retrying(
+        self, code: str, probe: str | None, timeout: float | None
+    ) -> tuple[CheckResult, list[Message] | None]:
         header, body, offset = split_header(code)
         attempts = 0
         while True:
-            result = await self._check_once(header, body, offset, timeout or self._timeout)
-            if result.status is not CheckStatus.CRASHED or attempts >= self._crash_retries or self._closed:
+            result = await self._check_once(header, body, offset, timeout or self._timeout, probe=probe)
+            if result[0].status is not CheckStatus.CRASHED or attempts >= self._crash_retries or self._closed:
                 return result
             attempts += 1
             self._counters.bump("crash_retries")
-            log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result.error)
+            log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result[0].error)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
         # The pool queue bounds the concurrency; results keep the input order.
@@ -360,18 +374,23 @@ class ReplVerifier:
 
     # ---- one check ----------------------------------------------------------------------------
 
-    async def _check_once(self, header: str, body: str, offset: int, timeout: float) -> CheckResult:
+    async def _check_once(
+        self, header: str, body: str, offset: int, timeout: float, *, probe: str | None = None
+    ) -> tuple[CheckResult, list[Message] | None]:
         if header in self._failed_headers:
-            return _copy_result(self._failed_headers[header])
+            return _copy_result(self._failed_headers[header]), None
         worker = await self._acquire(header)
         try:
             self._counters.bump("checks")
-            outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout))
-            return self._check_result(outcome, worker, header, offset)  # before release: see run_tactic
+            outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout, probe))
+            result = self._check_result(outcome, worker, header, offset)  # before release: see run_tactic
         finally:
             self._release(worker)
+        if outcome.probe_response is None or "env" not in outcome.probe_response:
+            return result, None
+        return result, [Message.from_json(m) for m in outcome.probe_response.get("messages", [])]
 
-    def _blocking_check(self, worker: _Worker, body: str, timeout: float) -> _Outcome:
+    def _blocking_check(self, worker: _Worker, body: str, timeout: float, probe: str | None = None) -> _Outcome:
         """Runs in a thread while the worker is held: (re)start and header if needed, then the body."""
         started = time.monotonic()
         failed = self._prepare(worker)
@@ -382,6 +401,13 @@ class ReplVerifier:
         outcome = self._send(worker, request, timeout)
         if outcome.failure is None:
             self._avg_check_s = _ewma(self._avg_check_s, outcome.seconds)
+        env = (outcome.response or {}).get("env") if outcome.failure is None else None
+        if probe is not None and env is not None and worker.server is not None:
+            answer = self._send(worker, Command(cmd=probe, env=int(env)), timeout)
+            if answer.failure is not None:  # the probe timed out or killed the process
+                outcome.failure, outcome.error = answer.failure, answer.error
+            else:
+                outcome.probe_response = answer.response
         outcome.seconds = time.monotonic() - started  # what this check cost, restarts included
         return outcome
 

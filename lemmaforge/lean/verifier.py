@@ -263,7 +263,17 @@ class TacticResult:
 @runtime_checkable
 class Verifier(Protocol):
     """A Lean backend. `code` is always a whole Lean file: header (imports, options, opens)
-    plus body. Backends that can reuse an elaborated header do so on their own."""
+    plus body. Backends that can reuse an elaborated header do so on their own.
+
+    Optional capability, used by the audit's axiom probe (`lean/gate.py` `probe_axioms`):
+    `async check_with_probe(code, probe, *, timeout) -> (CheckResult, list[Message] | None)` runs
+    `probe` as a separate command in the environment `code` produced and returns its messages
+    apart (the REPL backend has it); without it the probe is appended to the file and only the
+    messages at its own position count.
+
+    Product code never holds a bare backend: `backends.make_verifier` wraps every one in
+    `gate.GatedVerifier`, which refuses (without calling the backend) any text outside the
+    whitelist."""
 
     name: str
     supports_proof_states: bool

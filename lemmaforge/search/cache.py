@@ -16,26 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 from typing import NamedTuple, Protocol
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.memo import ByteBoundedMemo
 
-_DECL_HEAD = re.compile(r"^\s*(?:theorem|lemma)\s+\S+")
-
-def _normalize_statement(lemma: str) -> str:
-    decl = lean_code.last_theorem(lemma)
-    text = f"{decl.binders} : {decl.type}" if decl is not None else _DECL_HEAD.sub("", lemma).split(":=")[0]
-    return " ".join(lean_code.strip_comments(text).split())
-
-
-# Memoized: the engine asks for the same lemma on lookup and on insertion.
-_normalize_memo = ByteBoundedMemo(_normalize_statement, max_bytes=8 << 20)
+# Memoized within a byte budget: the engine asks for the same lemma on lookup and on insertion.
+_normalize_memo = ByteBoundedMemo(lean_syntax.theorem_key, max_bytes=8 << 20)
 
 
 def normalize_statement(lemma: str) -> str:
-    """Whitespace- and comment-free statement text without the declaration name or its proof."""
+    """The lemma's statement key: `lean.syntax.theorem_key` (the one normaliser: Lean's tokens, no
+    comments or whitespace, without the name or the proof; `open … in` prefixes kept)."""
     return _normalize_memo(lemma)
 
 
@@ -53,7 +45,7 @@ def header_hash(header: str) -> str:
 
 
 def _header_key(header: str) -> str:
-    norm = " ".join(lean_code.strip_comments(header).split())
+    norm = lean_syntax.normalize_statement(header)
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:32]
 
 

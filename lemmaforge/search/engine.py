@@ -28,9 +28,11 @@ from typing import Any, Protocol
 
 from lemmaforge.config import AuditConfig, BudgetConfig, Settings
 from lemmaforge.errors import AttemptFailed
-from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import AuditReport, audit
+from lemmaforge.lean.syntax.holes import TermProof, rebase
+from lemmaforge.lean.syntax.lexer import Lines
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
 from lemmaforge.records import (
     AttemptRecord,
@@ -198,6 +200,12 @@ class SearchEngine:
         versions: dict[str, str | None] | None = None,
         parent_run_id: str | None = None,
     ) -> SearchResult:
+        # The dataset gate (lean/gate.py): a row outside the whitelist is refused (InputError, exit
+        # 2) before anything is recorded or sent; an admitted row's context is trusted by the gated
+        # verifier, which refuses everything else a model writes.
+        admit = getattr(self.verifier, "admit", None)
+        if admit is not None:
+            admit(problem.header + problem.statement, row=problem.name)
         run = _Run(self, problem, run_id or new_id())
         self.recorder.emit(problem)
         self.recorder.emit(
@@ -224,7 +232,8 @@ class SearchEngine:
                 )
             )
             if error is not exc:
-                raise error from exc
+                # the leaf with its own traceback; the group around it is the TaskGroup's plumbing
+                raise error from None
             raise
         self.recorder.emit(
             RunFinished(
@@ -250,7 +259,7 @@ class _Run:
         self.problem = problem
         self.run_id = run_id
         self.original = problem.header + problem.statement
-        theorem = lean_code.last_theorem(problem.statement)
+        theorem = lean_syntax.last_theorem(problem.statement)
         split = theorem.start if theorem is not None else 0
         # Everything before the theorem (ProverBench / PutnamBench defs, helper lemmas) is context
         # that every check, prompt and lemma needs; the goal itself is the theorem alone.
@@ -310,7 +319,7 @@ class _Run:
 
     async def _finish(self, root: Node, solution: Solution) -> tuple[str, AuditReport]:
         """Assemble the whole file, check it whole and audit it against the original."""
-        body_file = lean_code.fill(self.theorem, [solution.body])
+        body_file = lean_syntax.fill(self.theorem, [solution.body])
         lemmas = "\n\n".join(solution.lemmas)
         assembled = self.header + (lemmas + "\n\n" if lemmas else "") + body_file
         report = await audit(
@@ -393,7 +402,7 @@ class _Run:
             # The worker holding the state restarted: try the portfolio on the standalone lemma.
         started = time.monotonic()
         proof = automation.first_combinator(tactics) if len(tactics) > 1 else tactics[0]
-        code = self.header + lean_code.fill(node.text, [proof])
+        code = self.header + lean_syntax.fill(node.text, [proof])
         result = await self._check(code)  # counts its own time
         closed = self._proves(result)
         error = None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value)
@@ -406,12 +415,12 @@ class _Run:
             if single is None:
                 error = "the portfolio closed the goal but no single tactic of it did"
             else:
-                proof, code = single, self.header + lean_code.fill(node.text, [single])
+                proof, code = single, self.header + lean_syntax.fill(node.text, [single])
         outcome = automation.AutomationOutcome(proof if error is None else None, checks, list(tactics), error, result)
         return self._automation_attempt(node, outcome, code, started)
 
     async def _lemma_closes(self, lemma: str, tactic: str) -> bool:
-        return self._proves(await self._check(self.header + lean_code.fill(lemma, [tactic])))
+        return self._proves(await self._check(self.header + lean_syntax.fill(lemma, [tactic])))
 
     def _automation_attempt(
         self, node: Node, outcome: automation.AutomationOutcome, code: str, started: float
@@ -523,7 +532,7 @@ class _Run:
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
         # The statement is OURS, not the model's: fill the body into our lemma so a model that
         # rewrote the statement cannot pass.
-        code = self.header + lean_code.fill(node.text, [body])
+        code = self.header + lean_syntax.fill(node.text, [body])
         result = await self._check(code)
         verdict: Verdict = "valid" if self._proves(result) else _verdict(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
@@ -570,7 +579,7 @@ class _Run:
         planner = self.engine.planner
         assert planner is not None
         for round_ in range(self.opts.budget.sketch_corrections + 1):
-            if not lean_code.same_statement(node.text, sketch.code):
+            if not lean_syntax.same_statement(node.text, sketch.code):
                 self._attempt(node, "planner", "rejected", sketch.code, output=sketch.raw,
                               llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
                               generation_seconds=generation_seconds)
@@ -596,7 +605,7 @@ class _Run:
     async def _solve_sketch(self, node: Node, sketch: SketchLike, result: CheckResult) -> Solution | None:
         sketch_node = self.tree.add_sketch(sketch.code, parent_id=node.node_id, depth=node.depth)
         self._emit_node(sketch_node)
-        text_holes = lean_code.holes(sketch.code)
+        text_holes = lean_syntax.holes(sketch.code)
         lean_holes = _align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
         children: list[tuple[Node, Goal | None]] = []
         # All holes' lemmas at once (each may cost an extract_goal and a round-trip check); names
@@ -661,7 +670,7 @@ class _Run:
     ) -> Solution | None:
         """Inline first; lemma style when inline fails to check."""
         lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
-        inline = lean_code.fill(sketch_code, [s.body for s in solutions])
+        inline = lean_syntax.fill(sketch_code, [s.body for s in solutions])
         prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
         result = await self._check(self.header + prefix + inline)
         self._attempt(sketch_node, "assembly", "valid" if self._proves(result) else _verdict(result),
@@ -673,10 +682,10 @@ class _Run:
                 return Solution(body, lemmas)
 
         # Lemma style: each hole's lemma, proved, goes before; the hole applies it.
-        proved_lemmas = [lean_code.fill(child.text, [s.body]) for child, s in zip(children, solutions, strict=True)]
+        proved_lemmas = [lean_syntax.fill(child.text, [s.body]) for child, s in zip(children, solutions, strict=True)]
         names = [_decl_name(lemma) for lemma in proved_lemmas]
         closers = [f"apply {name} <;> assumption" for name in names]
-        lemma_style = lean_code.fill(sketch_code, closers)
+        lemma_style = lean_syntax.fill(sketch_code, closers)
         all_lemmas = lemmas + tuple(proved_lemmas)
         code = self.header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style
         result = await self._check(code)
@@ -786,29 +795,26 @@ def _verdict(result: CheckResult) -> Verdict:
 
 
 def _proof_body(code: str) -> str | None:
-    """The tactic proof of the last theorem in `code` (what fills the parent's hole)."""
-    decl = lean_code.last_theorem(code)
-    if decl is None:
+    """The proof of the last theorem in `code` as tactics (what fills the parent's hole): the
+    tactic block after `:= by` re-based to column 0, or `exact <term>` for a term proof. Read
+    with `lean.syntax` (comments, strings and commands as Lean sees them)."""
+    decl = lean_syntax.last_theorem(code)
+    if decl is None or decl.body_start is None:
         return None
-    rest = code[decl.body_start :].strip("\n")
-    stripped = rest.lstrip()
-    if stripped.startswith("by"):
-        rest = stripped[2:]
-        lines = rest.split("\n")
-        first, others = lines[0].strip(), lines[1:]
-        body_lines = ([first] if first else []) + others
-        return _dedent("\n".join(body_lines)).strip("\n") or None
-    return f"exact {stripped.strip()}" if stripped.strip() else None
-
-
-def _dedent(text: str) -> str:
-    import textwrap
-
-    return textwrap.dedent(text)
+    toks = lean_syntax.tokens(code[decl.body_start : decl.end])
+    if not toks:
+        return None
+    lines = Lines(code)
+    if toks[0].kind == "ident" and toks[0].text == "by":
+        if len(toks) == 1:
+            return None
+        return rebase(code, decl.body_start + toks[1].start, decl.end, lines).strip("\n") or None
+    term = rebase(code, decl.body_start + toks[0].start, decl.end, lines).strip("\n")
+    return TermProof(term).as_tactic() if term.strip() else None
 
 
 def _decl_name(code: str) -> str:
-    decl = lean_code.last_theorem(code)
+    decl = lean_syntax.last_theorem(code)
     if decl is None:
         raise ValueError("lemma without a declaration")
     return decl.name

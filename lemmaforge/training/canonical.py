@@ -26,8 +26,7 @@ not change the proposition:
 
 A changed constant, `<` for `≤` or another operator stays a different key.
 
-The token source is `_token_texts`, ONE function: when the syntax layer's
-`lean.syntax.compare.statement_tokens` lands, it is repointed there with a one-line change.
+The token source is `_token_texts`, ONE function: the syntax layer's lexer (`lean.syntax`).
 """
 
 from __future__ import annotations
@@ -38,7 +37,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.syntax import lexer as lean_lexer
 
 # --------------------------------------------------------------------------------------------
 # tokens
@@ -46,15 +46,17 @@ from lemmaforge.lean import code as lean_code
 
 
 def _token_texts(text: str) -> tuple[str, ...]:
-    """The Lean tokens of `text` (comments and docstrings dropped), as texts. The one place the
-    token source is named: repoint to `lean.syntax.compare.statement_tokens` at merge time."""
-    return tuple(t.text for t in lean_code.tokens(text))
+    """The Lean tokens of `text` (comments and docstrings dropped), as texts: the one place the
+    token source (`lean.syntax`, Lean's own lexing rules) is named."""
+    return tuple(t.text for t in lean_syntax.tokens(text))
 
 
 # Two tokens that Lean reads as one notation, and ASCII / long forms with a one-token synonym.
 # (`!=` is not here: in Lean 4 it is `bne`, a Bool, not `≠`.)
 _PAIRS = {("<", "="): "≤", (">", "="): "≥", ("<-", ">"): "↔", ("∃", "!"): "∃!"}
 _SYNONYMS = {
+    "<=": "≤",  # one token for Lean's lexer (longest match), two for older tokenizers: both handled
+    ">=": "≥",
     "->": "→",
     "<->": "↔",
     "λ": "fun",
@@ -144,7 +146,7 @@ def _is_operand(tok: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _is_letter_like(c: str) -> bool:
-    return bool(re.fullmatch(f"[{lean_code._ID_FIRST}]", c))  # noqa: SLF001 - the lexer's own class
+    return bool(re.fullmatch(f"[{lean_lexer._ID_FIRST}]", c))  # noqa: SLF001 - the lexer's own class
 
 
 def _ends_operand(tok: str | None) -> bool:
@@ -523,7 +525,7 @@ def _unwrap(toks: tuple[str, ...]) -> tuple[str, ...]:
 def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(binder tokens, goal tokens) of the last theorem of `text`; for text without a
     declaration, the text is the goal (anything after a top-level `:=` dropped)."""
-    decl = lean_code.last_theorem(text)
+    decl = lean_syntax.last_theorem(text)
     if decl is not None:
         return expression_tokens(decl.binders), expression_tokens(decl.type)
     toks = expression_tokens(text)

@@ -68,7 +68,7 @@ from urllib.parse import urlparse
 
 from lemmaforge.config import AuditConfig, LLMEndpoint
 from lemmaforge.errors import BackendUnavailable, InputError
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import (
     AttemptRecord,
@@ -281,7 +281,7 @@ class _Problem:
 
 
 def _problem(record: ProblemRecord) -> _Problem:
-    decl = lean_code.last_theorem(record.statement)
+    decl = lean_syntax.last_theorem(record.statement)
     split = decl.start if decl is not None else 0
     return _Problem(record, record.header + record.statement[:split], record.statement[split:])
 

@@ -52,7 +52,7 @@ Dedup, cap, hold-out
   `training.canonical.statement_key` (Lean tokens without name, comments or layout; variables,
   bound names and hypothesis names alpha-renamed, hypotheses sorted, binder groups split,
   redundant parentheses dropped), the proof key is
-  `lean.code.normalize_code` of the proof without header and theorem name, so a renamed copy of
+  `lean.syntax.normalize_code` of the proof without header and theorem name, so a renamed copy of
   a proof is a duplicate. First seen (oldest run first) wins.
 * `max_per_statement`: at most N proofs per (kind, statement), oldest first (STP keeps 16).
 * `holdout` (`Holdout.load(["minif2f:test"])`): a row is dropped when its source problem's name or
@@ -78,8 +78,8 @@ from lemmaforge.agent import prompts
 from lemmaforge.agent.planner import informal_part
 from lemmaforge.agent.prover import statement_with_sorry
 from lemmaforge.errors import InputError
-from lemmaforge.lean import code as lean_code
 from lemmaforge.lean import lemmas as lean_lemmas
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.records import ProblemRecord, ProofRecord
 from lemmaforge.search import automation
 from lemmaforge.search.cache import header_key
@@ -161,7 +161,7 @@ def statement_key(statement: str) -> str:
 
 
 def theorem_name(statement: str) -> str | None:
-    decl = lean_code.last_theorem(statement)
+    decl = lean_syntax.last_theorem(statement)
     return decl.name if decl is not None and decl.name else None
 
 
@@ -265,7 +265,7 @@ def sft_row(
 
 def abstract_plan(sketch: str) -> str:
     """A numbered plan from the sketch's top-level steps (one line each), then the close."""
-    steps = lean_code.have_steps(sketch)
+    steps = lean_syntax.have_steps(sketch)
     lines = []
     for i, step in enumerate(steps, 1):
         stmt = " ".join(step.full_statement.split())
@@ -303,7 +303,7 @@ def cot_row(
 def lemma_with_proof(lemma: str, body: str) -> str:
     """`lemma` with its proof slot filled by the tactic `body` (the engine's own `fill`)."""
     try:
-        return lean_code.fill(lemma, [body])
+        return lean_syntax.fill(lemma, [body])
     except ValueError:
         from lemmaforge.agent.prover import lemma_code
 
@@ -325,11 +325,11 @@ def subgoal_row(header: str, lemma: str, body: str, **meta: Any) -> dict[str, An
 def proof_key(proof: str) -> str:
     """Normalized proof text for dedup: header and the theorem's name and signature dropped
     (helper lemmas before the theorem kept), comments and spacing normalized."""
-    _, body = lean_code.split_header(proof)
-    decl = lean_code.last_theorem(body)
+    _, body = lean_syntax.split_header(proof)
+    decl = lean_syntax.last_theorem(body)
     if decl is None or decl.body_start is None:
-        return lean_code.normalize_code(body)
-    return lean_code.normalize_code(body[: decl.start]) + " ⟦⟧ " + lean_code.normalize_code(decl.body)
+        return lean_syntax.normalize_code(body)
+    return lean_syntax.normalize_code(body[: decl.start]) + " ⟦⟧ " + lean_syntax.normalize_code(decl.body)
 
 
 def row_keys(row: dict[str, Any]) -> tuple[tuple[str, str, str], str]:
@@ -346,8 +346,8 @@ def row_keys(row: dict[str, Any]) -> tuple[tuple[str, str, str], str]:
 
 def _dedup_statement_key(statement: str) -> str:
     """`statement_key` plus the normalized preamble before the theorem (definitions it may use)."""
-    decl = lean_code.last_theorem(statement)
-    pre = lean_code.normalize_code(statement[: decl.start]) if decl is not None and decl.start else ""
+    decl = lean_syntax.last_theorem(statement)
+    pre = lean_syntax.normalize_code(statement[: decl.start]) if decl is not None and decl.start else ""
     return f"{pre} ⟦⟧ {statement_key(statement)}" if pre else statement_key(statement)
 
 
@@ -467,7 +467,7 @@ def problem_of(rec: ProofRecord, view: _StoreView) -> tuple[str, str, str | None
     if problem is not None:
         return problem.header, problem.statement, problem.name
     header, statement = rec.header, rec.statement
-    decl = lean_code.last_theorem(statement)
+    decl = lean_syntax.last_theorem(statement)
     if decl is not None and decl.start and header.endswith(statement[: decl.start]):
         header = header[: len(header) - decl.start]
     return header, statement, theorem_name(statement)
@@ -698,7 +698,7 @@ def _type_a(view: _StoreView, rec: ProofRecord, name: str) -> str | None:
         return None
     try:
         step = lean_lemmas.step_of_hole(sketch.text, node.hole_index)
-        if step >= len(lean_code.have_steps(sketch.text)):
+        if step >= len(lean_syntax.have_steps(sketch.text)):
             return None
         return lean_lemmas.lemma_from_step(sketch.text, step, include_previous=False, name=f"{name}_a")
     except (lean_lemmas.LemmaBuildError, ValueError):

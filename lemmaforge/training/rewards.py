@@ -57,23 +57,21 @@ import asyncio
 import inspect
 import logging
 import math
-import re
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lemmaforge.agent.output import extract_lean_code, lean_blocks, sketch_and_proof
 from lemmaforge.config import AuditConfig
 from lemmaforge.errors import BackendError
+from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import CheckStatus, Verifier, VerifierError
 
 log = logging.getLogger(__name__)
 
 VerifierFactory = Callable[[], Verifier]
 
-# ```lean4 / ```lean fences; a block must be closed to count (a truncated completion has no proof).
-_LEAN_BLOCK_RE = re.compile(r"```[ \t]*lean4?[ \t]*\r?\n(?P<code>.*?)```", re.DOTALL | re.IGNORECASE)
-_SORRY_RE = re.compile(r"(?<![\w.'’])(?:sorry|admit)(?![\w'’!?])")
 
 
 # --- completions and code blocks -----------------------------------------------------------------
@@ -106,46 +104,17 @@ def _content(content: Any) -> str:
     return "" if content is None else str(content)
 
 
-def lean_blocks(text: str) -> list[str]:
-    """Every closed ```lean4 / ```lean block of `text`, in order."""
-    return [m.group("code") for m in _LEAN_BLOCK_RE.finditer(text)]
-
-
 def _local_extract(text: str) -> str | None:
+    """The last closed ```lean4 / ```lean block of `text` (no header handling)."""
     blocks = lean_blocks(text)
     return blocks[-1] if blocks else None
 
 
 def extract_proof_code(text: str) -> str | None:
-    """The Lean proof of a completion: `agent.prover.extract_lean_code` (the last ```lean4 /
+    """The Lean proof of a completion: `agent.output.extract_lean_code` (the last ```lean4 /
     ```lean block, after any `<think>` and after DS-Prover-V2's "Complete Lean 4 Proof" heading;
-    an unterminated final block is returned for Lean to judge), else the last closed block.
-    None when there is none."""
-    try:
-        from lemmaforge.agent.prover import extract_lean_code
-    except ImportError:
-        return _local_extract(text)
+    an unterminated final block is returned for Lean to judge). None when there is none."""
     return extract_lean_code(text)
-
-
-def _has_sorry(code: str) -> bool:
-    try:
-        from lemmaforge.lean.code import strip_comments
-    except ImportError:  # pragma: no cover - code.py always ships strip_comments
-        return bool(_SORRY_RE.search(code))
-    return bool(_SORRY_RE.search(strip_comments(code)))
-
-
-def sketch_and_proof(text: str) -> tuple[str | None, str | None]:
-    """(sketch, final proof) of a CoT completion: the sketch is the first Lean block containing
-    `sorry`, the proof the last block, provided it comes after the sketch."""
-    blocks = lean_blocks(text)
-    sketch_index = next((i for i, b in enumerate(blocks) if _has_sorry(b)), None)
-    if sketch_index is None:
-        return None, blocks[-1] if blocks else None
-    if sketch_index == len(blocks) - 1:
-        return blocks[sketch_index], None
-    return blocks[sketch_index], blocks[-1]
 
 
 # --- the Lean reward -----------------------------------------------------------------------------
@@ -154,9 +123,7 @@ def sketch_and_proof(text: str) -> tuple[str | None, str | None]:
 def original_text(header: str | None, statement: str) -> str:
     """The problem as a whole Lean file: `header` + `statement`, unless the statement already
     carries its own header (then `header` is ignored)."""
-    from lemmaforge.lean import code as lean_code
-
-    own_header, _ = lean_code.split_header(statement)
+    own_header, _ = lean_syntax.split_header(statement)
     if own_header.strip() or not (header or "").strip():
         return statement
     return header.rstrip() + "\n\n" + statement.lstrip()
@@ -167,10 +134,8 @@ def candidate_text(proof_code: str, original: str) -> str:
     (imports, options, opens) is replaced by the problem's own, and a theorem statement that is
     the original's token for token (`x*y` for `x * y`, other line breaks, comments) is replaced
     by the original's exact text (`with_original_statement`)."""
-    from lemmaforge.lean import code as lean_code
-
-    header, _ = lean_code.split_header(original)
-    _, body = lean_code.split_header(proof_code)
+    header, _ = lean_syntax.split_header(original)
+    _, body = lean_syntax.split_header(proof_code)
     body = with_original_statement(body, original)
     if not header.strip():
         return body
@@ -184,10 +149,9 @@ def with_original_statement(candidate: str, original: str) -> str:
     spacing is not "statement changed". Sound by construction: Lean then checks the proof
     against the original's own text, so a token-equal but differently-parsed statement (there
     is none the audit could miss) would fail to check, never pass."""
-    from lemmaforge.lean import code as lean_code
     from lemmaforge.training.canonical import expression_tokens
 
-    cand, orig = lean_code.last_theorem(candidate), lean_code.last_theorem(original)
+    cand, orig = lean_syntax.last_theorem(candidate), lean_syntax.last_theorem(original)
     if cand is None or orig is None or cand.name != orig.name or cand.signature == orig.signature:
         return candidate
     if expression_tokens(cand.signature) != expression_tokens(orig.signature):
@@ -201,7 +165,7 @@ def with_original_statement(candidate: str, original: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Scored:
     reward: float | None
-    status: str  # proved | no_code | incomplete | error | rejected | timeout | verifier_failure
+    status: str  # proved | no_code | incomplete | error | rejected | timeout | verifier_failure | dataset_rejected
 
 
 async def score_code(
@@ -215,6 +179,7 @@ async def score_code(
     """Score one extracted proof (None: the completion had no Lean block) against one original
     problem (see the module table)."""
     from lemmaforge.lean.audit import AuditStatus, Reason, audit
+    from lemmaforge.lean.gate import DatasetRejected
 
     if code is None or not code.strip():
         return Scored(0.0, "no_code")
@@ -226,6 +191,9 @@ async def score_code(
     except BackendError as exc:  # VerifierError included: left out, never punished (errors.is_fatal)
         log.warning("lean_reward: verifier unusable, sample left out: %s", exc)
         return Scored(None, "verifier_failure")
+    except DatasetRejected as exc:  # the row, not the model: never sent to Lean, never scored
+        log.warning("lean_reward: %s; sample left out", exc)
+        return Scored(None, "dataset_rejected")
     # anything else is a bug: it propagates instead of silently leaving samples out
     crashed = (report.check is not None and report.check.status is CheckStatus.CRASHED) or any(
         r.reason is Reason.VERIFIER_FAILURE for r in report.reasons
@@ -431,11 +399,9 @@ def respaced(code: str) -> str:
     """`code` rebuilt from its Lean tokens: comments dropped, exactly one space between tokens on
     a line, line breaks and indentation kept (tactic blocks are layout-sensitive). Steps then
     compare on tokens: `x*y` ≡ `x * y`."""
-    from lemmaforge.lean import code as lean_code
-
     out: list[str] = []
     prev_end: int | None = None
-    for t in lean_code.tokens(code):
+    for t in lean_syntax.tokens(code):
         if prev_end is not None:
             if "\n" in code[prev_end : t.start]:
                 line_start = code.rfind("\n", 0, t.start) + 1
@@ -456,18 +422,22 @@ def _passes_text_audit(proof: str, original: str | None) -> bool:
     from lemmaforge.lean.audit import banned_constructs, static_audit
 
     if original is None:
-        from lemmaforge.lean import code as lean_code
-
-        return lean_code.last_theorem(proof) is not None and not banned_constructs(proof)
+        return lean_syntax.last_theorem(proof) is not None and not banned_constructs(proof)
     _, _, reasons = static_audit(candidate_text(proof, original), original)
     return not reasons
 
 
+def _has_sorry(code: str) -> bool:
+    """A real `sorry`/`admit` token (the lexer's; comments and strings do not count)."""
+    from lemmaforge.lean.audit import sorry_tokens
+
+    return bool(sorry_tokens(code))
+
+
 def _body(code: str) -> tuple[str, ...]:
-    from lemmaforge.lean import code as lean_code
     from lemmaforge.training.canonical import expression_tokens
 
-    return expression_tokens(lean_code.split_header(code)[1])
+    return expression_tokens(lean_syntax.split_header(code)[1])
 
 
 def structure_consistency_score(text: str, original: str | None = None) -> float:
@@ -476,16 +446,14 @@ def structure_consistency_score(text: str, original: str | None = None) -> float
     without a final proof block after it, and for a final proof that proves nothing: one with
     `sorry`/`admit`, one that fails the text audit (banned constructs; with `original`, a
     changed statement or context), or the sketch again (a copy earns no structure reward)."""
-    from lemmaforge.lean import code as lean_code
-
     sketch, proof = sketch_and_proof(text)
     if sketch is None or proof is None:
         return 0.0
-    if not lean_code.have_steps(sketch):
+    if not lean_syntax.have_steps(sketch):
         return 0.0
     if _has_sorry(proof) or _body(proof) == _body(sketch) or not _passes_text_audit(proof, original):
         return 0.0
-    return float(lean_code.structure_consistency(respaced(sketch), respaced(proof)))
+    return float(lean_syntax.structure_consistency(respaced(sketch), respaced(proof)))
 
 
 def structure_consistency_reward(

@@ -58,38 +58,40 @@ async def test_reference_proof_against_its_minif2f_statement(kimina):
     assert report.status is AuditStatus.PROVED, report.reasons
 
 
+# The gate names each refusal precisely (runs_code, banned_option, …) and refused text never reaches
+# Lean, so a refused cheat carries no Lean-side reason (forbidden axiom, sorry) any more.
 CHEATS = {
     "new axiom": (
         HEADER + "axiom cheat : ∀ x : ℝ, 0 < x\n\ntheorem t (a b : ℝ) (h₀ : 0 < a) (h₁ : 0 < b) : 0 < a * b := by\n  exact cheat _\n",
-        {Reason.BANNED_COMMAND, Reason.FORBIDDEN_AXIOM},
+        {Reason.BANNED_COMMAND},
         AuditStatus.REJECTED,
     ),
     "implemented_by": (
         HEADER + "def f : ℕ := 0\n@[implemented_by f] def g : ℕ := 1\n\n" + GOOD[len(HEADER):],
-        {Reason.BANNED_COMMAND},
+        {Reason.RUNS_CODE, Reason.CONTEXT_CHANGED},
         AuditStatus.REJECTED,
     ),
     "extern": (
         HEADER + '@[extern "c_fn"] def g : ℕ := 1\n\n' + GOOD[len(HEADER):],
-        {Reason.BANNED_COMMAND},
+        {Reason.RUNS_CODE},
         AuditStatus.REJECTED,
     ),
     "unsafe": (
         HEADER + "unsafe def g : ℕ := 1\n\n" + GOOD[len(HEADER):],
-        {Reason.BANNED_COMMAND},
+        {Reason.RUNS_CODE},
         AuditStatus.REJECTED,
     ),
     "skipKernelTC": (
         HEADER + "set_option debug.skipKernelTC true\n\n" + GOOD[len(HEADER):],
-        {Reason.BANNED_COMMAND},
+        {Reason.BANNED_OPTION},
         AuditStatus.REJECTED,
     ),
-    "eval": (HEADER + '#eval IO.println "hi"\n\n' + GOOD[len(HEADER):], {Reason.BANNED_COMMAND}, AuditStatus.REJECTED),
-    "run_cmd": (HEADER + "run_cmd pure ()\n\n" + GOOD[len(HEADER):], {Reason.BANNED_COMMAND}, AuditStatus.REJECTED),
+    "eval": (HEADER + '#eval IO.println "hi"\n\n' + GOOD[len(HEADER):], {Reason.RUNS_CODE}, AuditStatus.REJECTED),
+    "run_cmd": (HEADER + "run_cmd pure ()\n\n" + GOOD[len(HEADER):], {Reason.RUNS_CODE}, AuditStatus.REJECTED),
     "tactic macro": (
         HEADER + 'macro "nlinarith" : tactic => `(tactic| sorry)\n\n'
         + "theorem t (a b : ℝ) (h₀ : 0 < a) (h₁ : 0 < b) : 0 < a * b := by\n  nlinarith\n",
-        {Reason.BANNED_COMMAND, Reason.SORRY},
+        {Reason.RUNS_CODE},
         AuditStatus.REJECTED,
     ),
     "notation": (

@@ -1,11 +1,11 @@
-"""Unit tests of lemmaforge.lean.code on small, tricky inputs (the real-data tests are in
+"""Unit tests of lemmaforge.lean.syntax (formerly lean.code) on small, tricky inputs (the real-data tests are in
 test_code_reference_proofs.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from lemmaforge.lean import code as C
+from lemmaforge.lean import syntax as C
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -223,6 +223,8 @@ class TestSameStatement:
             STATEMENT.replace("\n    (h₁", " (h₁").replace("/-- doc -/", "-- proof below"),
             STATEMENT.replace("theorem mathd_t", "lemma mathd_t").replace("(h₀ : 0 < x)", "(h₀ : 0 /- pos -/ <   x)"),
             STATEMENT.replace("theorem", "set_option maxHeartbeats 400000 in\n@[simp] theorem"),
+            # One normaliser, whitespace-insensitive (issue 8): Lean reads the same tokens.
+            STATEMENT.replace("(x : ℝ)", "(x:ℝ)"),
             "theorem helper : True := trivial\n" + STATEMENT.replace(":= by\n  sorry", ":=\n  by nlinarith"),
         ],
     )
@@ -237,7 +239,6 @@ class TestSameStatement:
             STATEMENT.replace("mathd_t", "mathd_u"),  # changed name
             STATEMENT.replace("(h₀ : 0 < x)", "(h₀ : 0 < x) (hx : x ≠ 3)"),  # added binder
             STATEMENT.replace("(x : ℝ)", "(x : ℚ)"),
-            STATEMENT.replace("(x : ℝ)", "(x:ℝ)"),  # conservative: whitespace presence counts
             STATEMENT.replace("theorem", "open Nat in\ntheorem"),  # may change notation
             STATEMENT + "\n\ntheorem extra : True := trivial",  # the LAST theorem is compared
             "def x := 1",

@@ -1,4 +1,4 @@
-"""lemmaforge.lean.code on real data: all DeepSeek-Prover-V2 miniF2F proofs (valid + test) and
+"""lemmaforge.lean.syntax (formerly lean.code) on real data: all DeepSeek-Prover-V2 miniF2F proofs (valid + test) and
 every statement of the benchmark files. Each test walks the whole set and reports every failure
 at once (one test per file would cost more in pytest overhead than the checks themselves)."""
 
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.lean import code as C
+from lemmaforge.lean import syntax as C
+from lemmaforge.lean.syntax.steps import _all_steps
 from tests.conftest import BENCHMARKS, REFERENCE_PROOFS, reference_proof_files
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -109,7 +110,7 @@ def test_structure_consistency_of_own_sketch_and_with_a_step_removed() -> None:
         if steps:
             victim = steps[len(steps) // 2]
             statement_elsewhere = sum(
-                C.normalize_code(s.full_statement) == C.normalize_code(victim.full_statement) for s in C._all_steps(p)
+                C.normalize_code(s.full_statement) == C.normalize_code(victim.full_statement) for s in _all_steps(p)
             )
             if statement_elsewhere > 1:
                 continue  # the same statement is also proved elsewhere (nested): removal is invisible

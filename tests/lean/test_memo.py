@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
+from lemmaforge.lean.syntax import layout as lean_layout
+from lemmaforge.lean.syntax import lexer as lean_lexer
 from lemmaforge.lean.memo import ByteBoundedMemo
 
 
@@ -47,15 +49,15 @@ def test_lean_lexing_is_memoized_for_short_texts_too(monkeypatch) -> None:
     """A goal's lemma (short) is lexed once however many candidates are filled into it."""
     lemma = "theorem memo_probe_7 (x : ℕ) (h : 0 < x) : x + 0 = x := by\n  sorry"
     lexed: list[str] = []
-    inner = lean_code._lex_memo.fn
+    inner = lean_lexer._lex_memo.fn
 
     def counting(code: str):
         lexed.append(code)
         return inner(code)
 
-    monkeypatch.setattr(lean_code._lex_memo, "fn", counting)
-    lean_code._lex_memo.cache_clear()
-    lean_code._analyze_memo.cache_clear()
+    monkeypatch.setattr(lean_lexer._lex_memo, "fn", counting)
+    lean_lexer._lex_memo.cache_clear()
+    lean_layout._analyze_memo.cache_clear()
     for body in ("simp", "omega", "rfl", "norm_num", "simp"):
         assert body in lean_code.fill(lemma, [body])
     lean_code.holes(lemma)

@@ -99,7 +99,9 @@ class CountingVerifier:
         await asyncio.sleep(self.delay)
         if "#print axioms" in code:
             name = code.rsplit("#print axioms ", 1)[1].strip()
-            msgs = [{"severity": "info", "data": f"'{name}' depends on axioms: [propext]"}]
+            line = code[: code.rindex("#print axioms")].count("\n") + 1  # Lean reports at `#print`
+            msgs = [{"severity": "info", "pos": {"line": line, "column": 0},
+                     "data": f"'{name}' depends on axioms: [propext]"}]
             return CheckResult.from_repl_response({"env": 0, "messages": msgs})
         bad = "  ok" not in code
         msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []

@@ -1,0 +1,172 @@
+"""Statement identity decided by Lean: the external SafeVerify checker, where Lean is local.
+
+Text comparison of statements (lean/syntax/compare.py) is a cheap first filter; it cannot see what
+the text MEANS in the candidate's environment. Where the backend has Lean locally (REPL, lake),
+the audit also asks Lean: both files are compiled to `.olean`s and SafeVerify
+(github.com/GasStationManager/SafeVerify, built by `lemmaforge setup --safeverify`) replays each
+file's constants through the kernel (`Environment.replay`, so nothing a file did to its
+environment survives) and checks that every declaration of the reference (the problem, its
+theorem ending in `sorry`) exists in the submission with the same name, kind and TYPE (definition
+bodies too, unless the reference's depends on `sorry`: PutnamBench answer slots), and that the
+submission uses only the standard axioms.
+
+Protocol (SafeVerify's `Main.lean`): `lake env <safe_verify> target.olean submission.olean`, run in
+the Lean project. Replay or axiom failures are uncaught `IO.userError`s (stderr
+`uncaught exception: …`, exit status 1); a declaration that does not match is reported on stderr
+as `Found a problem in <file> with declaration <name>` (older versions still exit 0); success
+ends with `Finished.` on stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lemmaforge.lean.verifier import VerifierError
+
+SAFE_VERIFY_REPO = "https://github.com/GasStationManager/SafeVerify"
+_PROBLEM_RE = re.compile(r"Found a problem in (?P<file>\S+) with declaration (?P<name>\S+)")
+_AXIOMS_RE = re.compile(r"uncaught exception: (?P<name>\S+) used disallowed axioms\. #\[(?P<axioms>[^\]]*)\]")
+_EXCEPTION_RE = re.compile(r"uncaught exception: (?P<what>[^\n]*)")
+_TAIL = 300
+
+
+@dataclass(frozen=True, slots=True)
+class StatementVerdict:
+    """`same`: True (Lean says the submission states the reference), False (it does not), None
+    (Lean could not decide: a compile failure, a crash, a timeout; or `skipped`)."""
+
+    same: bool | None
+    detail: str
+    skipped: bool = False  # SafeVerify stopped before comparing for a reason the policy allows
+
+    def to_json(self) -> dict[str, object]:
+        return {"same": self.same, "detail": self.detail, "skipped": self.skipped}
+
+
+def parse_safe_verify(returncode: int | None, stdout: str, stderr: str, allowed_axioms: set[str]) -> StatementVerdict:
+    """SafeVerify's output → a verdict (see the module docstring for the protocol)."""
+    problems = [m.group("name") for m in _PROBLEM_RE.finditer(stderr + "\n" + stdout)]
+    if problems:
+        return StatementVerdict(False, "Lean (SafeVerify): declaration(s) differ from the original: "
+                                + ", ".join(sorted(set(problems))))
+    axioms = _AXIOMS_RE.search(stderr)
+    if axioms:
+        used = {a.strip().lstrip("`") for a in axioms.group("axioms").split(",") if a.strip()}
+        extra = sorted(used - allowed_axioms - {"propext", "Quot.sound", "Classical.choice"})
+        if extra:
+            return StatementVerdict(False, f"Lean (SafeVerify): {axioms.group('name')} uses axioms {', '.join(extra)}")
+        # Axioms our policy allows (native_decide, the problem's own) stop SafeVerify before it
+        # compares: the statement check falls back to the text comparison for this proof.
+        return StatementVerdict(None, "SafeVerify stopped on axioms the policy allows: "
+                                + ", ".join(sorted(used)), skipped=True)
+    exception = _EXCEPTION_RE.search(stderr)
+    if exception:
+        what = exception.group("what")
+        if "unsafe constant" in what or "partial constant" in what:
+            return StatementVerdict(False, f"Lean (SafeVerify): {what[:_TAIL]}")
+        return StatementVerdict(None, f"SafeVerify failed: {what[:_TAIL]}")
+    if returncode == 0 and "Finished" in stdout:
+        return StatementVerdict(True, "Lean (SafeVerify): same declarations, kernel replay passed")
+    tail = (stderr.strip() or stdout.strip())[-_TAIL:]
+    return StatementVerdict(None, f"SafeVerify exited with {returncode}: {tail}")
+
+
+class SafeVerifyChecker:
+    """Runs SafeVerify in a Lean project (`lake env …`). One comparison at a time per process
+    slot; each compiles two files, so it is kept for the final audit, not the search's checks."""
+
+    name = "safe_verify"
+
+    def __init__(self, executable: Path | str, project: Path | str, *, lake: str = "lake",
+                 timeout: float = 600.0, workers: int = 1) -> None:
+        self.executable = Path(executable)
+        self.project = Path(project)
+        self.lake = lake
+        self.timeout = timeout
+        self._slots = asyncio.Semaphore(max(1, workers))
+        if not self.executable.is_file():
+            raise VerifierError(
+                f"SafeVerify not found at {self.executable}: build it with `lemmaforge setup --safeverify` "
+                "or unset verifier.safe_verify"
+            )
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict:
+        limit = timeout or self.timeout
+        async with self._slots:
+            with tempfile.TemporaryDirectory(prefix="lemmaforge-safeverify-") as tmp:
+                target, submission = Path(tmp) / "Target.lean", Path(tmp) / "Submission.lean"
+                target.write_text(original, encoding="utf-8")
+                submission.write_text(candidate, encoding="utf-8")
+                for src in (target, submission):
+                    code, out, err = await self._run([self.lake, "env", "lean", "-o", str(src.with_suffix(".olean")),
+                                                      str(src)], limit)
+                    if code != 0:
+                        tail = (err.strip() or out.strip())[-_TAIL:]
+                        return StatementVerdict(None, f"compiling {src.name} for SafeVerify failed ({code}): {tail}")
+                code, out, err = await self._run(
+                    [self.lake, "env", str(self.executable), str(target.with_suffix(".olean")),
+                     str(submission.with_suffix(".olean"))],
+                    limit,
+                )
+                return parse_safe_verify(code, out, err, allowed_axioms)
+
+    async def _run(self, argv: list[str], limit: float) -> tuple[int | None, str, str]:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=self.project, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+            )
+        except OSError as exc:
+            raise VerifierError(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), limit)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            return None, "", f"timed out after {limit:g}s"
+        return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def default_location(project: Path) -> Path:
+    """Where `lemmaforge setup --safeverify` builds the executable for `project`."""
+    return project / ".lemmaforge" / "SafeVerify" / ".lake" / "build" / "bin" / "safe_verify"
+
+
+def build_safe_verify(
+    project: Path, *, lake: str, git: str = "git", log: Callable[[str], None] = lambda _m: None,
+    repo: str = SAFE_VERIFY_REPO,
+) -> Path:
+    """Clone SafeVerify next to `project` and build it with the project's Lean toolchain (oleans
+    are only readable by the Lean version that wrote them). Returns the executable. Raises
+    VerifierError naming the step that failed."""
+    dest = project / ".lemmaforge" / "SafeVerify"
+    if not (dest / "lakefile.lean").exists() and not (dest / "lakefile.toml").exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        log(f"cloning {repo} into {dest}…")
+        _step([git, "clone", "--depth", "1", repo, str(dest)], cwd=dest.parent, what="cloning SafeVerify")
+    toolchain = project / "lean-toolchain"
+    if toolchain.is_file():
+        (dest / "lean-toolchain").write_text(toolchain.read_text(encoding="utf-8"), encoding="utf-8")
+    log("building SafeVerify (lake build)…")
+    _step([lake, "build"], cwd=dest, what="building SafeVerify")
+    exe = default_location(project)
+    if not exe.is_file():
+        raise VerifierError(f"building SafeVerify did not produce {exe}")
+    return exe
+
+
+def _step(argv: list[str], *, cwd: Path, what: str) -> None:
+    try:
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise VerifierError(f"{what} failed: cannot run '{argv[0]}': {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        tail = (done.stderr.strip() or done.stdout.strip()).splitlines()
+        raise VerifierError(f"{what} failed ({done.returncode}): {tail[-1][:200] if tail else 'no output'}")

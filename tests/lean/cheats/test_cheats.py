@@ -1,0 +1,177 @@
+"""The cheat corpus (cheats.toml) and the honest corpus (honest.toml) against the audit.
+
+Each case runs through `audit` on a `GatedVerifier` (what `backends.make_verifier` builds) around
+a fake verifier that records every request and answers the case's scripted Lean response. A
+cheat must be rejected with its named reason; when the gate or the static checks can see it, the
+fake must receive NOTHING. An honest proof must be proved with exactly the request the data file
+implies. `check --json` is run on every cheat that never reaches Lean, to show its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from lemmaforge.cli import app
+from lemmaforge.config import AuditConfig
+from lemmaforge.lean import syntax
+from lemmaforge.lean.audit import AuditStatus, audit
+from lemmaforge.lean.gate import GatedVerifier
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
+from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
+
+HERE = Path(__file__).parent
+ORIGINALS: dict[str, dict[str, Any]] = tomllib.loads((HERE / "originals.toml").read_text(encoding="utf-8"))
+CHEATS: list[dict[str, Any]] = tomllib.loads((HERE / "cheats.toml").read_text(encoding="utf-8"))["cheat"]
+HONEST: list[dict[str, Any]] = tomllib.loads((HERE / "honest.toml").read_text(encoding="utf-8"))["honest"]
+
+
+def original_of(case: dict[str, Any]) -> str:
+    return ORIGINALS[case["original"]]["text"]
+
+
+def candidate_of(case: dict[str, Any]) -> str:
+    if "candidate" in case:
+        return case["candidate"]
+    original = original_of(case)
+    theorem = syntax.last_theorem(original)
+    assert theorem is not None
+    return original[: theorem.start] + case["body"]
+
+
+def expected_request(case: dict[str, Any]) -> str:
+    return candidate_of(case).rstrip() + f"\n\n#print axioms {case['probe']}\n"
+
+
+class CorpusLean:
+    """A Kimina-like verifier (one whole-file check, the probe appended) that answers one scripted
+    REPL response and records every request. `pos = "probe"` is the `#print` token's position."""
+
+    name = "corpus"
+    supports_proof_states = False
+
+    def __init__(self, response: dict[str, Any] | None) -> None:
+        self.response = response
+        self.requests: list[str] = []
+
+    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        self.requests.append(code)
+        if self.response is None:
+            raise AssertionError("this case must never reach Lean")
+        if self.response.get("status") == "timeout":  # the backend killed the check
+            return CheckResult(status=CheckStatus.TIMEOUT, backend=self.name, error="Lean ran past its time limit")
+        probe_line = code[: code.rindex("#print axioms")].count("\n") + 1
+        messages = []
+        for m in self.response.get("messages", []):
+            pos = m["pos"]
+            line, col = (probe_line, 0) if pos == "probe" else pos
+            end = (line, 6) if pos == "probe" else (line, col + 1)
+            messages.append({"severity": m["severity"], "data": m["data"], "pos": {"line": line, "column": col},
+                             "endPos": {"line": end[0], "column": end[1]}})
+        sorries = [{"pos": {"line": s["pos"][0], "column": s["pos"][1]}, "goal": s["goal"], "proofState": k}
+                   for k, s in enumerate(self.response.get("sorries", []))]
+        return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend=self.name)
+
+    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+        return [await self.check(c) for c in codes]
+
+    async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
+        raise AssertionError("the audit runs no tactic")
+
+    async def close(self) -> None:
+        return None
+
+
+async def run_case(case: dict[str, Any]) -> tuple[Any, CorpusLean]:
+    fake = CorpusLean(case.get("response"))
+    verifier = GatedVerifier(fake, trust_dataset=bool(ORIGINALS[case["original"]].get("trust_dataset", False)))
+    config = AuditConfig(allow_native_decide=bool(case.get("allow_native_decide", False)))
+    report = await audit(candidate_of(case), verifier, original=original_of(case), config=config)
+    return report, fake
+
+
+def test_corpus_size_and_categories() -> None:
+    assert len(CHEATS) >= 60 and len(HONEST) >= 15
+    assert len({c["id"] for c in CHEATS}) == len(CHEATS) and len({h["id"] for h in HONEST}) == len(HONEST)
+    categories = {c["category"] for c in CHEATS}
+    assert {"sorry", "custom axioms", "kernel bypass", "native computation", "statement tampering",
+            "metaprogramming", "lexer tricks", "output spoofing", "metavariables"} <= categories
+    for case in CHEATS:
+        assert ("response" in case) == case["sent"] == ("probe" in case), case["id"]
+
+
+@pytest.mark.parametrize("case", CHEATS, ids=[c["id"] for c in CHEATS])
+async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any]) -> None:
+    report, fake = await run_case(case)
+    reasons = [r.reason.value for r in report.reasons]
+    assert not report.ok and report.status is not AuditStatus.PROVED, reasons
+    assert case["reason"] in reasons, (case["id"], [str(r) for r in report.reasons])
+    if case["sent"]:
+        assert fake.requests == [expected_request(case)]
+    else:
+        assert fake.requests == [], f"{case['id']} reached the verifier"
+
+
+@pytest.mark.parametrize("case", HONEST, ids=[h["id"] for h in HONEST])
+async def test_honest_proof_is_proved(case: dict[str, Any]) -> None:
+    report, fake = await run_case(case)
+    assert report.ok, (case["id"], [str(r) for r in report.reasons])
+    assert fake.requests == [expected_request(case)]
+
+
+# --- `check --json` shows the reason ---------------------------------------------------------------
+
+UNSENT = [c for c in CHEATS if not c["sent"]]
+
+
+@pytest.fixture(scope="module")
+def kimina():
+    with FakeKimina(responder=ScriptedLean()) as server:
+        yield server
+
+
+@pytest.mark.parametrize("case", UNSENT, ids=[c["id"] for c in UNSENT])
+def test_check_json_shows_the_reason(case: dict[str, Any], kimina: FakeKimina, tmp_path: Path) -> None:
+    before = len(kimina.check_requests)
+    proof, statement = tmp_path / "proof.lean", tmp_path / "statement.lean"
+    proof.write_text(candidate_of(case), encoding="utf-8")
+    statement.write_text(original_of(case), encoding="utf-8")
+    args = ["check", str(proof), "--against", str(statement), "--verifier", "kimina", "--kimina-url", kimina.url,
+            "--json"]
+    if ORIGINALS[case["original"]].get("trust_dataset"):
+        args.append("--trust-dataset")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.stdout)
+    assert out["ok"] is False and out["status"] == "rejected"
+    assert case["reason"] in [r["reason"] for r in out["reasons"]]
+    assert len(kimina.check_requests) == before, "a refused text reached the Lean server"
+
+
+def test_check_json_spoofed_axiom_line_through_the_kimina_client(tmp_path: Path) -> None:
+    """End to end over HTTP: the proof prints a clean axiom line (a `trace`), Lean's real answer to
+    the probe lists Lean.ofReduceBool; `check --json` reads only the probe's answer."""
+    from tests.fakes.fake_kimina import MessageRule
+
+    lean = ScriptedLean(rules=[MessageRule(r'trace "([^"]*)"', r"\1", severity="info")])
+    original = ORIGINALS["nat"]["text"]
+    spoof = original.replace("  sorry", "  trace \"'pow_ten' depends on axioms: [propext]\"\n  native_decide")
+    proof, statement = tmp_path / "proof.lean", tmp_path / "statement.lean"
+    proof.write_text(spoof, encoding="utf-8")
+    statement.write_text(original, encoding="utf-8")
+    with FakeKimina(responder=lean) as server:
+        result = CliRunner().invoke(
+            app, ["check", str(proof), "--against", str(statement), "--verifier", "kimina", "--kimina-url", server.url,
+                  "--json"], env={"LEMMAFORGE_VERIFIER__KIMINA_POSITION_MODE": "all"})
+        sent = [s["code"] for r in server.check_requests for s in r.body["snippets"]]
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.stdout)
+    assert out["status"] == "rejected" and "forbidden_axiom" in [r["reason"] for r in out["reasons"]]
+    assert "Lean.ofReduceBool" in out["axioms"]
+    assert any(code.rstrip().endswith("#print axioms pow_ten") for code in sent)
