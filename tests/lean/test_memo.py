@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 
 from lemmaforge.lean import syntax as lean_code
+from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax import layout as lean_layout
 from lemmaforge.lean.syntax import lexer as lean_lexer
-from lemmaforge.lean.memo import ByteBoundedMemo
 
 
 def test_memo_is_bounded_by_bytes_and_evicts_the_least_recently_used() -> None:
