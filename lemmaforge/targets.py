@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lemmaforge.errors import InputError
 from lemmaforge.lean import syntax as lean_syntax
 
 EXAMPLE_NAME = "lemmaforge_example"
 TARGET_KINDS = ("theorem", "lemma", "example")
 
 
-class TargetError(ValueError):
+class TargetError(InputError, ValueError):
     """No usable target in the file (or not the one asked for); the message is one line."""
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from lemmaforge.errors import InputError
+
 #: how a solved goal's strategy reads to a person
 _STRATEGY_WORDS = {
     "cache": "cache",
@@ -39,7 +41,7 @@ _STRATEGY_WORDS = {
 _ERROR_VERDICTS = frozenset({"error", "incomplete", "timeout", "crashed", "rejected", "skipped"})
 
 
-class RunNotFound(LookupError):
+class RunNotFound(InputError, LookupError):
     """No run with this id (or unique id prefix) in the store; the message is one line."""
 
 

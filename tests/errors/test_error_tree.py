@@ -47,6 +47,8 @@ CONTROL_FLOW = {"BudgetExhausted", "_HoleFailed", "_HttpStatusError", "_BadRespo
 def _product_exceptions() -> list[type[BaseException]]:
     found: dict[str, type[BaseException]] = {}
     for info in pkgutil.walk_packages(lemmaforge.__path__, "lemmaforge."):
+        if info.name.startswith("lemmaforge.db.migrations."):
+            continue  # Alembic's scripts: run by Alembic inside a migration, not importable alone
         try:
             module = importlib.import_module(info.name)
         except ImportError:  # an optional extra
