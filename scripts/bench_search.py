@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lemmaforge.config import BudgetConfig  # noqa: E402
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult  # noqa: E402
 from lemmaforge.records import ProblemRecord, Record  # noqa: E402
-from lemmaforge.search.engine import SearchEngine, SearchOptions  # noqa: E402
+from lemmaforge.search.engine import SearchEngine  # noqa: E402
+from lemmaforge.search.interfaces import SearchOptions  # noqa: E402
 
 HEADER = "import Mathlib\n\nopen Real Nat\n\n"
 

@@ -22,22 +22,15 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from lemmaforge.config import AuditConfig, BudgetConfig, Settings
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import AuditReport, audit
-from lemmaforge.lean.syntax.holes import TermProof, rebase
-from lemmaforge.lean.syntax.lexer import Lines
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
 from lemmaforge.records import (
-    AttemptRecord,
-    NodeCreated,
-    NodeStatusChanged,
     ProblemRecord,
     ProofRecord,
     Recorder,
@@ -48,122 +41,25 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search import automation
-from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, SearchStats, first_leaf
+from lemmaforge.search.assemble import Solution, align_holes, assemble, proof_body, verdict_of
+from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
+from lemmaforge.search.interfaces import (
+    CandidateLike,
+    Generated,
+    PlannerLike,
+    ProverLike,
+    SearchOptions,
+    SearchResult,
+    SketchLike,
+    store_lookup,
+)
+from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.tree import Node, ProofTree
-
-# --- what the engine needs from the agent layer ----------------------------------------------------
-
-
-class SketchLike(Protocol):
-    code: str  # the theorem with its sketch proof (no header)
-    informal: str | None
-    raw: str
-    call_id: str | None
-
-
-class CandidateLike(Protocol):
-    code: str  # the lemma with the model's proof (no header)
-    body: str | None  # the tactic proof, dedented
-    raw: str
-    call_id: str | None
-
-
-class PlannerLike(Protocol):
-    async def draft(
-        self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
-    ) -> Sequence[SketchLike]: ...
-
-    async def correct(
-        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1, *,
-        checked_code: str | None = None,
-    ) -> Sequence[SketchLike]: ...
-
-
-class ProverLike(Protocol):
-    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
-
-    async def correct(
-        self, header: str, candidate: CandidateLike, errors: list[str], n: int = 1
-    ) -> Sequence[CandidateLike]: ...
-
-
-# --- results and budgets ---------------------------------------------------------------------------
 
 
 class _HoleFailed(Exception):
     """A hole of a sketch could not be solved: abandon the sketch, cancel its siblings."""
-
-
-@dataclass(slots=True)
-class Solution:
-    """A goal's proof: tactic text for its hole, plus lemmas it relies on (lemma-style assembly),
-    which must be placed before the root theorem."""
-
-    body: str
-    lemmas: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
-class SearchResult:
-    run_id: str
-    proved: bool
-    proof: str | None  # the whole assembled file, audited
-    depth: int | None
-    seconds: float
-    stats: SearchStats
-    stop_reason: str
-    tree: ProofTree
-    audit: AuditReport | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "proved": self.proved,
-            "proof": self.proof,
-            "calls": self.stats.llm_calls,
-            "checks": self.stats.checks,
-            "depth": self.depth,
-            "seconds": round(self.seconds, 3),
-            "run_id": self.run_id,
-            "stop_reason": self.stop_reason,
-            "nodes": len(self.tree),
-            "cache_hits": self.stats.cache_hits,
-            "cache_misses": self.stats.cache_misses,
-            "cancelled_calls": self.stats.cancelled_calls,
-            "cancelled_checks": self.stats.cancelled_checks,
-            "engine_seconds": round(self.stats.engine_seconds, 4),
-            "audit": self.audit.to_json() if self.audit else None,
-        }
-
-
-@dataclass(slots=True)
-class SearchOptions:
-    budget: BudgetConfig = field(default_factory=BudgetConfig)
-    audit: AuditConfig = field(default_factory=AuditConfig)
-    portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
-    check_timeout: float = 120.0
-    tactic_timeout: float = 30.0
-    # Samples per model request: 0 = all of a goal's samples in one request (`n = k`, one prompt
-    # prefill); 1 = one request per sample, each verified the moment it arrives.
-    prover_samples_per_call: int = 0
-    correction_samples: int = 2
-    # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
-    # check of the standalone lemma on any worker (see SearchConfig.automation).
-    automation_on_proof_state: bool = False
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SearchOptions:
-        search = settings.search
-        return cls(
-            budget=settings.budget,
-            audit=settings.audit,
-            portfolio=tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO,
-            check_timeout=settings.verifier.timeout,
-            tactic_timeout=search.tactic_timeout,
-            prover_samples_per_call=search.prover_samples_per_call,
-            correction_samples=search.correction_samples,
-            automation_on_proof_state=search.automation == "proof_state",
-        )
 
 
 # --- the engine ------------------------------------------------------------------------------------
@@ -248,7 +144,7 @@ class SearchEngine:
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
-class _Run:
+class _Run(TreeJournal):
     """One search for one problem: the state that the engine's methods share."""
 
     def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str) -> None:
@@ -256,6 +152,7 @@ class _Run:
         self.opts = engine.options
         self.verifier = engine.verifier
         self.recorder = engine.recorder
+        self.on_update = engine.on_update
         self.problem = problem
         self.run_id = run_id
         self.original = problem.header + problem.statement
@@ -270,7 +167,7 @@ class _Run:
         self.budget = Budget(self.opts.budget)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
-        self.cache = engine.cache if engine.cache is not None else SubgoalCache(_lookup_of(self.recorder))
+        self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
         self._lemma_counter = 0
         base = theorem.name if theorem else "goal"
         self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
@@ -462,15 +359,15 @@ class _Run:
                 return solution
         return None
 
-    async def _generate(self, call: Any) -> _Generated:
+    async def _generate(self, call: Any) -> Generated:
         """One model request through the budget; the candidates carry how long it took."""
         started = time.monotonic()
         try:
-            out = _Generated(await self.budget.call(call))
+            out = Generated(await self.budget.call(call))
         except AttemptFailed:
             # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
             # attempt. Backend errors (endpoint down or misconfigured) and bugs propagate.
-            out = _Generated()
+            out = Generated()
         out.seconds = time.monotonic() - started
         return out
 
@@ -534,7 +431,7 @@ class _Run:
         # rewrote the statement cannot pass.
         code = self.header + lean_syntax.fill(node.text, [body])
         result = await self._check(code)
-        verdict: Verdict = "valid" if self._proves(result) else _verdict(result)
+        verdict: Verdict = "valid" if self._proves(result) else verdict_of(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
                       check_seconds=result.time, generation_seconds=generation_seconds)
@@ -563,7 +460,7 @@ class _Run:
                 continue
             sketch, result = elaborated
             if self._proves(result):  # the "sketch" is already a complete proof
-                body = _proof_body(sketch.code)
+                body = proof_body(sketch.code)
                 if body is not None:
                     return self._solved(node, "planner", Solution(body))
                 continue
@@ -586,7 +483,7 @@ class _Run:
                 return None
             result = await self._check(self.header + sketch.code)
             strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
-            self._attempt(node, strategy, _verdict(result), self.header + sketch.code, output=sketch.raw,
+            self._attempt(node, strategy, verdict_of(result), self.header + sketch.code, output=sketch.raw,
                           llm_call_id=sketch.call_id, errors=[m.format() for m in result.errors[:8]],
                           check_seconds=result.time, generation_seconds=generation_seconds)
             if not result.errors and result.status in (CheckStatus.INCOMPLETE, CheckStatus.VALID):
@@ -606,7 +503,7 @@ class _Run:
         sketch_node = self.tree.add_sketch(sketch.code, parent_id=node.node_id, depth=node.depth)
         self._emit_node(sketch_node)
         text_holes = lean_syntax.holes(sketch.code)
-        lean_holes = _align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
+        lean_holes = align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
         children: list[tuple[Node, Goal | None]] = []
         # All holes' lemmas at once (each may cost an extract_goal and a round-trip check); names
         # are handed out first so they do not depend on which finishes first.
@@ -668,34 +565,16 @@ class _Run:
     async def _assemble(
         self, node: Node, sketch_node: Node, sketch_code: str, children: list[Node], solutions: list[Solution]
     ) -> Solution | None:
-        """Inline first; lemma style when inline fails to check."""
-        lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
-        inline = lean_syntax.fill(sketch_code, [s.body for s in solutions])
-        prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
-        result = await self._check(self.header + prefix + inline)
-        self._attempt(sketch_node, "assembly", "valid" if self._proves(result) else _verdict(result),
-                      self.header + prefix + inline, errors=[m.format() for m in result.errors[:8]],
-                      check_seconds=result.time)
-        if self._proves(result):
-            body = _proof_body(inline)
-            if body is not None:
-                return Solution(body, lemmas)
+        """Inline first; lemma style when inline fails to check (search/assemble.py)."""
 
-        # Lemma style: each hole's lemma, proved, goes before; the hole applies it.
-        proved_lemmas = [lean_syntax.fill(child.text, [s.body]) for child, s in zip(children, solutions, strict=True)]
-        names = [_decl_name(lemma) for lemma in proved_lemmas]
-        closers = [f"apply {name} <;> assumption" for name in names]
-        lemma_style = lean_syntax.fill(sketch_code, closers)
-        all_lemmas = lemmas + tuple(proved_lemmas)
-        code = self.header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style
-        result = await self._check(code)
-        self._attempt(sketch_node, "assembly", "valid" if self._proves(result) else _verdict(result), code,
-                      errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
-        if self._proves(result):
-            body = _proof_body(lemma_style)
-            if body is not None:
-                return Solution(body, all_lemmas)
-        return None
+        async def check(code: str) -> bool:
+            result = await self._check(code)
+            proved = self._proves(result)
+            self._attempt(sketch_node, "assembly", "valid" if proved else verdict_of(result), code,
+                          errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
+            return proved
+
+        return await assemble(self.header, sketch_code, [child.text for child in children], solutions, check)
 
     def _proves(self, result: CheckResult) -> bool:
         """Lean accepted the code: no error, and no hole or sorry warning past the context (the
@@ -715,118 +594,3 @@ class _Run:
 
     async def _check(self, code: str) -> CheckResult:
         return await self.lean.check(code)
-
-    # -- tree bookkeeping and records --------------------------------------------------------------
-
-    def _new_goal(
-        self, lemma: str, *, depth: int, parent_id: str | None = None, hole_index: int | None = None,
-        goal_state: str | None = None,
-    ) -> Node:
-        node = self.tree.add_goal(lemma, depth=depth, parent_id=parent_id, hole_index=hole_index,
-                                  goal_state=goal_state)
-        self._emit_node(node)
-        return node
-
-    def _emit_node(self, node: Node) -> None:
-        self.recorder.emit(
-            NodeCreated(self.run_id, node.node_id, node.kind, node.depth, node.text, node.parent_id,
-                        node.hole_index, node.goal_state)
-        )
-        self._changed()
-
-    def _set_status(
-        self, node: Node, status: Any, *, strategy: Strategy | None = None, proof: str | None = None,
-        reason: str | None = None,
-    ) -> None:
-        node.status = status
-        node.reason = reason
-        if strategy is not None:
-            node.strategy = strategy
-        if proof is not None:
-            node.proof = proof
-        self.recorder.emit(NodeStatusChanged(self.run_id, node.node_id, status, strategy, proof, reason))
-        self._changed()
-
-    def _attempt(
-        self, node: Node, strategy: Strategy, verdict: Verdict, code: str, *, output: str | None = None,
-        llm_call_id: str | None = None, errors: list[str] | None = None, check_seconds: float = 0.0,
-        generation_seconds: float = 0.0,
-    ) -> None:
-        node.attempts += 1
-        self.recorder.emit(
-            AttemptRecord(self.run_id, new_id(), node.node_id, strategy, verdict, code, output=output,
-                          llm_call_id=llm_call_id, errors=[e for e in (errors or []) if e],
-                          generation_seconds=generation_seconds, check_seconds=check_seconds)
-        )
-
-    def _cancel_open(self) -> None:
-        for node in list(self.tree.nodes()):
-            if node.status == "open":
-                self._set_status(node, "cancelled", reason="search stopped")
-
-    def _changed(self) -> None:
-        if self.engine.on_update is not None:
-            self.engine.on_update(self.tree)
-
-
-# --- helpers ---------------------------------------------------------------------------------------
-
-
-class _Generated(list[Any]):
-    """What one model request returned, and how long it took (for the attempts it leads to)."""
-
-    seconds: float = 0.0
-
-
-def _lookup_of(recorder: Any) -> Any:
-    """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
-    subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
-    return recorder if callable(getattr(recorder, "cached_proof", None)) else None
-
-
-def _verdict(result: CheckResult) -> Verdict:
-    return {
-        CheckStatus.VALID: "valid",
-        CheckStatus.INCOMPLETE: "incomplete",
-        CheckStatus.ERROR: "error",
-        CheckStatus.TIMEOUT: "timeout",
-        CheckStatus.CRASHED: "crashed",
-    }[result.status]
-
-
-def _proof_body(code: str) -> str | None:
-    """The proof of the last theorem in `code` as tactics (what fills the parent's hole): the
-    tactic block after `:= by` re-based to column 0, or `exact <term>` for a term proof. Read
-    with `lean.syntax` (comments, strings and commands as Lean sees them)."""
-    decl = lean_syntax.last_theorem(code)
-    if decl is None or decl.body_start is None:
-        return None
-    toks = lean_syntax.tokens(code[decl.body_start : decl.end])
-    if not toks:
-        return None
-    lines = Lines(code)
-    if toks[0].kind == "ident" and toks[0].text == "by":
-        if len(toks) == 1:
-            return None
-        return rebase(code, decl.body_start + toks[1].start, decl.end, lines).strip("\n") or None
-    term = rebase(code, decl.body_start + toks[0].start, decl.end, lines).strip("\n")
-    return TermProof(term).as_tactic() if term.strip() else None
-
-
-def _decl_name(code: str) -> str:
-    decl = lean_syntax.last_theorem(code)
-    if decl is None:
-        raise ValueError("lemma without a declaration")
-    return decl.name
-
-
-def _align_holes(text_holes: Sequence[Any], lean_holes: Sequence[Goal], *, header_lines: int) -> list[Goal | None]:
-    """Pair each textual hole of the sketch with the Goal Lean reported for it (by line and column,
-    positions being whole-file, i.e. shifted by the header). Backends without goals give None."""
-    by_pos = {(g.pos.line, g.pos.column): g for g in lean_holes if g.pos is not None}
-    aligned: list[Goal | None] = []
-    for h in text_holes:
-        aligned.append(by_pos.get((h.line + header_lines, h.column)))
-    if all(a is None for a in aligned) and len(lean_holes) == len(text_holes):
-        return list(lean_holes)  # positions unavailable but counts agree: source order
-    return aligned

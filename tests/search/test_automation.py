@@ -10,7 +10,7 @@ import json
 import pytest
 
 from lemmaforge.search.automation import first_combinator, is_portfolio, single_closer
-from lemmaforge.search.engine import BudgetExhausted
+from lemmaforge.search.budget import BudgetExhausted
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.search.scenarios import SKETCH, add_planner, add_prover, closing_hole_rule, lean_block, prover_rule

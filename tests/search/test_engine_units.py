@@ -12,9 +12,11 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.lean import code as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
 from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
+from lemmaforge.search.assemble import align_holes, proof_body
 from lemmaforge.search.automation import first_combinator
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
-from lemmaforge.search.engine import SearchEngine, SearchOptions, _align_holes, _proof_body
+from lemmaforge.search.engine import SearchEngine
+from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
 
 HEADER = "import Mathlib\n\n"
@@ -38,9 +40,9 @@ def test_subgoal_cache_reuses_across_recorder():
 
 
 def test_proof_body_of_tactic_and_term_proofs():
-    assert _proof_body("theorem t : 1 = 1 := by\n  norm_num\n  rfl\n") == "norm_num\nrfl"
-    assert _proof_body("theorem t : 1 = 1 := by simp") == "simp"
-    assert _proof_body("theorem t : 1 = 1 := rfl") == "exact rfl"
+    assert proof_body("theorem t : 1 = 1 := by\n  norm_num\n  rfl\n") == "norm_num\nrfl"
+    assert proof_body("theorem t : 1 = 1 := by simp") == "simp"
+    assert proof_body("theorem t : 1 = 1 := rfl") == "exact rfl"
 
 
 def test_align_holes_by_whole_file_position():
@@ -48,9 +50,9 @@ def test_align_holes_by_whole_file_position():
     text_holes = lean_code.holes(sketch)
     lines = HEADER.count("\n")
     lean = [Goal("⊢ b", Position(3 + lines, 2)), Goal("⊢ a", Position(2 + lines, 23))]
-    aligned = _align_holes(text_holes, lean, header_lines=lines)
+    aligned = align_holes(text_holes, lean, header_lines=lines)
     assert [g.goal if g else None for g in aligned] == ["⊢ a", "⊢ b"]
-    assert _align_holes(text_holes, [], header_lines=lines) == [None, None]
+    assert align_holes(text_holes, [], header_lines=lines) == [None, None]
 
 
 def test_first_combinator_requires_each_alternative_to_close_the_goal():

@@ -27,7 +27,7 @@ from lemmaforge.db import Store
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.repl import ReplVerifier
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO
-from lemmaforge.search.engine import SearchResult
+from lemmaforge.search.interfaces import SearchResult
 from tests.fakes.fake_lean import extract_goal_message
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import FakeRepl, make_fake_repl_config

@@ -426,7 +426,8 @@ def test_gen_data_cli(store_db, tmp_path):
 
 def test_export_of_an_engine_run(tmp_path, pairs):
     from lemmaforge.config import BudgetConfig
-    from lemmaforge.search.engine import SearchEngine, SearchOptions
+    from lemmaforge.search.engine import SearchEngine
+    from lemmaforge.search.interfaces import SearchOptions
     from tests.training.conftest import ScriptedVerifier
 
     pair = pairs["valid"][1]

@@ -1,0 +1,108 @@
+"""Assembly of solved pieces: a sketch whose holes are all solved becomes one proof.
+
+Inline first (each hole filled with its proof); when that does not check, lemma style (each
+hole's lemma, proved, placed before the theorem, and the hole closed by applying it). Also the
+text helpers the engine needs around assembly: the tactic proof of a checked theorem, the name of
+a declaration, the pairing of a sketch's textual holes with the goals Lean reported, and the
+verdict a check result records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.syntax.holes import TermProof, rebase
+from lemmaforge.lean.syntax.lexer import Lines
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal
+from lemmaforge.records import Verdict
+
+
+@dataclass(slots=True)
+class Solution:
+    """A goal's proof: tactic text for its hole, plus lemmas it relies on (lemma-style assembly),
+    which must be placed before the root theorem."""
+
+    body: str
+    lemmas: tuple[str, ...] = ()
+
+
+# Checks one assembled file (header included), records the attempt, and says whether Lean proved it.
+CheckAssembly = Callable[[str], Awaitable[bool]]
+
+
+async def assemble(
+    header: str, sketch_code: str, hole_lemmas: Sequence[str], solutions: Sequence[Solution],
+    check: CheckAssembly,
+) -> Solution | None:
+    """Inline first; lemma style when inline fails to check. `hole_lemmas` are the holes' lemma
+    statements (the child goals' text), in hole order, paired with their `solutions`."""
+    lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
+    inline = lean_syntax.fill(sketch_code, [s.body for s in solutions])
+    prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
+    if await check(header + prefix + inline):
+        body = proof_body(inline)
+        if body is not None:
+            return Solution(body, lemmas)
+
+    # Lemma style: each hole's lemma, proved, goes before; the hole applies it.
+    proved_lemmas = [lean_syntax.fill(text, [s.body]) for text, s in zip(hole_lemmas, solutions, strict=True)]
+    names = [decl_name(lemma) for lemma in proved_lemmas]
+    closers = [f"apply {name} <;> assumption" for name in names]
+    lemma_style = lean_syntax.fill(sketch_code, closers)
+    all_lemmas = lemmas + tuple(proved_lemmas)
+    if await check(header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style):
+        body = proof_body(lemma_style)
+        if body is not None:
+            return Solution(body, all_lemmas)
+    return None
+
+
+def verdict_of(result: CheckResult) -> Verdict:
+    return {
+        CheckStatus.VALID: "valid",
+        CheckStatus.INCOMPLETE: "incomplete",
+        CheckStatus.ERROR: "error",
+        CheckStatus.TIMEOUT: "timeout",
+        CheckStatus.CRASHED: "crashed",
+    }[result.status]
+
+
+def proof_body(code: str) -> str | None:
+    """The proof of the last theorem in `code` as tactics (what fills the parent's hole): the
+    tactic block after `:= by` re-based to column 0, or `exact <term>` for a term proof. Read
+    with `lean.syntax` (comments, strings and commands as Lean sees them)."""
+    decl = lean_syntax.last_theorem(code)
+    if decl is None or decl.body_start is None:
+        return None
+    toks = lean_syntax.tokens(code[decl.body_start : decl.end])
+    if not toks:
+        return None
+    lines = Lines(code)
+    if toks[0].kind == "ident" and toks[0].text == "by":
+        if len(toks) == 1:
+            return None
+        return rebase(code, decl.body_start + toks[1].start, decl.end, lines).strip("\n") or None
+    term = rebase(code, decl.body_start + toks[0].start, decl.end, lines).strip("\n")
+    return TermProof(term).as_tactic() if term.strip() else None
+
+
+def decl_name(code: str) -> str:
+    decl = lean_syntax.last_theorem(code)
+    if decl is None:
+        raise ValueError("lemma without a declaration")
+    return decl.name
+
+
+def align_holes(text_holes: Sequence[Any], lean_holes: Sequence[Goal], *, header_lines: int) -> list[Goal | None]:
+    """Pair each textual hole of the sketch with the Goal Lean reported for it (by line and column,
+    positions being whole-file, i.e. shifted by the header). Backends without goals give None."""
+    by_pos = {(g.pos.line, g.pos.column): g for g in lean_holes if g.pos is not None}
+    aligned: list[Goal | None] = []
+    for h in text_holes:
+        aligned.append(by_pos.get((h.line + header_lines, h.column)))
+    if all(a is None for a in aligned) and len(lean_holes) == len(text_holes):
+        return list(lean_holes)  # positions unavailable but counts agree: source order
+    return aligned

@@ -1,0 +1,136 @@
+"""What the search engine takes and gives back: the agent-layer Protocols it talks to (planner,
+prover and their outputs), its options, and its result types.
+
+Kept apart from `engine.py` so that callers (services, bench, training) can name these types
+without reading the search loop, and the engine module stays about the search itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from lemmaforge.config import AuditConfig, BudgetConfig, Settings
+from lemmaforge.lean.audit import AuditReport
+from lemmaforge.search import automation
+from lemmaforge.search.budget import SearchStats
+from lemmaforge.search.tree import ProofTree
+
+# --- what the engine needs from the agent layer ----------------------------------------------------
+
+
+class SketchLike(Protocol):
+    code: str  # the theorem with its sketch proof (no header)
+    informal: str | None
+    raw: str
+    call_id: str | None
+
+
+class CandidateLike(Protocol):
+    code: str  # the lemma with the model's proof (no header)
+    body: str | None  # the tactic proof, dedented
+    raw: str
+    call_id: str | None
+
+
+class PlannerLike(Protocol):
+    async def draft(
+        self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
+    ) -> Sequence[SketchLike]: ...
+
+    async def correct(
+        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1, *,
+        checked_code: str | None = None,
+    ) -> Sequence[SketchLike]: ...
+
+
+class ProverLike(Protocol):
+    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
+
+    async def correct(
+        self, header: str, candidate: CandidateLike, errors: list[str], n: int = 1
+    ) -> Sequence[CandidateLike]: ...
+
+
+# --- results and budgets ---------------------------------------------------------------------------
+
+
+# --- results and options ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SearchResult:
+    run_id: str
+    proved: bool
+    proof: str | None  # the whole assembled file, audited
+    depth: int | None
+    seconds: float
+    stats: SearchStats
+    stop_reason: str
+    tree: ProofTree
+    audit: AuditReport | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "proved": self.proved,
+            "proof": self.proof,
+            "calls": self.stats.llm_calls,
+            "checks": self.stats.checks,
+            "depth": self.depth,
+            "seconds": round(self.seconds, 3),
+            "run_id": self.run_id,
+            "stop_reason": self.stop_reason,
+            "nodes": len(self.tree),
+            "cache_hits": self.stats.cache_hits,
+            "cache_misses": self.stats.cache_misses,
+            "cancelled_calls": self.stats.cancelled_calls,
+            "cancelled_checks": self.stats.cancelled_checks,
+            "engine_seconds": round(self.stats.engine_seconds, 4),
+            "audit": self.audit.to_json() if self.audit else None,
+        }
+
+
+@dataclass(slots=True)
+class SearchOptions:
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    audit: AuditConfig = field(default_factory=AuditConfig)
+    portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
+    check_timeout: float = 120.0
+    tactic_timeout: float = 30.0
+    # Samples per model request: 0 = all of a goal's samples in one request (`n = k`, one prompt
+    # prefill); 1 = one request per sample, each verified the moment it arrives.
+    prover_samples_per_call: int = 0
+    correction_samples: int = 2
+    # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
+    # check of the standalone lemma on any worker (see SearchConfig.automation).
+    automation_on_proof_state: bool = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SearchOptions:
+        search = settings.search
+        return cls(
+            budget=settings.budget,
+            audit=settings.audit,
+            portfolio=tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO,
+            check_timeout=settings.verifier.timeout,
+            tactic_timeout=search.tactic_timeout,
+            prover_samples_per_call=search.prover_samples_per_call,
+            correction_samples=search.correction_samples,
+            automation_on_proof_state=search.automation == "proof_state",
+        )
+
+
+# --- around the agent and the store -------------------------------------------------------------
+
+
+class Generated(list[Any]):
+    """What one model request returned, and how long it took (for the attempts it leads to)."""
+
+    seconds: float = 0.0
+
+
+def store_lookup(recorder: Any) -> Any:
+    """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
+    subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
+    return recorder if callable(getattr(recorder, "cached_proof", None)) else None
