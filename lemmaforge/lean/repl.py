@@ -44,22 +44,39 @@ import asyncio
 import itertools
 import logging
 import resource  # noqa: F401  imported before any fork: see _start_process
-import shutil
-import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from lean_interact import Command, LeanREPLConfig, LocalProject, ProofStep, TempRequireProject
-from lean_interact.interface import BaseREPLQuery, LeanError
+from lean_interact import Command, LeanREPLConfig, ProofStep, TempRequireProject
+from lean_interact.interface import BaseREPLQuery
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.repl_process import (
+    CLOSED,
+    Counters,
+    Outcome,
+    ReplPoolStats,
+    Worker,
+    crash_detail,
+    find_lake,
+    first_line,
+    local_project,
+)
+from lemmaforge.lean.repl_results import (
+    BACKEND,
+    WorkerHandle,
+    check_result,
+    copy_result,
+    has_errors,
+    response_dict,
+    tactic_result,
+)
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -72,7 +89,6 @@ from lemmaforge.lean.verifier import (
 
 log = logging.getLogger(__name__)
 
-BACKEND = "repl"
 # Recycle a worker between requests once its resident memory passes this fraction of the cap:
 # RLIMIT_AS kills it mid-request otherwise, which loses the check.
 MEMORY_RECYCLE_FRACTION = 0.8
@@ -89,113 +105,17 @@ def split_header(code: str) -> tuple[str, str, int]:
     return header, body, header.count("\n")
 
 
-@dataclass(frozen=True, slots=True)
-class WorkerHandle:
-    """What a Goal carries to route tactic steps back (picklable, unlike a process)."""
-
-    pool: int  # which ReplVerifier
-    slot: int  # which worker in it
-
-
-@dataclass(slots=True)
-class _Worker:
-    slot: int
-    header: str  # the header this worker serves (may differ from loaded_header until prepared)
-    server: LeanServer | None = None
-    loaded_header: str | None = None  # the header elaborated in the current process
-    header_env: int | None = None
-    generation: int = 0  # processes started in this slot; proof states are valid within one
-    requests: int = 0  # commands and tactic steps sent to the current process
-    needs_recycle: bool = False
-    busy: bool = False
-    last_released: float = 0.0
-    busy_seconds: float = 0.0
-    inflight: asyncio.Future[Any] | None = None
-
-
 @dataclass(slots=True)
 class _Waiter:
     header: str | None  # None: waits for one specific worker (tactic step)
     slot: int | None
-    future: asyncio.Future[_Worker]
-
-
-@dataclass(frozen=True, slots=True)
-class ReplPoolStats:
-    """Counters since the verifier was built. `busy_seconds[i]`: time worker slot i spent in Lean
-    requests (header elaborations included)."""
-
-    workers: int
-    started_workers: int
-    header_elaborations: int
-    checks: int
-    tactic_steps: int
-    timeouts: int
-    crashes: int
-    crash_retries: int
-    restarts: int  # processes started to replace one (after timeout, crash, recycle, header switch)
-    recycles: int
-    header_switches: int
-    busy_seconds: tuple[float, ...]
-    wall_seconds: float
-    header_seconds: float = 0.0  # of busy time, spent elaborating headers (not useful work)
-
-    @property
-    def useful_utilization(self) -> float:
-        """Busy time outside header elaboration / (workers × wall − header time): how much of the
-        capacity that could check proofs did."""
-        capacity = self.workers * self.wall_seconds - self.header_seconds
-        return (self.busy_total - self.header_seconds) / capacity if capacity > 0 else 0.0
-
-    @property
-    def busy_total(self) -> float:
-        return sum(self.busy_seconds)
-
-    @property
-    def utilization(self) -> float:
-        """Busy time / (workers × wall time): 1.0 means every worker was always in a request."""
-        return self.busy_total / (self.workers * self.wall_seconds) if self.wall_seconds > 0 else 0.0
-
-
-class _Counters:
-    """Pool counters. Worker threads bump them concurrently, and `x += 1` on an attribute is not
-    atomic across threads, hence the lock."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.values: dict[str, int] = dict.fromkeys(
-            (
-                "header_elaborations",
-                "checks",
-                "tactic_steps",
-                "timeouts",
-                "crashes",
-                "crash_retries",
-                "restarts",
-                "recycles",
-                "header_switches",
-            ),
-            0,
-        )
-
-    def bump(self, name: str) -> None:
-        with self._lock:
-            self.values[name] += 1
-
-
-@dataclass(slots=True)
-class _Outcome:
-    """What one blocking round-trip produced (never an exception: those are classified here)."""
-
-    response: dict[str, Any] | None = None
-    failure: CheckStatus | None = None  # TIMEOUT or CRASHED
-    error: str | None = None
-    header_failed: bool = False  # `response` is the header's answer, with Lean errors
-    seconds: float = 0.0
-    probe_response: dict[str, Any] | None = None  # the axiom probe's own answer (check_with_probe)
+    future: asyncio.Future[Worker]
 
 
 _pool_ids = itertools.count(1)
+
+# Says "proof state lost", which automation.on_proof_state looks for to stop trying tactics.
+_LOST = "proof state lost: worker restarted"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -232,13 +152,13 @@ class ReplVerifier:
             repl_config.memory_hard_limit_mb * memory_recycle_fraction if repl_config.memory_hard_limit_mb else None
         )
         self._pool_id = next(_pool_ids)
-        self._workers: list[_Worker] = []
+        self._workers: list[Worker] = []
         self._waiters: deque[_Waiter] = deque()
         self._failed_headers: dict[str, CheckResult] = {}
         # Running averages of Lean's answer times, to decide when switching a worker's header pays.
         self._avg_header_s: float | None = None
         self._avg_check_s: float | None = None
-        self._counters = _Counters()
+        self._counters = Counters()
         self._header_seconds = 0.0
         self._started_at = time.monotonic()
         self._closed = False
@@ -253,10 +173,10 @@ class ReplVerifier:
         """Build the lean-interact config for `cfg` (a local project, or lean-interact's temporary
         Mathlib project for `cfg.lean_version`). Raises VerifierError with one actionable line when
         Lean / lake / the project is missing."""
-        lake = _find_lake(cfg.lake_path)
+        lake = find_lake(cfg.lake_path)
         try:
             if cfg.project is not None:
-                project = _local_project(cfg.project, lake)
+                project = local_project(cfg.project, lake)
             else:
                 # Builds (or reuses) ~/.../lean_interact/cache/tmp_projects/<version>/...: network
                 # and a long build the first time, which `lemmaforge setup` is meant to do.
@@ -271,7 +191,7 @@ class ReplVerifier:
         except VerifierError:
             raise
         except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
-            raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {_first_line(exc)}") from exc
+            raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {first_line(exc)}") from exc
         return cls(
             repl_config,
             workers=cfg.workers,
@@ -378,7 +298,7 @@ class ReplVerifier:
         self, header: str, body: str, offset: int, timeout: float, *, probe: str | None = None
     ) -> tuple[CheckResult, list[Message] | None]:
         if header in self._failed_headers:
-            return _copy_result(self._failed_headers[header]), None
+            return copy_result(self._failed_headers[header]), None
         worker = await self._acquire(header)
         try:
             self._counters.bump("checks")
@@ -390,7 +310,7 @@ class ReplVerifier:
             return result, None
         return result, [Message.from_json(m) for m in outcome.probe_response.get("messages", [])]
 
-    def _blocking_check(self, worker: _Worker, body: str, timeout: float, probe: str | None = None) -> _Outcome:
+    def _blocking_check(self, worker: Worker, body: str, timeout: float, probe: str | None = None) -> Outcome:
         """Runs in a thread while the worker is held: (re)start and header if needed, then the body."""
         started = time.monotonic()
         failed = self._prepare(worker)
@@ -411,11 +331,11 @@ class ReplVerifier:
         outcome.seconds = time.monotonic() - started  # what this check cost, restarts included
         return outcome
 
-    def _prepare(self, worker: _Worker) -> _Outcome | None:
+    def _prepare(self, worker: Worker) -> Outcome | None:
         """Make the worker's process serve `worker.header`: replace it after a header switch or when
         it is due for recycling, start it if needed and elaborate the header once."""
         if self._closed:  # never start a process for a pool that is shutting down
-            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
+            return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
         if worker.server is not None and worker.loaded_header != worker.header:
             self._counters.bump("header_switches")
             self._discard_process(worker)
@@ -437,13 +357,13 @@ class ReplVerifier:
             return outcome
         self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
         response = outcome.response or {}
-        if "env" not in response or _has_errors(response):
+        if "env" not in response or has_errors(response):
             self._discard_process(worker)  # its env is useless; restart clean for the next header
-            return _Outcome(response=response, header_failed=True)
+            return Outcome(response=response, header_failed=True)
         worker.loaded_header, worker.header_env = worker.header, int(response["env"])
         return None
 
-    def _start_process(self, worker: _Worker) -> None:
+    def _start_process(self, worker: Worker) -> None:
         # LeanServer forks with a preexec_fn (setting RLIMIT_AS) that runs `import resource` in the
         # child. Forking from a thread while another thread holds the import lock could deadlock
         # the child; `resource` is imported at module load so that import is a dict lookup.
@@ -452,7 +372,7 @@ class ReplVerifier:
         except (OSError, ChildProcessError) as exc:
             raise VerifierMisconfigured(
                 f"cannot start the Lean REPL (`{self._repl_config.lake_path} env …/repl` in "
-                f"{self._repl_config.working_dir}): {_first_line(exc)}"
+                f"{self._repl_config.working_dir}): {first_line(exc)}"
             ) from exc
         if worker.generation > 0:
             self._counters.bump("restarts")
@@ -460,7 +380,7 @@ class ReplVerifier:
         worker.requests = 0
         worker.needs_recycle = False
 
-    def _discard_process(self, worker: _Worker) -> None:
+    def _discard_process(self, worker: Worker) -> None:
         server, worker.server = worker.server, None
         worker.loaded_header, worker.header_env = None, None
         if server is not None:
@@ -469,7 +389,7 @@ class ReplVerifier:
             except Exception as exc:  # close() may be killing it at the same time (not idempotent)
                 log.debug("REPL process kill raced with another: %r", exc)
 
-    def _send(self, worker: _Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> _Outcome:
+    def _send(self, worker: Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> Outcome:
         """One round-trip; every failure mode of lean-interact becomes a classified outcome.
         `counts`: the request adds states to the process (all but the header) and so counts
         toward `max_checks_per_worker`."""
@@ -477,7 +397,7 @@ class ReplVerifier:
         if server is None:
             # close() took the process while this thread was on its way here: an answer, not an
             # AssertionError left in a future that a cancelled caller never retrieves.
-            return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
+            return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
         worker.requests += int(counts)
         started = time.monotonic()
         try:
@@ -485,7 +405,7 @@ class ReplVerifier:
         except TimeoutError:  # lean-interact already killed the process
             self._counters.bump("timeouts")
             self._discard_process(worker)
-            return _Outcome(
+            return Outcome(
                 failure=CheckStatus.TIMEOUT,
                 error=f"no answer from Lean within {timeout:g} s; the process was killed and will be restarted",
             )
@@ -494,18 +414,18 @@ class ReplVerifier:
             # JSONDecodeError and pydantic's ValidationError (garbage), MemoryError.
             self._counters.bump("crashes")
             self._discard_process(worker)
-            return _Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+            return Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
         except Exception:
             if self._closed:
                 # close() killed the process under this request, and lean-interact's own kill
                 # raced with it (AttributeError on a process handle it cleared): the pool is gone.
-                return _Outcome(failure=CheckStatus.CRASHED, error=_CLOSED)
+                return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
             raise
         seconds = time.monotonic() - started
         self._maybe_schedule_recycle(worker, server)
-        return _Outcome(response=_response_dict(response), seconds=seconds)
+        return Outcome(response=response_dict(response), seconds=seconds)
 
-    def _maybe_schedule_recycle(self, worker: _Worker, server: LeanServer) -> None:
+    def _maybe_schedule_recycle(self, worker: Worker, server: LeanServer) -> None:
         # RLIMIT_AS kills a process mid-request, losing that check; recycling it between requests
         # once its resident size nears the cap loses nothing.
         if self._memory_recycle_mb is not None and server.get_memory_usage() >= self._memory_recycle_mb:
@@ -513,55 +433,30 @@ class ReplVerifier:
 
     def _describe_crash(self, exc: BaseException) -> str:
         text = str(exc)
-        stderr = _section(text, "stderr:")
-        detail = stderr or _first_line(exc)
+        stderr = crash_detail(text, "stderr:")
+        detail = stderr or first_line(exc)
         oom = isinstance(exc, MemoryError) or "out of memory" in text.lower()
         hint = ""
         if oom:
             hint = f" (out of memory: memory_limit_mb={self._repl_config.memory_hard_limit_mb})"
         return f"the Lean process died ({type(exc).__name__}: {detail}){hint}; it will be restarted"
 
-    def _check_result(self, outcome: _Outcome, worker: _Worker, header: str, offset: int) -> CheckResult:
-        if outcome.failure is not None:
-            return CheckResult(status=outcome.failure, time=outcome.seconds, backend=BACKEND, error=outcome.error)
-        assert outcome.response is not None
-        if outcome.header_failed:
-            # The header is at the top of the file: its positions need no shift.
-            result = CheckResult.from_repl_response(outcome.response, time=outcome.seconds, backend=BACKEND)
-            result.status = CheckStatus.ERROR
-            result.error = "the header failed to elaborate: " + _summarize_errors(result.messages, outcome.response)
+    def _check_result(self, outcome: Outcome, worker: Worker, header: str, offset: int) -> CheckResult:
+        result = check_result(outcome, WorkerHandle(self._pool_id, worker.slot), worker.generation, offset)
+        if outcome.failure is None and outcome.header_failed:
             self._failed_headers[header] = result
-            return _copy_result(result)
-        return CheckResult.from_repl_response(
-            outcome.response,
-            time=outcome.seconds,
-            backend=BACKEND,
-            worker=WorkerHandle(self._pool_id, worker.slot),
-            generation=worker.generation,
-            line_offset=offset,
-        )
+            return copy_result(result)
+        return result
 
-    def _tactic_result(self, outcome: _Outcome, worker: _Worker) -> TacticResult:
-        if outcome.failure is not None:
-            return TacticResult(error=f"{outcome.error} ({_LOST_WITH_PROCESS})")
-        response = outcome.response or {}
-        if "message" in response and "proofStatus" not in response:
-            return TacticResult(error=str(response["message"]))
-        handle = WorkerHandle(self._pool_id, worker.slot)
-        return TacticResult(
-            goals=[str(g) for g in response.get("goals", [])],
-            proof_status=response.get("proofStatus"),
-            proof_state=response.get("proofState"),
-            messages=[Message.from_json(m) for m in response.get("messages", [])],
-            holes=[Goal.from_json(s, worker=handle, generation=worker.generation) for s in response.get("sorries", [])],
-        )
+    def _tactic_result(self, outcome: Outcome, worker: Worker) -> TacticResult:
+        return tactic_result(outcome, WorkerHandle(self._pool_id, worker.slot), worker.generation)
 
-    def _is_stale(self, worker: _Worker, generation: int) -> bool:
+    def _is_stale(self, worker: Worker, generation: int) -> bool:
         return worker.server is None or worker.generation != generation
 
     # ---- the pool -----------------------------------------------------------------------------
 
-    async def _acquire(self, header: str | None, *, slot: int | None = None) -> _Worker:
+    async def _acquire(self, header: str | None, *, slot: int | None = None) -> Worker:
         if self._closed:
             raise VerifierError("the REPL verifier was closed")
         worker = self._take_now(header, slot)
@@ -578,7 +473,7 @@ class ReplVerifier:
                 self._waiters.remove(waiter)
             raise
 
-    def _take_now(self, header: str | None, slot: int | None) -> _Worker | None:
+    def _take_now(self, header: str | None, slot: int | None) -> Worker | None:
         if slot is not None:
             worker = self._workers[slot]
             return self._mark_busy(worker, None) if not worker.busy else None
@@ -588,7 +483,7 @@ class ReplVerifier:
         if same:
             return self._mark_busy(max(same, key=lambda w: w.last_released), None)
         if len(self._workers) < self._capacity:
-            worker = _Worker(slot=len(self._workers), header=header)
+            worker = Worker(slot=len(self._workers), header=header)
             self._workers.append(worker)
             return self._mark_busy(worker, None)
         if idle and self._worth_switching_to(header, queued=1 + self._queued_for(header)):  # LRU idle one switches
@@ -614,13 +509,13 @@ class ReplVerifier:
     def _queued_for(self, header: str) -> int:
         return sum(1 for w in self._waiters if w.slot is None and w.header == header and not w.future.done())
 
-    def _mark_busy(self, worker: _Worker, new_header: str | None) -> _Worker:
+    def _mark_busy(self, worker: Worker, new_header: str | None) -> Worker:
         worker.busy = True
         if new_header is not None:
             worker.header = new_header  # _prepare restarts the process with it
         return worker
 
-    def _release(self, worker: _Worker) -> None:
+    def _release(self, worker: Worker) -> None:
         if worker.inflight is not None and not worker.inflight.done():
             # The caller was cancelled but the thread still talks to this process: release later.
             worker.inflight.add_done_callback(lambda _: self._release(worker))
@@ -634,7 +529,7 @@ class ReplVerifier:
         self._waiters.remove(waiter)
         waiter.future.set_result(self._mark_busy(worker, waiter.header if waiter.header != worker.header else None))
 
-    def _next_waiter_for(self, worker: _Worker) -> _Waiter | None:
+    def _next_waiter_for(self, worker: Worker) -> _Waiter | None:
         for gone in [w for w in self._waiters if w.future.done()]:  # cancelled while queued
             self._waiters.remove(gone)
         for waiter in self._waiters:  # a tactic step on a proof state of this very process
@@ -651,12 +546,12 @@ class ReplVerifier:
         target = max(candidates, key=lambda h: queued[h] / (1 + self._serving(h)))
         return next(w for w in self._waiters if w.slot is None and w.header == target)
 
-    async def _in_thread(self, worker: _Worker, fn: Callable[[], _Outcome]) -> _Outcome:
+    async def _in_thread(self, worker: Worker, fn: Callable[[], Outcome]) -> Outcome:
         """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the
         caller is cancelled the call still finishes (a REPL request cannot be interrupted without
         killing the process) and the worker is released when it does."""
 
-        def timed() -> _Outcome:
+        def timed() -> Outcome:
             started = time.monotonic()
             try:
                 return fn()
@@ -671,102 +566,13 @@ class ReplVerifier:
         return await asyncio.shield(future)
 
 
-_CLOSED = "the REPL verifier was closed"
-
-
 def _retrieve(future: asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.debug("REPL worker call failed: %r", future.exception())
 
 
-# Both say "proof state lost", which automation.on_proof_state looks for to stop trying tactics.
-_LOST = "proof state lost: worker restarted"
-_LOST_WITH_PROCESS = "proof state lost with the process"
-
-
-# --------------------------------------------------------------------------------------------------
-# Helpers
-# --------------------------------------------------------------------------------------------------
-
-
-def _find_lake(lake_path: str) -> str:
-    """Absolute path of lake, or VerifierError saying how to get it."""
-    candidate = Path(lake_path).expanduser()
-    if candidate.is_absolute() or "/" in lake_path:
-        if candidate.is_file():
-            return str(candidate)
-        raise VerifierMisconfigured(f"lake not found at {lake_path}: fix verifier.lake_path or install Lean with `lemmaforge setup`")
-    found = shutil.which(lake_path) or shutil.which(str(Path.home() / ".elan" / "bin" / lake_path))
-    if found is None:
-        raise VerifierMisconfigured(
-            f"{lake_path} not found on PATH: install Lean with `lemmaforge setup` (or elan: "
-            "https://github.com/leanprover/elan) and make sure ~/.elan/bin is on PATH"
-        )
-    return found
-
-
-def _local_project(directory: Path, lake: str) -> LocalProject:
-    if not (directory / "lean-toolchain").is_file():
-        raise VerifierMisconfigured(f"{directory} is not a Lean project (no lean-toolchain file): fix verifier.project")
-    # auto_build=False: the project is expected to be built (`lemmaforge setup` / `lake build`);
-    # building here would run `lake exe cache get` (network) on every start.
-    return LocalProject(directory=str(directory), lake_path=lake, auto_build=False)
-
-
-def _response_dict(response: Any) -> dict[str, Any]:
-    """lean-interact's pydantic response back to the REPL's JSON (camelCase, empty lists omitted)."""
-    if isinstance(response, LeanError):
-        return {"message": response.message}
-    data = response.model_dump(by_alias=True, exclude_none=True, mode="json")
-    return {k: v for k, v in data.items() if v != []}
-
-
-def _has_errors(response: dict[str, Any]) -> bool:
-    if "message" in response and "env" not in response:
-        return True
-    return any(m.get("severity") == "error" for m in response.get("messages", []))
-
-
-def _summarize_errors(messages: list[Message], response: dict[str, Any]) -> str:
-    errors = [m.format() for m in messages if m.severity.value == "error"]
-    if errors:
-        return errors[0].splitlines()[0] + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else "")
-    return str(response.get("message", "no environment returned"))
-
-
-def _copy_result(result: CheckResult) -> CheckResult:
-    return CheckResult(
-        status=result.status,
-        messages=list(result.messages),
-        holes=list(result.holes),
-        time=0.0,
-        backend=result.backend,
-        error=result.error,
-        raw=result.raw,
-    )
-
-
 def _ewma(average: float | None, sample: float, weight: float = 0.2) -> float:
     return sample if average is None else (1 - weight) * average + weight * sample
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def _section(text: str, label: str) -> str:
-    """The first non-empty line after `label` in lean-interact's crash message (its stderr)."""
-    at = text.find(label)
-    if at < 0:
-        return ""
-    for line in text[at + len(label) :].splitlines():
-        line = line.strip()
-        if line.startswith("-" * 10):
-            return ""
-        if line:
-            return line
-    return ""
 
 
 __all__ = ["ReplPoolStats", "ReplVerifier", "WorkerHandle", "split_header"]

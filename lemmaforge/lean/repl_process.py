@@ -1,0 +1,158 @@
+"""One worker of the REPL pool (`repl.py`): its state, what one blocking round-trip with its Lean
+process produced, the pool's thread-safe counters and the stats built from them, and locating lake and the Lean project that
+every process starts in.
+
+The pool schedules workers; this module holds what belongs to a single worker process, so that
+the scheduling code reads without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lean_interact import LocalProject
+from lean_interact.server import LeanServer
+
+from lemmaforge.lean.verifier import CheckStatus, VerifierMisconfigured
+
+# What a request gets when the pool was closed under it.
+CLOSED = "the REPL verifier was closed"
+
+
+@dataclass(slots=True)
+class Worker:
+    slot: int
+    header: str  # the header this worker serves (may differ from loaded_header until prepared)
+    server: LeanServer | None = None
+    loaded_header: str | None = None  # the header elaborated in the current process
+    header_env: int | None = None
+    generation: int = 0  # processes started in this slot; proof states are valid within one
+    requests: int = 0  # commands and tactic steps sent to the current process
+    needs_recycle: bool = False
+    busy: bool = False
+    last_released: float = 0.0
+    busy_seconds: float = 0.0
+    inflight: asyncio.Future[Any] | None = None
+
+
+class Counters:
+    """Pool counters. Worker threads bump them concurrently, and `x += 1` on an attribute is not
+    atomic across threads, hence the lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.values: dict[str, int] = dict.fromkeys(
+            (
+                "header_elaborations",
+                "checks",
+                "tactic_steps",
+                "timeouts",
+                "crashes",
+                "crash_retries",
+                "restarts",
+                "recycles",
+                "header_switches",
+            ),
+            0,
+        )
+
+    def bump(self, name: str) -> None:
+        with self._lock:
+            self.values[name] += 1
+
+
+@dataclass(frozen=True, slots=True)
+class ReplPoolStats:
+    """Counters since the verifier was built. `busy_seconds[i]`: time worker slot i spent in Lean
+    requests (header elaborations included)."""
+
+    workers: int
+    started_workers: int
+    header_elaborations: int
+    checks: int
+    tactic_steps: int
+    timeouts: int
+    crashes: int
+    crash_retries: int
+    restarts: int  # processes started to replace one (after timeout, crash, recycle, header switch)
+    recycles: int
+    header_switches: int
+    busy_seconds: tuple[float, ...]
+    wall_seconds: float
+    header_seconds: float = 0.0  # of busy time, spent elaborating headers (not useful work)
+
+    @property
+    def useful_utilization(self) -> float:
+        """Busy time outside header elaboration / (workers × wall − header time): how much of the
+        capacity that could check proofs did."""
+        capacity = self.workers * self.wall_seconds - self.header_seconds
+        return (self.busy_total - self.header_seconds) / capacity if capacity > 0 else 0.0
+
+    @property
+    def busy_total(self) -> float:
+        return sum(self.busy_seconds)
+
+    @property
+    def utilization(self) -> float:
+        """Busy time / (workers × wall time): 1.0 means every worker was always in a request."""
+        return self.busy_total / (self.workers * self.wall_seconds) if self.wall_seconds > 0 else 0.0
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one blocking round-trip produced (never an exception: those are classified here)."""
+
+    response: dict[str, Any] | None = None
+    failure: CheckStatus | None = None  # TIMEOUT or CRASHED
+    error: str | None = None
+    header_failed: bool = False  # `response` is the header's answer, with Lean errors
+    seconds: float = 0.0
+    probe_response: dict[str, Any] | None = None  # the axiom probe's own answer (check_with_probe)
+
+
+def find_lake(lake_path: str) -> str:
+    """Absolute path of lake, or VerifierError saying how to get it."""
+    candidate = Path(lake_path).expanduser()
+    if candidate.is_absolute() or "/" in lake_path:
+        if candidate.is_file():
+            return str(candidate)
+        raise VerifierMisconfigured(f"lake not found at {lake_path}: fix verifier.lake_path or install Lean with `lemmaforge setup`")
+    found = shutil.which(lake_path) or shutil.which(str(Path.home() / ".elan" / "bin" / lake_path))
+    if found is None:
+        raise VerifierMisconfigured(
+            f"{lake_path} not found on PATH: install Lean with `lemmaforge setup` (or elan: "
+            "https://github.com/leanprover/elan) and make sure ~/.elan/bin is on PATH"
+        )
+    return found
+
+
+def local_project(directory: Path, lake: str) -> LocalProject:
+    if not (directory / "lean-toolchain").is_file():
+        raise VerifierMisconfigured(f"{directory} is not a Lean project (no lean-toolchain file): fix verifier.project")
+    # auto_build=False: the project is expected to be built (`lemmaforge setup` / `lake build`);
+    # building here would run `lake exe cache get` (network) on every start.
+    return LocalProject(directory=str(directory), lake_path=lake, auto_build=False)
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def crash_detail(text: str, label: str) -> str:
+    """The first non-empty line after `label` in lean-interact's crash message (its stderr)."""
+    at = text.find(label)
+    if at < 0:
+        return ""
+    for line in text[at + len(label) :].splitlines():
+        line = line.strip()
+        if line.startswith("-" * 10):
+            return ""
+        if line:
+            return line
+    return ""
