@@ -33,12 +33,20 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax import lexer as lean_lexer
+from lemmaforge.training.canonical_parens import (
+    BINDERS,
+    CLOSE,
+    OPEN,
+    RELATIONS,
+    is_operand,
+    match_bracket,
+    strip_parentheses,
+    top_level,
+)
 
 # --------------------------------------------------------------------------------------------
 # tokens
@@ -90,196 +98,6 @@ def expression_tokens(text: str) -> tuple[str, ...]:
 
 
 # --------------------------------------------------------------------------------------------
-# token classes and the precedence table
-# --------------------------------------------------------------------------------------------
-
-_OPEN = {"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "⟦": "⟧", "⌊": "⌋", "⌈": "⌉", "‹": "›", "⟮": "⟯"}
-_CLOSE = frozenset(_OPEN.values())
-
-# (precedence, associativity) of infix operators, from Lean core / Mathlib's `infixl:65 " + "` …
-_BINARY: dict[str, tuple[int, str]] = {
-    "∘": (90, "r"),
-    "^": (75, "r"),
-    "•": (73, "r"),
-    "*": (70, "l"),
-    "/": (70, "l"),
-    "%": (70, "l"),
-    "∩": (70, "l"),
-    "\\": (70, "l"),
-    "+": (65, "l"),
-    "-": (65, "l"),
-    "∪": (65, "l"),
-    "++": (65, "l"),
-    "=": (50, "n"),
-    "≠": (50, "n"),
-    "<": (50, "n"),
-    ">": (50, "n"),
-    "≤": (50, "n"),
-    "≥": (50, "n"),
-    "∣": (50, "n"),
-    "∈": (50, "n"),
-    "∉": (50, "n"),
-    "⊆": (50, "n"),
-    "⊂": (50, "n"),
-    "∧": (35, "r"),
-    "∨": (30, "r"),
-    "→": (25, "r"),
-    "↔": (20, "n"),
-}
-# prefix operators: the precedence of their argument (`-x` is `neg` at 75, `¬p` takes p at 40)
-_PREFIX: dict[str, int] = {"-": 75, "¬": 40, "↑": 1024, "√": 100}
-_BINDERS = frozenset({"∀", "∃", "∃!", "fun", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "Π", "Σ"})
-# tokens a parenthesised expression may be delimited by on either side: parentheses there are noise
-_DELIMITERS = frozenset({"(", "[", "{", "⟨", ",", ":", ":=", "=>", "|", "⊢", ")", "]", "}", "⟩", None})
-_ATOM = 1024
-_APPLICATION = 1000
-_RELATIONS = frozenset({"∈", "∉", "⊆", "⊂", "<", ">", "≤", "≥", "≠"})
-
-
-def _is_operand(tok: str) -> bool:
-    """An identifier, number, string or char literal (something application can take)."""
-    if tok in _BINDERS or tok in ("if", "then", "else", "let", "have", "show", "by", "from", "at"):
-        return False
-    c = tok[0]
-    return c.isalnum() or c in "_«'\"`?" or (c == "." and len(tok) > 1) or _is_letter_like(c)
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_letter_like(c: str) -> bool:
-    return bool(re.fullmatch(f"[{lean_lexer._ID_FIRST}]", c))  # noqa: SLF001 - the lexer's own class
-
-
-def _ends_operand(tok: str | None) -> bool:
-    return tok is not None and (_is_operand(tok) or tok in _CLOSE or tok == "!")
-
-
-def _match(toks: Sequence[str], i: int) -> int:
-    """Index of the bracket closing the one opened at `i` (len(toks) when unclosed)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        if toks[j] in _OPEN:
-            depth += 1
-        elif toks[j] in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(toks)
-
-
-def _top_level(toks: Sequence[str]) -> list[int]:
-    """Indices of the tokens of `toks` at bracket depth 0."""
-    out, depth = [], 0
-    for i, t in enumerate(toks):
-        if t in _CLOSE:
-            depth -= 1
-        if depth == 0:
-            out.append(i)
-        if t in _OPEN:
-            depth += 1
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# redundant parentheses
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    kind: str  # atom | application | operator | prefix | binder | other
-    prec: int = 0
-    assoc: str = "n"
-
-
-def _shape(content: Sequence[str]) -> _Shape:
-    """How a parenthesised expression binds: its weakest top-level operator."""
-    if not content:
-        return _Shape("other")
-    if content[0] in _BINDERS:
-        return _Shape("binder")
-    if len(content) == 1 or (content[0] in _OPEN and _match(content, 0) == len(content) - 1):
-        return _Shape("atom", _ATOM)
-    precs: list[tuple[int, str]] = []
-    prev: str | None = None
-    for i in _top_level(content):
-        t = content[i]
-        if t in _OPEN:
-            prev = _OPEN[t]
-            continue
-        if t in _BINARY and _ends_operand(prev):
-            precs.append(_BINARY[t])
-        elif t in _PREFIX and not _ends_operand(prev):
-            precs.append((_PREFIX[t], "prefix"))
-        elif t == "." and prev is not None and i + 1 < len(content) and _is_operand(content[i + 1]):
-            pass  # projection `x.1`
-        elif t != "!" and not _is_operand(t) and t not in _CLOSE:
-            return _Shape("other")  # `,` `:` `|` `=>` … or an operator not in the table: keep
-        prev = t
-    if not precs:
-        return _Shape("application", _APPLICATION)
-    low = min(p for p, _ in precs)
-    kinds = {a for p, a in precs if p == low}
-    if "prefix" in kinds:
-        return _Shape("prefix", low, "prefix")
-    return _Shape("operator", low, kinds.pop() if len(kinds) == 1 else "n")
-
-
-def _redundant(toks: Sequence[str], i: int, j: int) -> bool:
-    """Whether the parentheses at `i` … `j` can go without changing how Lean parses."""
-    shape = _shape(toks[i + 1 : j])
-    if shape.kind == "other":
-        return False
-    left = toks[i - 1] if i > 0 else None
-    right = toks[j + 1] if j + 1 < len(toks) else None
-    if shape.kind == "binder":  # `∀ x, …` extends as far as it can: only a whole slot
-        return left in _DELIMITERS and right in _DELIMITERS
-    if shape.kind == "atom":
-        return left not in (".", "@") and right != "."
-    # left neighbour: the content is its right operand
-    if left in _DELIMITERS or left == "|":
-        pass
-    elif left in _BINARY and _ends_operand(toks[i - 2] if i > 1 else None):
-        p, a = _BINARY[left]
-        if not (shape.prec > p or (shape.prec == p and a == "r" and shape.assoc == "r")):
-            return False
-    elif left in _PREFIX:
-        if shape.prec < _PREFIX[left] or shape.kind == "prefix":
-            return False
-    else:
-        return False  # application `f (g x)` or anything unknown
-    # right neighbour: the content is its left operand
-    if right in _DELIMITERS:
-        return True
-    if right in _BINARY:
-        p, a = _BINARY[right]
-        if shape.kind == "prefix":
-            return shape.prec > p
-        return shape.prec > p or (shape.prec == p and a == "l" and shape.assoc == "l")
-    if _is_operand(right) or right in _OPEN:
-        return shape.kind == "application"  # `(f x) y` is `f x y`
-    return False
-
-
-def strip_parentheses(toks: Sequence[str]) -> tuple[str, ...]:
-    """`toks` without the parentheses that Lean's precedences make redundant (repeated until
-    none is left: `((a))` → `a`)."""
-    out = list(toks)
-    changed = True
-    while changed:
-        changed = False
-        for i, t in enumerate(out):
-            if t != "(":
-                continue
-            j = _match(out, i)
-            if j < len(out) and _redundant(out, i, j):
-                del out[j]
-                del out[i]
-                changed = True
-                break
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------------------------
 # bound variables
 # --------------------------------------------------------------------------------------------
 
@@ -290,9 +108,9 @@ def _binder_region_end(toks: Sequence[str], start: int, keyword: str) -> int:
     depth = 0
     for j in range(start, len(toks)):
         t = toks[j]
-        if t in _OPEN:
+        if t in OPEN:
             depth += 1
-        elif t in _CLOSE:
+        elif t in CLOSE:
             if depth == 0:
                 return j
             depth -= 1
@@ -307,22 +125,22 @@ def _binder_names(region: Sequence[str]) -> list[str]:
     depth = 0
     stopped = [False]  # per depth: past the `:` / relation of that group
     for t in region:
-        if t in _OPEN:
+        if t in OPEN:
             depth += 1
             stopped.append(False)
             continue
-        if t in _CLOSE:
+        if t in CLOSE:
             depth -= 1
             stopped.pop()
             if not stopped:
                 stopped.append(False)
             continue
-        if t == ":" or t in _RELATIONS or t == "|":
+        if t == ":" or t in RELATIONS or t == "|":
             stopped[-1] = True
             continue
         if t == "," and depth > 0:
             continue
-        if not stopped[-1] and _is_operand(t) and not t[0].isdigit() and t not in ("_",) and "." not in t:
+        if not stopped[-1] and is_operand(t) and not t[0].isdigit() and t not in ("_",) and "." not in t:
             names.append(t)
     return names
 
@@ -349,24 +167,24 @@ def rename_bound(toks: Sequence[str], free: dict[str, str] | None = None) -> tup
         return tok if canon is None else canon + dot + rest
 
     for i, t in enumerate(toks):
-        if t in _CLOSE:
+        if t in CLOSE:
             depth -= 1
             while scopes and scopes[-1][2] > depth:
                 scopes.pop()
         bind_at: int | None = None
-        if t in _BINDERS and t not in ("Π", "Σ"):
+        if t in BINDERS and t not in ("Π", "Σ"):
             end = _binder_region_end(toks, i + 1, t)
             bind_at = depth
             names = _binder_names(toks[i + 1 : end])
-        elif t == "{" and i + 2 < len(toks) and _is_operand(toks[i + 1]) and toks[i + 2] in ("|", ":"):
+        elif t == "{" and i + 2 < len(toks) and is_operand(toks[i + 1]) and toks[i + 2] in ("|", ":"):
             names, bind_at = [toks[i + 1]], depth + 1  # set-builder `{x | p x}`
         else:
             names = []
         for name in names:
             scopes.append((name, f"b{counter}", bind_at if bind_at is not None else depth))
             counter += 1
-        out.append(rename(t) if _is_operand(t) else t)
-        if t in _OPEN:
+        out.append(rename(t) if is_operand(t) else t)
+        if t in OPEN:
             depth += 1
     return tuple(out)
 
@@ -375,9 +193,9 @@ def _scope_end(toks: Sequence[str], start: int) -> int:
     """Index of the first closing bracket from `start` that closes a bracket opened before it."""
     depth = 0
     for j in range(start, len(toks)):
-        if toks[j] in _OPEN:
+        if toks[j] in OPEN:
             depth += 1
-        elif toks[j] in _CLOSE:
+        elif toks[j] in CLOSE:
             if depth == 0:
                 return j
             depth -= 1
@@ -400,9 +218,9 @@ def desugar_binders(toks: Sequence[str]) -> tuple[str, ...]:
             region = toks[i + 1 : end]
             scope = _scope_end(toks, end + 1)
             body = desugar_binders(toks[end + 1 : scope])
-            rel = next((k for k in _top_level(region) if region[k] in _RELATIONS), None)
+            rel = next((k for k in top_level(region) if region[k] in RELATIONS), None)
             parts: list[tuple[str, tuple[str, ...] | None, tuple[str, ...] | None]] = []
-            if rel is not None and region[:1] and region[0] not in _OPEN:
+            if rel is not None and region[:1] and region[0] not in OPEN:
                 bound = desugar_binders(region[rel:])
                 parts = [(name, None, (name, *bound)) for name in region[:rel] if name != ","]
             else:
@@ -424,8 +242,8 @@ def desugar_binders(toks: Sequence[str]) -> tuple[str, ...]:
                 out += [*body, *([")"] * closing)]
             i = scope
             continue
-        if t in _OPEN:
-            j = _match(toks, i)
+        if t in OPEN:
+            j = match_bracket(toks, i)
             out += [t, *desugar_binders(toks[i + 1 : j]), *toks[j : j + 1]]
             i = j + 1
             continue
@@ -455,11 +273,11 @@ def _split_groups(toks: Sequence[str]) -> list[Binder]:
     while i < len(toks):
         t = toks[i]
         if t in ("(", "{", "[", "⦃", "⟨"):
-            j = _match(toks, i)
+            j = match_bracket(toks, i)
             inner = list(toks[i + 1 : j])
             if t == "{" and inner[:1] == ["{"]:  # `{{x : T}}` strict implicit
                 inner = inner[1:-1]
-            colon = next((k for k in _top_level(inner) if inner[k] == ":"), None)
+            colon = next((k for k in top_level(inner) if inner[k] == ":"), None)
             if t == "[":
                 if colon is None:
                     out.append(Binder(True, None, tuple(inner)))
@@ -491,8 +309,8 @@ def _peel_goal(goal: tuple[str, ...]) -> tuple[list[Binder], tuple[str, ...]]:
             if end >= len(goal):
                 break
             region = goal[1:end]
-            rel = next((k for k in _top_level(region) if region[k] in _RELATIONS), None)
-            if rel is not None and region[0] not in _OPEN:  # `∀ x > 0,` ≡ `∀ x, x > 0 →`
+            rel = next((k for k in top_level(region) if region[k] in RELATIONS), None)
+            if rel is not None and region[0] not in OPEN:  # `∀ x > 0,` ≡ `∀ x, x > 0 →`
                 names = [t for t in region[:rel] if t != ","]
                 binders.extend(Binder(False, n, None) for n in names)
                 binders.extend(Binder(False, None, (n, *region[rel:])) for n in names)
@@ -500,10 +318,10 @@ def _peel_goal(goal: tuple[str, ...]) -> tuple[list[Binder], tuple[str, ...]]:
                 binders.extend(_split_groups(region))
             goal = goal[end + 1 :]
             continue
-        top = _top_level(goal)
-        if any(goal[k] in _BINDERS or goal[k] == "↔" for k in top):
+        top = top_level(goal)
+        if any(goal[k] in BINDERS or goal[k] == "↔" for k in top):
             arrow = None  # `∃ x, p → q` / `p → q ↔ r`: the arrow is not the goal's own
-            first_binder = next((k for k in top if goal[k] in _BINDERS or goal[k] == "↔"), len(goal))
+            first_binder = next((k for k in top if goal[k] in BINDERS or goal[k] == "↔"), len(goal))
             arrow = next((k for k in top if goal[k] == "→" and k < first_binder), None)
             if arrow is not None and any(goal[k] == "↔" for k in top):
                 arrow = None
@@ -517,7 +335,7 @@ def _peel_goal(goal: tuple[str, ...]) -> tuple[list[Binder], tuple[str, ...]]:
 
 
 def _unwrap(toks: tuple[str, ...]) -> tuple[str, ...]:
-    while len(toks) > 2 and toks[0] == "(" and _match(toks, 0) == len(toks) - 1:
+    while len(toks) > 2 and toks[0] == "(" and match_bracket(toks, 0) == len(toks) - 1:
         toks = toks[1:-1]
     return toks
 
@@ -529,12 +347,12 @@ def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if decl is not None:
         return expression_tokens(decl.binders), expression_tokens(decl.type)
     toks = expression_tokens(text)
-    top = _top_level(toks)
+    top = top_level(toks)
     assign = next((k for k in top if toks[k] == ":="), len(toks))
     toks = toks[:assign]
     if toks[:1] and toks[0] in ("theorem", "lemma", "example"):
         start = 1 if toks[0] == "example" else 2
-        colon = next((k for k in _top_level(toks) if toks[k] == ":" and k >= start), None)
+        colon = next((k for k in top_level(toks) if toks[k] == ":" and k >= start), None)
         if colon is not None:
             return toks[start:colon], toks[colon + 1 :]
     return (), toks
@@ -548,7 +366,7 @@ def _free_names(toks: Sequence[str] | None) -> frozenset[str]:
         return frozenset()
     bound = rename_bound(desugar_binders(tuple(toks)))
     original = desugar_binders(tuple(toks))
-    return frozenset(o.partition(".")[0] for o, r in zip(original, bound, strict=True) if o == r and _is_operand(o))
+    return frozenset(o.partition(".")[0] for o, r in zip(original, bound, strict=True) if o == r and is_operand(o))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -618,5 +436,4 @@ __all__ = [
     "rename_bound",
     "same_tokens",
     "statement_key",
-    "strip_parentheses",
 ]

@@ -9,12 +9,8 @@ from __future__ import annotations
 import pytest
 
 from lemmaforge.benchmarks.datasets import load_dataset
-from lemmaforge.training.canonical import (
-    canonical_tokens,
-    expression_tokens,
-    statement_key,
-    strip_parentheses,
-)
+from lemmaforge.training.canonical import canonical_tokens, expression_tokens, statement_key
+from lemmaforge.training.canonical_parens import strip_parentheses
 from lemmaforge.training.export import Holdout
 
 
