@@ -81,15 +81,8 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search.cache import normalize_statement
-from lemmaforge.training.export import (
-    Deduper,
-    ExportError,
-    Holdout,
-    collect,
-    load_problems,
-    proof_key,
-    write_jsonl,
-)
+from lemmaforge.training.export import collect, write_jsonl
+from lemmaforge.training.holdout import Deduper, ExportError, Holdout, load_problems, proof_key
 from lemmaforge.training.runs import file_sha256
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The hold-out / dedup key (`training.canonical`, `training.export.statement_key`): disguised copies
+"""The hold-out / dedup key (`training.canonical`, `training.holdout.statement_key`): disguised copies
 of held-out miniF2F test problems are caught, near-misses are not.
 
 Each disguise is written by hand from a real miniF2F test statement (../shared/data/benchmarks),
@@ -11,7 +11,7 @@ import pytest
 from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.training.canonical import canonical_tokens, expression_tokens, statement_key
 from lemmaforge.training.canonical_parens import strip_parentheses
-from lemmaforge.training.export import Holdout
+from lemmaforge.training.holdout import Holdout
 
 
 @pytest.fixture(scope="module")

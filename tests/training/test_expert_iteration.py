@@ -28,7 +28,7 @@ from lemmaforge.training.expert_iteration import (  # noqa: E402
     ExpertIterConfig,
     ExpertIterError,
 )
-from lemmaforge.training.export import sft_row  # noqa: E402
+from lemmaforge.training.rows import sft_row  # noqa: E402
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean  # noqa: E402
 from tests.fakes.fake_openai import FakeOpenAIServer, Rule  # noqa: E402
 from tests.training.conftest import ScriptedVerifier  # noqa: E402

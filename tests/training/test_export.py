@@ -38,17 +38,10 @@ from lemmaforge.records import (
     RunStarted,
 )
 from lemmaforge.search.cache import normalize_statement
-from lemmaforge.training.export import (
-    COT_SECTIONS,
-    KINDS,
-    ROW_KEYS,
-    ExportError,
-    Holdout,
-    collect,
-    parse_dataset_spec,
-    write,
-)
+from lemmaforge.training.export import collect, write
+from lemmaforge.training.holdout import ExportError, Holdout, parse_dataset_spec
 from lemmaforge.training.rewards import sketch_and_proof, structure_consistency_score
+from lemmaforge.training.rows import COT_SECTIONS, KINDS, ROW_KEYS
 from lemmaforge.training.sft import validate_sft_rows
 from tests.conftest import REFERENCE_PROOFS
 
@@ -344,7 +337,7 @@ def test_three_kinds_shapes_and_holdout(store_db):
         assert r["name"] not in held.names
         for t in (store_db["t1"], store_db["t2"]):
             assert normalize_statement(t.theorem) != normalize_statement(r["statement"])
-        from lemmaforge.training.export import statement_key
+        from lemmaforge.training.holdout import statement_key
 
         assert statement_key(r["statement"]) not in leaked
     assert counts["skipped"] == {"subgoal_not_standalone": 1}

@@ -12,7 +12,8 @@ from lemmaforge.db import SqlRecorder, Store
 from lemmaforge.lean import code as lean_code
 from lemmaforge.records import ProblemRecord
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO, first_combinator, is_portfolio
-from lemmaforge.training.export import Holdout, collect, statement_key
+from lemmaforge.training.export import collect
+from lemmaforge.training.holdout import Holdout, statement_key
 from lemmaforge.training.rewards import sketch_and_proof, structure_consistency_reward
 from tests.training.test_canonical import DISGUISES
 from tests.training.test_export import RunWriter, _pairs

@@ -67,7 +67,7 @@ class TestTheoremKey:
 
 def test_cache_and_holdout_keys_use_the_normaliser() -> None:
     from lemmaforge.search.cache import header_key, normalize_statement
-    from lemmaforge.training.export import statement_key
+    from lemmaforge.training.holdout import statement_key
 
     a = "lemma a (x : ℝ) : x*x ≥ 0 := by nlinarith [sq_nonneg x]"
     b = "theorem b (x : ℝ) :\n    x * x ≥ 0 := by positivity"
