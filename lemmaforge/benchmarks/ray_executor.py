@@ -62,9 +62,9 @@ def prove_problem_task(
     `{"results": [AttemptResult.to_json()…], "fatal": None | message}`: a backend error
     (`errors.is_fatal`, the same rule as the local executor) comes back as `fatal`, and the driver
     stops the bench with it. A bug is not caught: it reaches the driver as a `RayTaskError`."""
-    from lemmaforge.app import open_services
     from lemmaforge.config import Settings
     from lemmaforge.db import SqlRecorder, Store, StoreError
+    from lemmaforge.services import open_services
 
     settings = Settings.model_validate(settings_record)
     results: list[AttemptResult] = []

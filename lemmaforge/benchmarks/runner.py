@@ -660,7 +660,7 @@ async def run_attempt(
     cache (see the module docstring)."""
     import json
 
-    from lemmaforge.app import prove_problem
+    from lemmaforge.services import prove_problem
 
     run_id = new_id()
     rec = _AttemptRecorder(services.recorder, run_id, shared_cache=shared_cache)
@@ -728,7 +728,7 @@ async def run_jobs(
     checks: dict[str, asyncio.Task[StatementInvalid | None]] = {}
 
     async def statement_check(problem: ProblemRecord) -> StatementInvalid | None:
-        from lemmaforge.app import check_statement
+        from lemmaforge.services import check_statement
 
         try:
             await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
