@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.benchmarks.passk import mean_pass_at_k, solved_by_group
-from lemmaforge.benchmarks.runner import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
+from lemmaforge.benchmarks.spec import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
 
 PLOT_MISSING = "--plot needs matplotlib, which is not installed: pip install 'lemmaforge[plot]'"
 
