@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lemmaforge.benchmarks.datasets import BenchmarkProblem
+from lemmaforge.benchmarks.problem import BenchmarkProblem
 from lemmaforge.benchmarks.spec import (
     BENCH_KIND,
     STATUS_DONE,

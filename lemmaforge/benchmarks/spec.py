@@ -12,15 +12,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from lemmaforge.benchmarks.datasets import (
-    BenchmarkProblem,
-    DatasetError,
-    DatasetInfo,
-    load_dataset,
-    parse_shard,
-    resolve_dataset,
-    version_warnings,
-)
+from lemmaforge.benchmarks.datasets import load_dataset, parse_shard, version_warnings
+from lemmaforge.benchmarks.problem import BenchmarkProblem
+from lemmaforge.benchmarks.registry import DatasetError, DatasetInfo, resolve_dataset
 from lemmaforge.errors import BackendError, InputError
 from lemmaforge.records import ProblemRecord
 
