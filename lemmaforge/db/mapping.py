@@ -40,7 +40,8 @@ def _plan(cls: type, table: Table, rename: tuple[tuple[str, str], ...]) -> tuple
 def to_row(record: object, table: Table, *, rename: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
     """The row dict of `record` for `table` (no deep copy, unlike `dataclasses.asdict`); `rename`
     maps column → field where the names differ; `extra` gives the columns no field fills."""
-    plan = _plan(type(record), table, tuple(sorted((rename or {}).items())))
+    kind: type = type(record)
+    plan = _plan(kind, table, tuple(sorted((rename or {}).items())))
     row = {column: getattr(record, name) for column, name in plan}
     for column, value in row.items():
         if isinstance(value, tuple):  # JSON columns store lists; keep a record's tuple from leaking in

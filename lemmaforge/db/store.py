@@ -12,7 +12,7 @@ import contextlib
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -33,7 +33,7 @@ from lemmaforge.records import (
 from .engine import make_engine
 from .errors import StoreError, StoreMisconfigured, StoreRecordError, store_errors
 from .mapping import text_hash, to_row
-from .models import AttemptRow, LLMCallRow, NodeRow, NodeStatusRow, ProblemRow, ProofRow, RunRow
+from .models import AttemptRow, Base, LLMCallRow, NodeRow, NodeStatusRow, ProblemRow, ProofRow, RunRow
 from .store_reads import DONE_STATUSES, NodeInfo, RunInfo, StoreReads
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ __all__ = ["DONE_STATUSES", "NodeInfo", "RunInfo", "Store", "text_hash"]
 _CHUNK = 500  # ids per IN (...) list on the portable code path
 
 K = TypeVar("K")
+
+
+def _table(row: type[Base]) -> Table:
+    """The Table of an ORM class (`__table__` is declared as a plain FromClause)."""
+    return cast(Table, row.__table__)
 
 
 def _dedupe(rows: list[dict[str, Any]], key: Sequence[str], *, keep_last: bool) -> list[dict[str, Any]]:
@@ -65,19 +70,19 @@ def _chunks(items: list[K], n: int) -> Iterator[list[K]]:
 
 
 def _run_row(r: RunStarted) -> dict[str, Any]:
-    return to_row(r, RunRow.__table__, rename={"id": "run_id"}, status="running", summary=None, finished_at=None)
+    return to_row(r, _table(RunRow), rename={"id": "run_id"}, status="running", summary=None, finished_at=None)
 
 
 def _node_row(r: NodeCreated) -> dict[str, Any]:
     return to_row(
-        r, NodeRow.__table__, status="open", strategy=None, proof=None, reason=None, status_at=r.created_at
+        r, _table(NodeRow), status="open", strategy=None, proof=None, reason=None, status_at=r.created_at
     )
 
 
 def _proof_row(r: ProofRecord) -> dict[str, Any]:
     return to_row(
         r,
-        ProofRow.__table__,
+        _table(ProofRow),
         header_hash=text_hash(r.header),
         statement_hash=text_hash(r.normalized_statement),
     )
@@ -241,14 +246,14 @@ class Store(StoreReads):
             conn.execute(insert(table), new)
         if old:
             where = [table.c[c] == bindparam(f"k_{c}") for c in key]
-            values = {c: bindparam(f"v_{c}") for c in old[0] if c not in key}
+            values: dict[str, Any] = {c: bindparam(f"v_{c}") for c in old[0] if c not in key}
             params = [{f"k_{c}" if c in key else f"v_{c}": v for c, v in r.items()} for r in old]
             conn.execute(update(table).where(*where).values(values), params)
 
     def _write_status(self, conn: Connection, changes: list[NodeStatusChanged]) -> None:
-        rows = [to_row(r, NodeStatusRow.__table__) for r in changes]
-        self._insert_new(conn, NodeStatusRow.__table__, rows, ("run_id", "node_id", "at", "status"))
-        t = NodeRow.__table__
+        rows = [to_row(r, _table(NodeStatusRow)) for r in changes]
+        self._insert_new(conn, _table(NodeStatusRow), rows, ("run_id", "node_id", "at", "status"))
+        t = _table(NodeRow)
         stmt = (
             update(t)
             .where(
@@ -267,7 +272,7 @@ class Store(StoreReads):
         conn.execute(stmt, [{f"b_{k}": v for k, v in row.items()} for row in rows])
 
     def _write_finished(self, conn: Connection, ends: list[RunFinished]) -> None:
-        t = RunRow.__table__
+        t = _table(RunRow)
         for r in _dedupe([{"id": e.run_id, "e": e} for e in ends], ("id",), keep_last=True):
             end: RunFinished = r["e"]
             res = conn.execute(
@@ -293,10 +298,10 @@ _WRITE_ORDER: tuple[type, ...] = (
 
 #: record type -> its table, its natural key, its row (status changes and run ends have writers of their own)
 _ROWS: dict[type, tuple[Table, tuple[str, ...], Callable[[Any], dict[str, Any]]]] = {
-    ProblemRecord: (ProblemRow.__table__, ("problem_id",), lambda r: to_row(r, ProblemRow.__table__)),
-    RunStarted: (RunRow.__table__, ("id",), _run_row),
-    NodeCreated: (NodeRow.__table__, ("run_id", "node_id"), _node_row),
-    LLMCallRecord: (LLMCallRow.__table__, ("call_id",), lambda r: to_row(r, LLMCallRow.__table__)),
-    AttemptRecord: (AttemptRow.__table__, ("run_id", "attempt_id"), lambda r: to_row(r, AttemptRow.__table__)),
-    ProofRecord: (ProofRow.__table__, ("proof_id",), _proof_row),
+    ProblemRecord: (_table(ProblemRow), ("problem_id",), lambda r: to_row(r, _table(ProblemRow))),
+    RunStarted: (_table(RunRow), ("id",), _run_row),
+    NodeCreated: (_table(NodeRow), ("run_id", "node_id"), _node_row),
+    LLMCallRecord: (_table(LLMCallRow), ("call_id",), lambda r: to_row(r, _table(LLMCallRow))),
+    AttemptRecord: (_table(AttemptRow), ("run_id", "attempt_id"), lambda r: to_row(r, _table(AttemptRow))),
+    ProofRecord: (_table(ProofRow), ("proof_id",), _proof_row),
 }
