@@ -47,11 +47,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from lemmaforge.app import open_services, problem_from_code, prove_problem  # noqa: E402
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.records import Record  # noqa: E402
+from lemmaforge.services import open_services, problem_from_code, prove_problem  # noqa: E402
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 

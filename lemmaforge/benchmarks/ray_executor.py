@@ -1,6 +1,6 @@
 """`lemmaforge bench --executor ray`: the same bench, its problems fanned out as Ray tasks.
 
-The driver plans the bench (`runner.new_bench` / `runner.resume_bench`) exactly as the local
+The driver plans the bench (`resume.new_bench` / `resume.resume_bench`) exactly as the local
 executor does, then submits one Ray task per problem (all of that problem's pending attempts; they
 run concurrently inside the task). Each task opens its own services (verifier pool, LLM clients)
 and its own `SqlRecorder` on the same store URL, runs its attempts with `runner.run_attempt`, and
@@ -27,12 +27,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lemmaforge.benchmarks.runner import (
-    AttemptResult,
-    BenchError,
-    FatalBenchError,
-    run_jobs,
-)
+from lemmaforge.benchmarks.runner import AttemptResult, run_jobs
+from lemmaforge.benchmarks.spec import BenchError, FatalBenchError
 from lemmaforge.errors import InternalError, is_fatal
 from lemmaforge.records import ProblemRecord
 
@@ -62,9 +58,9 @@ def prove_problem_task(
     `{"results": [AttemptResult.to_json()…], "fatal": None | message}`: a backend error
     (`errors.is_fatal`, the same rule as the local executor) comes back as `fatal`, and the driver
     stops the bench with it. A bug is not caught: it reaches the driver as a `RayTaskError`."""
-    from lemmaforge.app import open_services
     from lemmaforge.config import Settings
     from lemmaforge.db import SqlRecorder, Store, StoreError
+    from lemmaforge.services import open_services
 
     settings = Settings.model_validate(settings_record)
     results: list[AttemptResult] = []

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from lemmaforge.benchmarks import runner as rn
 from lemmaforge.benchmarks.datasets import load_dataset
+from lemmaforge.benchmarks.spec import child_attempt
 from lemmaforge.db import Store
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
@@ -65,7 +65,7 @@ def bench_args(kimina: FakeKimina, llm: FakeOpenAIServer, db: str, *extra: str) 
 def slots(store: Store, bench_id: str) -> dict[tuple[str, int], list]:
     out: dict[tuple[str, int], list] = {}
     for run in store.runs(parent=bench_id):
-        out.setdefault((run.problem_id, rn.child_attempt(run)), []).append(run)
+        out.setdefault((run.problem_id, child_attempt(run)), []).append(run)
     return out
 
 

@@ -10,18 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from lemmaforge.benchmarks import datasets as ds
+from lemmaforge.benchmarks import registry
+from lemmaforge.benchmarks.dataset_rows import read_problems
 from lemmaforge.benchmarks.datasets import (
-    DATASETS,
-    BenchmarkProblem,
-    DatasetError,
     lean_version_mismatch,
     load_dataset,
     parse_shard,
-    read_problems,
     select,
     version_warnings,
 )
+from lemmaforge.benchmarks.problem import BenchmarkProblem
+from lemmaforge.benchmarks.registry import DATASETS, DatasetError
 from lemmaforge.lean.code import holes
 from lemmaforge.records import ProblemRecord
 from tests.conftest import BENCHMARKS
@@ -390,8 +389,8 @@ def test_unknown_dataset_lists_known() -> None:
 
 
 def test_aliases() -> None:
-    assert ds.resolve_dataset("MiniF2F_yangky11") is DATASETS["minif2f-yangky11"]
-    assert ds.resolve_dataset("putnam") is DATASETS["putnambench"]
+    assert registry.resolve_dataset("MiniF2F_yangky11") is DATASETS["minif2f-yangky11"]
+    assert registry.resolve_dataset("putnam") is DATASETS["putnambench"]
 
 
 def test_hf_without_datasets_package(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -434,9 +433,9 @@ def test_hf_with_fake_datasets_package(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_data_dir_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert ds.data_dir() == BENCHMARKS
+    assert registry.data_dir() == BENCHMARKS
     monkeypatch.setenv("LEMMAFORGE_DATA", str(BENCHMARKS.parent))  # the data/ folder works too
-    assert ds.data_dir() == BENCHMARKS
+    assert registry.data_dir() == BENCHMARKS
     monkeypatch.setenv("LEMMAFORGE_DATA", str(tmp_path / "missing"))
     with pytest.raises(DatasetError, match="LEMMAFORGE_DATA=.*missing is not a directory"):
         load_dataset("minif2f")
@@ -445,9 +444,9 @@ def test_data_dir_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
         load_dataset("minif2f")
     monkeypatch.delenv("LEMMAFORGE_DATA")
     monkeypatch.delenv("LEMMAFORGE_SHARED", raising=False)
-    monkeypatch.setattr(ds, "_default_data_dir", lambda: tmp_path / "nowhere")
+    monkeypatch.setattr(registry, "_default_data_dir", lambda: tmp_path / "nowhere")
     with pytest.raises(DatasetError, match="set LEMMAFORGE_DATA"):
-        ds.data_dir()
+        registry.data_dir()
 
 
 def test_default_data_dir_is_the_packaged_copy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -455,13 +454,13 @@ def test_default_data_dir_is_the_packaged_copy(monkeypatch: pytest.MonkeyPatch) 
     install needs nothing beside it. The packaged copies are the shared files, byte for byte."""
     monkeypatch.delenv("LEMMAFORGE_DATA")
     monkeypatch.delenv("LEMMAFORGE_SHARED", raising=False)
-    packaged = Path(ds.__file__).resolve().parent / "data"
-    assert ds.data_dir() == packaged
+    packaged = Path(registry.__file__).resolve().parent / "data"
+    assert registry.data_dir() == packaged
     assert (packaged / "SOURCES.md").is_file()
-    for info in ds.DATASETS.values():
+    for info in registry.DATASETS.values():
         assert (packaged / info.filename).read_bytes() == (BENCHMARKS / info.filename).read_bytes()
     assert len(load_dataset("proverbench")) == 230
-    source = Path(ds.__file__).read_text(encoding="utf-8")
+    source = Path(registry.__file__).read_text(encoding="utf-8")
     assert "/work/" not in source and "shared" not in source, "no paths outside the package in the product code"
 
 
@@ -471,9 +470,9 @@ def test_packaged_data_is_declared_as_package_data() -> None:
     import fnmatch
     import tomllib
 
-    repo = Path(ds.__file__).resolve().parents[2]
+    repo = Path(registry.__file__).resolve().parents[2]
     patterns = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
         "package-data"]["lemmaforge.benchmarks"]
-    files = sorted(p.relative_to(Path(ds.__file__).parent).as_posix() for p in (Path(ds.__file__).parent / "data").iterdir())
+    files = sorted(p.relative_to(Path(registry.__file__).parent).as_posix() for p in (Path(registry.__file__).parent / "data").iterdir())
     assert {"data/SOURCES.md", "data/minif2f.jsonl", "data/putnambench.jsonl"} <= set(files)
     assert all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), (files, patterns)

@@ -8,7 +8,6 @@ from fractions import Fraction
 
 import pytest
 
-from lemmaforge.benchmarks.datasets import BenchmarkProblem
 from lemmaforge.benchmarks.passk import (
     GroupStat,
     groups_of,
@@ -17,6 +16,7 @@ from lemmaforge.benchmarks.passk import (
     solved_by_group,
     solved_rate,
 )
+from lemmaforge.benchmarks.problem import BenchmarkProblem
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.benchmarks import report as rp
+from lemmaforge.benchmarks import report_text
 from lemmaforge.db import SqlRecorder, Store
 from lemmaforge.records import (
     NodeCreated,
@@ -282,6 +283,6 @@ def test_missing_database_is_exit_2(tmp_path):
 
 
 def test_headline_ks():
-    assert rp.headline_ks(1) == [1]
-    assert rp.headline_ks(4) == [1, 2, 4]
-    assert rp.headline_ks(12) == [1, 2, 4, 8, 12]
+    assert report_text.headline_ks(1) == [1]
+    assert report_text.headline_ks(4) == [1, 2, 4]
+    assert report_text.headline_ks(12) == [1, 2, 4, 8, 12]

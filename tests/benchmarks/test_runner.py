@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from lemmaforge.benchmarks import runner as rn
+from lemmaforge.benchmarks import resume as rs
+from lemmaforge.benchmarks import spec as sp
 from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
@@ -328,7 +329,7 @@ def test_hidden_answer_comments_on_the_real_putnambench():
     with_slots = [p for p in problems if p.answer_slots]
     assert len(with_slots) == 346
     for p in with_slots:
-        hidden = rn.hide_answer_comments(p)
+        hidden = sp.hide_answer_comments(p)
         assert len(hidden.slots) == len(p.slots)  # every answer slot and the proof slot stay
         assert hidden.extra["answer_comment_lines_hidden"] >= 1
         for hole in hidden.answer_slots:
@@ -338,7 +339,7 @@ def test_hidden_answer_comments_on_the_real_putnambench():
         theorem_at = p.statement.index("theorem ")
         assert hidden.statement.endswith(p.statement[theorem_at:])  # the theorem itself is untouched
     without = next(p for p in problems if not p.answer_slots)
-    assert rn.hide_answer_comments(without) is without
+    assert sp.hide_answer_comments(without) is without
 
 
 def test_no_prompt_carries_a_putnam_answer(tmp_path):
@@ -429,7 +430,7 @@ def test_resume_survives_another_bench_replacing_the_shared_problem_rows(tmp_pat
         r = invoke([*base, "--run-id", "B2", "--answers", "inlined"])
         assert r.exit_code == 0, r.output
         assert Store(db).problem("putnambench/putnam_1962_a2").statement != hidden
-        assert rn.stored_problems(Store(db), Store(db).get_run("A"))[0].statement == hidden
+        assert rs.stored_problems(Store(db), Store(db).get_run("A"))[0].statement == hidden
         r = invoke(["bench", "--resume", "A", "--db", db, "--json", "--no-progress"])
         assert r.exit_code == 0, r.output
 
@@ -439,10 +440,10 @@ def test_resume_keeps_the_stored_experiment_against_config_and_environment(finis
     config = tmp_path / "lemmaforge.toml"
     config.write_text('[planner]\nurl = "http://127.0.0.1:9/v1"\n[budget]\nllm_calls = 1\n')
     store = Store(db)
-    bench = rn.load_bench(store, "B")
+    bench = rs.load_bench(store, "B")
     from lemmaforge.config import load_config
 
-    settings = rn.resume_settings(bench, lambda o: load_config(config, o, environ={}), {"db_url": db})
+    settings = rs.resume_settings(bench, lambda o: load_config(config, o, environ={}), {"db_url": db})
     assert settings.planner.url is None  # the run had no planner: the config file does not add one
     assert settings.budget.llm_calls == bench.config["settings"]["budget"]["llm_calls"]
     assert settings.prover.url == llm.url

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lemmaforge.benchmarks.datasets import _complete_statement
+from lemmaforge.benchmarks.dataset_rows import _complete_statement
 from lemmaforge.lean.syntax import holes
 
 

@@ -56,7 +56,7 @@ def clone(tmp_path_factory):
 
 def test_the_clone_reads_its_own_packaged_data(clone):
     probe = subprocess.run(
-        [sys.executable, "-c", "from lemmaforge.benchmarks.datasets import data_dir; print(data_dir())"],
+        [sys.executable, "-c", "from lemmaforge.benchmarks.registry import data_dir; print(data_dir())"],
         cwd=clone["work"], env={"PYTHONPATH": str(clone["repo"]), "PATH": os.environ["PATH"]}, text=True,
         capture_output=True, check=True,
     )

@@ -108,7 +108,6 @@ def test_a_statement_that_does_not_compile_spends_no_budget(tmp_path, servers):
 async def test_an_error_on_an_import_line_is_the_verifier_s_fault_not_the_statement_s():
     """Every statement of a dataset would "not compile" on a verifier without Mathlib: that is a
     misconfigured verifier (fatal, with the fix), not a pile of invalid statements."""
-    from lemmaforge.app import check_statement, problem_from_code
     from lemmaforge.lean.verifier import (
         CheckResult,
         CheckStatus,
@@ -117,6 +116,7 @@ async def test_an_error_on_an_import_line_is_the_verifier_s_fault_not_the_statem
         Severity,
         VerifierMisconfigured,
     )
+    from lemmaforge.services import check_statement, problem_from_code
 
     class NoMathlib:
         name = "repl"

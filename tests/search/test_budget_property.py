@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.app import open_recorder, open_services, problem_from_code, prove_problem
 from lemmaforge.config import load_config
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy
 from lemmaforge.lean.repl import ReplVerifier
 from lemmaforge.records import RunFinished
+from lemmaforge.services import open_recorder, open_services, problem_from_code, prove_problem
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import make_fake_repl_config

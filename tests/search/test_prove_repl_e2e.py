@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.app import open_recorder, open_services, problem_from_code, prove_problem
 from lemmaforge.config import Settings, load_config
 from lemmaforge.db import Store
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean.repl import ReplVerifier
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO
 from lemmaforge.search.interfaces import SearchResult
+from lemmaforge.services import open_recorder, open_services, problem_from_code, prove_problem
 from tests.fakes.fake_lean import extract_goal_message
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import FakeRepl, make_fake_repl_config

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from lemmaforge.app import search_options
 from lemmaforge.config import ConfigError, SearchConfig, VerifierConfig, load_config
 from lemmaforge.lean.kimina import KiminaVerifier
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO
+from lemmaforge.services import search_options
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 

@@ -1,0 +1,117 @@
+"""A bench report as one self-contained HTML page (`lemmaforge report --html`): the pass@k curve as
+inline SVG, the group tables, and one tree page per counted attempt beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lemmaforge.benchmarks.report_text import fmt_pct, fmt_value, headline_ks, one_line
+from lemmaforge.viewer.html import esc, page, render_run_page
+from lemmaforge.viewer.model import run_view
+
+if TYPE_CHECKING:
+    from lemmaforge.benchmarks.report import RunData
+    from lemmaforge.db import Store
+
+
+def _int_ticks(hi: int, most: int = 10) -> list[int]:
+    """Integer ticks from 1 to `hi` (k is a count of attempts: no fractional ticks)."""
+    step = max(1, -(-hi // most))
+    ticks = list(range(1, hi + 1, step))
+    if ticks[-1] != hi:
+        ticks.append(hi)
+    return ticks
+
+
+def pass_at_k_svg(reports: Sequence[dict[str, Any]], *, width: int = 560, height: int = 300) -> str:
+    """pass@k against k as an inline SVG line chart (one line per report), integer k ticks."""
+    colours = ("#0969da", "#cf222e", "#1a7f37", "#8250df")
+    left, right, top, bottom = 48, 16, 14, 40
+    ks_max = max((int(k) for r in reports for k in r["pass_at_k"]), default=1)
+    pw, ph = width - left - right, height - top - bottom
+
+    def x(k: int) -> float:
+        return left + (pw / 2 if ks_max == 1 else (k - 1) * pw / (ks_max - 1))
+
+    def y(v: float) -> float:
+        return top + ph * (1 - v)
+
+    out = [f'<svg class="passk" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+           f'aria-label="pass@k">']
+    for v in (0, 0.25, 0.5, 0.75, 1.0):
+        out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}" stroke="#eaeef2"/>')
+        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
+    for k in _int_ticks(ks_max):
+        out.append(f'<line x1="{x(k):.1f}" y1="{top + ph}" x2="{x(k):.1f}" y2="{top + ph + 4}" stroke="#6e7781"/>')
+        out.append(f'<text class="k-tick" x="{x(k):.1f}" y="{top + ph + 16}" text-anchor="middle">{k}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle">k (attempts)</text>')
+    for i, rep in enumerate(reports):
+        colour = colours[i % len(colours)]
+        pts = [(int(k), float(v)) for k, v in sorted(rep["pass_at_k"].items(), key=lambda kv: int(kv[0]))]
+        if len(pts) > 1:
+            path = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in pts)
+            out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}"/>')
+        for k, v in pts:
+            out.append(f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}">'
+                       f'<title>{esc(rep["run_id"])}: pass@{k} = {v:.4f}</title></circle>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _group_table(title: str, groups: dict[str, dict[str, Any]], table_id: str) -> str:
+    if not groups:
+        return ""
+    rows = "".join(
+        f'<tr><td>{esc(name)}</td><td class="num">{g["solved"]}</td><td class="num">{g["problems"]}</td>'
+        f'<td class="num">{esc(fmt_pct(g["rate"]))}</td></tr>'
+        for name, g in groups.items()
+    )
+    return (f'<h2>{esc(title)}</h2><table id="{table_id}"><tr><th>group</th><th>solved</th><th>problems</th>'
+            f'<th>rate</th></tr>{rows}</table>')
+
+
+def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> dict[str, Any]:
+    """The report as one self-contained page at `out`, plus one tree page per counted attempt in
+    the folder `<out stem>_runs/` beside it (the report links to them). Returns {"html", "runs"}."""
+    runs_dir = out.parent / f"{out.stem}_runs"
+    runs_dir.mkdir(exist_ok=True)
+    written = 0
+    rows = []
+    for pr in data.problems:
+        links = []
+        for a in pr.attempts:
+            (runs_dir / f"{a.run_id}.html").write_text(render_run_page(run_view(store, a.run_id)), encoding="utf-8")
+            written += 1
+            mark = "proved" if a.proved else "not_proved"
+            links.append(f'<a class="{mark}" href="{esc(runs_dir.name)}/{esc(a.run_id)}.html" '
+                         f'title="{esc(a.stop_reason or a.status)}">#{a.attempt} {"✓" if a.proved else "✗"}</a>')
+        rows.append(
+            f'<tr><td>{esc(pr.name)}</td><td>{esc(pr.split or "-")}</td><td>{esc(", ".join(pr.category) or "-")}</td>'
+            f'<td class="num">{pr.c}/{pr.n}</td><td>{" ".join(links) or "<span class=dim>not tried</span>"}</td></tr>'
+        )
+    ks = [k for k in headline_ks(rep["attempts"]) if str(k) in rep["pass_at_k"]]
+    pk_rows = "".join(f'<tr><td class="num">{k}</td><td class="num">{rep["pass_at_k"][str(k)]:.4f}</td>'
+                      f'<td class="num">{rep["pass_at_k_problems"][str(k)]}</td></tr>' for k in ks)
+    cost, tm = rep["cost"], rep["time"]
+    body = "\n".join([
+        f'<h1>{esc(rep["kind"])} {esc(rep["run_id"])} <span class="badge {esc(rep["status"])}">'
+        f'{esc(rep["status"])}</span></h1>',
+        f'<p id="headline">{esc(one_line(rep))}</p>',
+        "<h2>pass@k</h2>",
+        pass_at_k_svg([rep]),
+        f'<table id="passk"><tr><th>k</th><th>pass@k</th><th>problems</th></tr>{pk_rows}</table>',
+        _group_table("By category", rep["by_category"], "by-category"),
+        _group_table("By split", rep["by_split"], "by-split"),
+        "<h2>Cost and time</h2>",
+        f'<p>{cost["llm_calls"]} LLM calls, {cost["lean_checks"]} Lean checks; per solved problem '
+        f'{esc(fmt_value(cost["llm_calls_per_solved"]))} calls, {esc(fmt_value(cost["lean_checks_per_solved"]))} checks. '
+        f'{esc(fmt_value(tm["search_seconds"]))} s of search; per problem mean {esc(fmt_value(tm["per_problem"]["mean"]))} s.</p>',
+        "<h2>Problems</h2>",
+        '<table id="problems"><tr><th>problem</th><th>split</th><th>category</th><th>proved</th>'
+        f'<th>attempts (tree of each)</th></tr>{"".join(rows)}</table>',
+    ])
+    out.write_text(page(f"lemmaforge report {rep['run_id']}", body), encoding="utf-8")
+    return {"html": str(out), "runs": written, "runs_dir": str(runs_dir)}

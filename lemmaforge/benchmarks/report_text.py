@@ -1,0 +1,130 @@
+"""A bench report as text: the end-of-run line (`one_line`) and the rich tables of `lemmaforge
+report` (`render`, `render_compare`). The numbers come from `report.summarize` / `report.compare`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+
+def fmt_pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def fmt_value(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return str(x)
+
+
+def headline_ks(attempts: int) -> list[int]:
+    ks = [k for k in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if k <= attempts]
+    if attempts not in ks:
+        ks.append(attempts)
+    return ks
+
+
+def one_line(rep: dict[str, Any]) -> str:
+    """The end-of-run summary line."""
+    ks = [k for k in headline_ks(rep["attempts"]) if str(k) in rep["pass_at_k"]]
+    pk = " ".join(f"pass@{k} {rep['pass_at_k'][str(k)]:.3f}" for k in ks)
+    ignored = sum(rep["ignored"].values())
+    parts = [
+        f"{rep['kind']} {rep['run_id']}: {rep['solved']}/{rep['problems']} solved ({fmt_pct(rep['rate'])})",
+        pk or "pass@k -",
+        f"{rep['attempts_done']}/{rep['attempts_planned']} attempts" + (f", {ignored} ignored" if ignored else ""),
+    ]
+    if rep.get("invalid"):
+        parts.append(f"{len(rep['invalid'])} invalid statement(s) left out: "
+                     + ", ".join(p["name"] for p in rep["invalid"][:5]) + (", …" if len(rep["invalid"]) > 5 else ""))
+    if not rep["complete"]:
+        parts.append("incomplete: continue with --resume " + rep["run_id"])
+    return "; ".join(parts)
+
+
+def render(rep: dict[str, Any], console: Any) -> None:
+    console.print(one_line(rep), highlight=False, markup=False, soft_wrap=True)
+    for bad in rep.get("invalid") or []:
+        console.print(f"invalid: {bad['name']}: {bad['error']}", highlight=False, markup=False, soft_wrap=True)
+    t = Table(title="pass@k", show_edge=False)
+    t.add_column("k", justify="right")
+    t.add_column("pass@k", justify="right")
+    t.add_column("problems", justify="right")
+    for k in headline_ks(rep["attempts"]):
+        if str(k) in rep["pass_at_k"]:
+            t.add_row(str(k), f"{rep['pass_at_k'][str(k)]:.4f}", str(rep["pass_at_k_problems"][str(k)]))
+    console.print(t)
+    for title, key in (("by split", "by_split"), ("by category", "by_category")):
+        groups = rep[key]
+        if not groups:
+            continue
+        g = Table(title=title, show_edge=False)
+        g.add_column("group")
+        g.add_column("solved", justify="right")
+        g.add_column("problems", justify="right")
+        g.add_column("rate", justify="right")
+        for name, s in groups.items():
+            g.add_row(name, str(s["solved"]), str(s["problems"]), fmt_pct(s["rate"]))
+        console.print(g)
+    cost, tm = rep["cost"], rep["time"]
+    console.print(
+        f"cost: {cost['llm_calls']} LLM calls, {cost['lean_checks']} Lean checks; per solved problem "
+        f"{fmt_value(cost['llm_calls_per_solved'])} calls, {fmt_value(cost['lean_checks_per_solved'])} checks; per proving "
+        f"attempt {fmt_value(cost['per_proved_attempt']['llm_calls'])} calls",
+        highlight=False, markup=False, soft_wrap=True,
+    )
+    pp = tm["per_problem"]
+    console.print(
+        f"time: {fmt_value(tm['search_seconds'])} s of search; per problem mean {fmt_value(pp['mean'])} s, median "
+        f"{fmt_value(pp['median'])} s, max {fmt_value(pp['max'])} s"
+        + (f"; wall {fmt_value(tm['wall_seconds'])} s" if tm["wall_seconds"] is not None else ""),
+        highlight=False, markup=False, soft_wrap=True,
+    )
+    if rep["depth"]:
+        console.print("depth of solved trees: " + ", ".join(f"{d}: {n}" for d, n in rep["depth"].items()),
+                      highlight=False, markup=False, soft_wrap=True)
+    if "strategies" in rep:
+        s = rep["strategies"]
+        fmt = lambda c: ", ".join(f"{k} {v}" for k, v in c.items()) or "-"  # noqa: E731
+        console.print(f"goals closed in proofs: {fmt(s['in_proofs'])}; all solved goals: {fmt(s['all_solved_goals'])}",
+                      highlight=False, markup=False, soft_wrap=True)
+    if rep["ignored"]:
+        console.print("ignored child runs: " + ", ".join(f"{k} {v}" for k, v in rep["ignored"].items()),
+                      highlight=False, markup=False, soft_wrap=True)
+
+
+def render_compare(cmp: dict[str, Any], console: Any) -> None:
+    a, b = cmp["runs"]
+    t = Table(show_edge=False)
+    t.add_column("")
+    t.add_column(a["run_id"][:16], justify="right")
+    t.add_column(b["run_id"][:16], justify="right")
+    rows: list[tuple[str, Any, Any]] = [
+        ("dataset", a["dataset"], b["dataset"]),
+        ("problems", a["problems"], b["problems"]),
+        ("solved", a["solved"], b["solved"]),
+        ("rate", fmt_pct(a["rate"]), fmt_pct(b["rate"])),
+        ("attempts", a["attempts"], b["attempts"]),
+    ]
+    for k in sorted({int(k) for k in a["pass_at_k"]} | {int(k) for k in b["pass_at_k"]}):
+        if k in headline_ks(max(a["attempts"], b["attempts"])):
+            rows.append((f"pass@{k}", fmt_value(a["pass_at_k"].get(str(k))), fmt_value(b["pass_at_k"].get(str(k)))))
+    rows += [
+        ("LLM calls / solved", fmt_value(a["cost"]["llm_calls_per_solved"]), fmt_value(b["cost"]["llm_calls_per_solved"])),
+        ("Lean checks / solved", fmt_value(a["cost"]["lean_checks_per_solved"]), fmt_value(b["cost"]["lean_checks_per_solved"])),
+        ("s / problem (mean)", fmt_value(a["time"]["per_problem"]["mean"]), fmt_value(b["time"]["per_problem"]["mean"])),
+    ]
+    for label, x, y in rows:
+        t.add_row(label, str(x), str(y))
+    console.print(t)
+    for label, ids in ((f"solved only by {a['run_id']}", cmp["only_a"]), (f"solved only by {b['run_id']}", cmp["only_b"])):
+        console.print(f"{label} ({len(ids)}): {', '.join(ids) if ids else '-'}", highlight=False, markup=False, soft_wrap=True)
+    if cmp["problems_only_in_a"] or cmp["problems_only_in_b"]:
+        console.print(
+            f"note: {cmp['common_problems']} problems in common; {cmp['problems_only_in_a']} only in the first run, "
+            f"{cmp['problems_only_in_b']} only in the second", highlight=False, markup=False, soft_wrap=True,
+        )

@@ -1,0 +1,236 @@
+"""Services wiring: configuration → verifier, LLM clients, recorder (store, cache), search engine.
+Used by `prove`, `bench` and the training commands.
+
+The search engine receives Protocols; this is the one place that picks the concrete classes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from lemmaforge import __version__
+from lemmaforge.agent.llm import LLM, LLMMisconfiguredError, make_llm
+from lemmaforge.agent.planner import Planner
+from lemmaforge.agent.prover import Prover
+from lemmaforge.config import LLMEndpoint, Settings
+from lemmaforge.db import SqlRecorder, Store
+from lemmaforge.doctor import mathlib_version, package_version, require_llm
+from lemmaforge.errors import InputError, StatementInvalid
+from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.backends import make_verifier
+from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
+from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder, new_id
+from lemmaforge.search.engine import SearchEngine
+from lemmaforge.search.interfaces import SearchOptions, SearchResult
+from lemmaforge.search.tree import ProofTree
+
+MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
+
+
+class ProblemError(InputError, ValueError):
+    """The input is not a provable problem (no theorem, no proof slot); one line."""
+
+
+def problem_from_code(code: str, *, dataset: str = "adhoc", name: str | None = None) -> ProblemRecord:
+    """A problem from a whole Lean file: header (imports, options, opens) + the theorem."""
+    header, statement = lean_syntax.split_header(code)
+    theorem = lean_syntax.last_theorem(statement)
+    if theorem is None:
+        raise ProblemError("no theorem or lemma found")
+    if not lean_syntax.holes(statement[theorem.start :]):
+        raise ProblemError(f"theorem '{theorem.name}' has no `sorry` to prove (nothing to do)")
+    digest = hashlib.sha256((header + statement).encode("utf-8")).hexdigest()[:12]
+    problem_name = name or theorem.name
+    return ProblemRecord(
+        problem_id=f"{dataset}/{problem_name}/{digest}",
+        name=problem_name,
+        header=header if header.endswith("\n") or not header else header + "\n",
+        statement=statement if statement.endswith("\n") else statement + "\n",
+        dataset=dataset,
+    )
+
+
+def versions(settings: Settings) -> dict[str, str | None]:
+    """Everything a run's result depends on that is not in the config."""
+    out: dict[str, str | None] = {
+        "lemmaforge": __version__,
+        "python": platform.python_version(),
+        "lean-interact": package_version("lean-interact"),
+        "openai": package_version("openai"),
+        "lean": None,
+        "mathlib": None,
+        "planner_model": settings.planner.model,
+        "prover_model": settings.prover.model,
+    }
+    project = settings.verifier.project
+    if project is not None:
+        toolchain = Path(project) / "lean-toolchain"
+        if toolchain.is_file():
+            out["lean"] = toolchain.read_text(encoding="utf-8").strip()
+        out["mathlib"] = mathlib_version(Path(project))
+    elif settings.verifier.backend == "repl":
+        out["lean"] = settings.verifier.lean_version
+    return out
+
+
+@dataclass(slots=True)
+class Services:
+    """What runs share: one verifier pool and one client per model endpoint (with its
+    concurrency limit). Planner and prover objects are made per run, bound to its id."""
+
+    verifier: Verifier
+    recorder: Recorder
+    planner_llm: LLM | None
+    prover_llm: LLM | None
+    cot: bool = False
+
+
+def _sampling(endpoint: LLMEndpoint) -> dict[str, Any]:
+    return {"temperature": endpoint.temperature, "top_p": endpoint.top_p, "max_tokens": endpoint.max_tokens}
+
+
+def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple[Planner | None, Prover | None]:
+    """Planner and prover whose every LLM call is recorded under `run_id`."""
+    planner: Planner | None = None
+    prover: Prover | None = None
+    if services.planner_llm is not None:
+        planner = Planner(services.planner_llm.bind(services.recorder, run_id), **_sampling(settings.planner))
+    if services.prover_llm is not None:
+        prover = Prover(
+            services.prover_llm.bind(services.recorder, run_id), cot=services.cot, **_sampling(settings.prover)
+        )
+    return planner, prover
+
+
+def open_recorder(db_url: str | None) -> tuple[Recorder, Callable[[], None]]:
+    """The SQL recorder for `db_url` (None: in memory) and the function that flushes and closes it."""
+    if db_url is None:
+        return MemoryRecorder(), lambda: None
+    recorder = SqlRecorder(Store(db_url))
+    return recorder, recorder.close
+
+
+@asynccontextmanager
+async def open_services(
+    settings: Settings, *, recorder: Recorder, cot: bool = False, verifier: Verifier | None = None
+) -> AsyncIterator[Services]:
+    """Verifier and models for a run; closed on exit. Raises VerifierError / LLMMisconfiguredError
+    (one line each) when a backend cannot be built."""
+    # Lean first: on a machine without it, that is the thing to fix first.
+    own_verifier = verifier is None
+    verifier = verifier or make_verifier(settings.verifier)
+    if not settings.planner.url and not settings.prover.url:
+        if own_verifier:
+            await verifier.close()
+        raise LLMMisconfiguredError(
+            "no model configured: set --prover-url (and --planner-url for decomposition), "
+            "or [prover].url / [planner].url in the config"
+        )
+    planner_llm: LLM | None = None
+    prover_llm: LLM | None = None
+    try:
+        planner_llm = make_llm(settings.planner, "planner", recorder=recorder) if settings.planner.url else None
+        prover_llm = make_llm(settings.prover, "prover", recorder=recorder) if settings.prover.url else None
+        yield Services(verifier, recorder, planner_llm, prover_llm, cot)
+    finally:
+        for llm in (planner_llm, prover_llm):
+            if llm is not None:
+                await llm.close()
+        if own_verifier:
+            await verifier.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# preflight: before any budget is spent
+
+
+def preflight_endpoints(settings: Settings) -> None:
+    """Every configured LLM endpoint answers and serves its model: the probe `doctor` runs
+    (`doctor.require_llm`). Raises LLMMisconfiguredError / LLMUnavailableError, one line each.
+    Blocking (a few HTTP requests): call it before the event loop, or through a thread."""
+    for role in ("planner", "prover"):
+        endpoint = getattr(settings, role)
+        if endpoint.url:
+            require_llm(role, endpoint)
+
+
+async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout: float) -> None:
+    """One Lean check of the problem as given (its proof `sorry`): the verifier answers and the
+    statement elaborates. Lean's `sorry` warning is expected; any error is not:
+
+    - an error on an `import` line of the header: the verifier's environment lacks the package
+      (Mathlib not built, wrong project): `VerifierMisconfigured`, fatal to the run;
+    - any other error: `StatementInvalid` ("statement does not compile: …"), the problem's fault.
+
+    A check that times out or crashes proves nothing either way: the search goes on (its own
+    checks say more). Backend failures propagate as the verifier raised them."""
+    admit = getattr(verifier, "admit", None)
+    if admit is not None:  # the dataset gate first (DatasetRejected, exit 2): then its context is trusted
+        admit(problem.header + problem.statement, row=problem.name)
+    result = await verifier.check(problem.header + problem.statement, timeout=timeout)
+    errors = result.errors
+    if not errors:
+        return
+    first = errors[0]
+    header_lines = problem.header.split("\n")
+    line = first.pos.line if first.pos is not None else None
+    if line is not None and line <= len(header_lines) and header_lines[line - 1].lstrip().startswith("import "):
+        raise VerifierMisconfigured(
+            f"the {verifier.name} verifier cannot import what {problem.name} needs: {first.data}",
+            fix="build Mathlib in the verifier's project (`lemmaforge setup`, then `lemmaforge doctor`)",
+        )
+    raise StatementInvalid(first.format(), problem=problem.name)
+
+
+async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float) -> None:
+    """The verifier answers and elaborates `header` (a training set's header) under a trivial
+    `example`: the preflight of training commands, whose rows are many. Raises the verifier's
+    backend errors, `VerifierMisconfigured` for missing imports, `InputError` for a header that
+    does not compile."""
+    probe = ProblemRecord(problem_id="preflight/verifier", name="preflight", header=header,
+                          statement="example : True := by\n  sorry\n", dataset="preflight")
+    try:
+        await check_statement(verifier, probe, timeout=timeout)
+    except StatementInvalid as exc:
+        raise InputError(f"the data's header does not compile: {exc.detail}") from None
+
+
+def search_options(settings: Settings) -> SearchOptions:
+    return SearchOptions.from_settings(settings)
+
+
+async def prove_problem(
+    services: Services,
+    settings: Settings,
+    problem: ProblemRecord,
+    *,
+    run_id: str | None = None,
+    parent_run_id: str | None = None,
+    on_update: Callable[[ProofTree], None] | None = None,
+    run_config: dict[str, Any] | None = None,
+    versions_record: dict[str, Any] | None = None,
+    recorder: Recorder | None = None,
+) -> SearchResult:
+    """One search, its LLM calls attributed to the run. `recorder` overrides the services' one for
+    this run (a bench wraps it to scope the subgoal cache to the attempt); `run_config` replaces
+    the recorded config (a bench adds the attempt number)."""
+    run_id = run_id or new_id()
+    if recorder is not None:
+        services = replace(services, recorder=recorder)
+    planner, prover = agents_for_run(services, settings, run_id)
+    engine = SearchEngine(
+        services.verifier, planner, prover, recorder=services.recorder, options=search_options(settings),
+        on_update=on_update,
+    )
+    config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))
+    return await engine.prove(
+        problem, run_id=run_id, run_config=config,
+        versions=versions_record if versions_record is not None else versions(settings), parent_run_id=parent_run_id,
+    )
