@@ -43,6 +43,11 @@ M_r; it never assumes that a server reloads weights by itself. Either
   process group) before training, so that sampling and SFT can share one GPU. `prover_model`
   names the served model (default: the first the server lists).
 One of the two is required.
+
+This module is the loop's bookkeeping (rounds, resume, data union, the record of each round). The
+recipe is `expert_config.py`; serving a checkpoint, `serving.py`; sampling, auditing and recording
+the round's tree on the loop's `SqlRecorder` (the one writer), `expert_sampling.py`; SFT,
+`expert_sft.py`.
 """
 
 from __future__ import annotations
