@@ -38,10 +38,6 @@ class ServeError(BackendUnavailable):
     """The serve command did not come up. One line, with the tail of its log."""
 
 
-class _Exited(Exception):
-    """The serve command's process ended while the loop waited for it to serve."""
-
-
 class ModelServer:
     """Runs `serve_cmd` for one checkpoint at a time (no-op without a command)."""
 
@@ -84,9 +80,10 @@ class ModelServer:
         assert proc is not None
         url = self.cfg.prover_url.rstrip("/") + "/models"
 
-        def ready(client: httpx.Client) -> bool:
+        def ready(client: httpx.Client) -> bool | None:
+            """True: serving; False: not yet; None: the command's process has ended."""
             if proc.poll() is not None:
-                raise _Exited
+                return None
             try:
                 return client.get(url).status_code == 200
             except (httpx.HTTPError, OSError):  # not listening yet
@@ -95,19 +92,18 @@ class ModelServer:
         polling = Retrying(
             stop=stop_after_delay(self.cfg.serve_timeout),
             wait=wait_fixed(POLL_INTERVAL),
-            retry=retry_if_result(lambda ok: not ok),
-            retry_error_callback=lambda _state: False,  # out of time: answer "not ready"
+            retry=retry_if_result(lambda state: state is False),
+            retry_error_callback=lambda _state: False,  # out of time: answer "not yet"
         )
-        try:
-            with httpx.Client(timeout=PROBE_TIMEOUT) as client:
-                if polling(ready, client):
-                    return
-        except _Exited:
-            tail = self._tail()
-            self.stop()
-            raise ServeError(f"--serve-cmd exited with status {proc.returncode} before serving: {tail}") from None
+        with httpx.Client(timeout=PROBE_TIMEOUT) as client:
+            state = polling(ready, client)
+        if state:
+            return
+        tail = self._tail()
         self.stop()
-        raise ServeError(f"--serve-cmd did not serve {url} within {self.cfg.serve_timeout:.0f}s: {self._tail()}")
+        if state is None:
+            raise ServeError(f"--serve-cmd exited with status {proc.returncode} before serving: {tail}")
+        raise ServeError(f"--serve-cmd did not serve {url} within {self.cfg.serve_timeout:.0f}s: {tail}")
 
     def _tail(self) -> str:
         if self._log_path is None or not self._log_path.is_file():
