@@ -791,12 +791,9 @@ def expert_iter(
     from lemmaforge.agent.llm import LLMError
     from lemmaforge.db import Store, StoreError
     from lemmaforge.lean.verifier import VerifierError
-    from lemmaforge.training.expert_iteration import (
-        ExpertIteration,
-        ExpertIterConfig,
-        ExpertIterError,
-        ServeError,
-    )
+    from lemmaforge.training.expert_config import ExpertIterConfig, ExpertIterError
+    from lemmaforge.training.expert_iteration import ExpertIteration
+    from lemmaforge.training.serving import ServeError
 
     given: dict[str, Any] = {
         "statements": _absolute(statements),

@@ -210,7 +210,9 @@ def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOU
     if not endpoint.url:
         return LLMProbe("info", "no endpoint configured",
                         f"set {role}.url (an OpenAI-compatible server, e.g. `vllm serve MODEL`) and {role}.model")
-    from lemmaforge.agent.llm import TRANSFORMERS_MISSING, VLLM_MISSING, backend_of
+    from lemmaforge.agent.backends.hf_local import TRANSFORMERS_MISSING
+    from lemmaforge.agent.backends.vllm_offline import VLLM_MISSING
+    from lemmaforge.agent.llm import backend_of
 
     try:
         kind = backend_of(endpoint.url, endpoint.backend)

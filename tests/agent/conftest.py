@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from lemmaforge.agent.llm import OpenAICompatibleLLM
+from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 from lemmaforge.records import MemoryRecorder
 from tests.fakes.fake_openai import FakeOpenAIServer, fake_openai  # noqa: F401  (fixture)
 

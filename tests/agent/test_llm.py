@@ -11,15 +11,14 @@ import types
 
 import pytest
 
+from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
+from lemmaforge.agent.backends.vllm_offline import VLLM_MISSING, VLLMOfflineLLM
 from lemmaforge.agent.llm import (
     LLM,
-    VLLM_MISSING,
     Completion,
     LLMMisconfiguredError,
     LLMRequestError,
     LLMUnavailableError,
-    OpenAICompatibleLLM,
-    VLLMOfflineLLM,
     apportion,
     backend_of,
     make_llm,

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lemmaforge.agent.llm import LLM, TransformersLLM, make_llm
+from lemmaforge.agent.backends.hf_local import TransformersLLM
+from lemmaforge.agent.llm import LLM, make_llm
 from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
 from tests.conftest import reference_proof_files

@@ -162,7 +162,7 @@ def test_each_fault_stops_with_one_line_or_changes_nothing_and_resume_restores_t
 def test_a_bug_in_a_backend_stops_with_exit_70_and_resume_restores_the_report(tmp_path, reference, monkeypatch):
     """An AttributeError inside the LLM backend is not a failed sample: the bench stops (exit 70,
     the traceback, one line), nothing it hit is finished, and resume gives the reference report."""
-    from lemmaforge.agent.llm import OpenAICompatibleLLM
+    from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 
     ref_report, ref_outcome = reference
     db = f"sqlite:///{tmp_path / 'bug.db'}"

@@ -13,13 +13,8 @@ import pytest
 
 import lemmaforge
 from lemmaforge import errors
-from lemmaforge.agent.llm import (
-    LLMMisconfiguredError,
-    LLMRequestError,
-    LLMUnavailableError,
-    OpenAICompatibleLLM,
-    request_timeout,
-)
+from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM, request_timeout
+from lemmaforge.agent.llm import LLMMisconfiguredError, LLMRequestError, LLMUnavailableError
 from lemmaforge.errors import (
     AttemptFailed,
     BackendError,

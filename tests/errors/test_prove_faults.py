@@ -136,7 +136,7 @@ async def test_an_error_on_an_import_line_is_the_verifier_s_fault_not_the_statem
 
 
 def test_a_bug_in_a_backend_is_exit_70_not_not_proved(tmp_path, servers, monkeypatch):
-    from lemmaforge.agent.llm import OpenAICompatibleLLM
+    from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 
     def broken(self, resp, *, chat, n):
         raise AttributeError("'Choice' object has no attribute 'messages'")

@@ -292,7 +292,7 @@ def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> Non
     evil = f"```lean4\n{p.header}{head}:= by\n  {EVIL_TACTIC}\n```"
     with FakeKimina(responder=ScriptedLean(rules=[MessageRule(r"\bbogus\b", "unknown")])) as kimina, \
             FakeOpenAIServer(default=evil, models=("m",)) as llm:
-        from lemmaforge.agent.llm import OpenAICompatibleLLM
+        from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 
         cfg = ExpertIterConfig(statements=str(statements), out_dir=str(tmp_path / "out"), tiny=True, rounds=1,
                                samples=2, eval_samples=1, max_steps=1, max_length=256, max_tokens=32, concurrency=2)

@@ -18,16 +18,11 @@ from typer.testing import CliRunner
 
 pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
 
-from lemmaforge.agent.llm import OpenAICompatibleLLM  # noqa: E402
+from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM  # noqa: E402
 from lemmaforge.cli_train import app  # noqa: E402
 from lemmaforge.db import Store  # noqa: E402
-from lemmaforge.training.expert_iteration import (  # noqa: E402
-    PARENT_KIND,
-    ROUND_KIND,
-    ExpertIteration,
-    ExpertIterConfig,
-    ExpertIterError,
-)
+from lemmaforge.training.expert_config import ExpertIterConfig, ExpertIterError  # noqa: E402
+from lemmaforge.training.expert_iteration import PARENT_KIND, ROUND_KIND, ExpertIteration  # noqa: E402
 from lemmaforge.training.rows import sft_row  # noqa: E402
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean  # noqa: E402
 from tests.fakes.fake_openai import FakeOpenAIServer, Rule  # noqa: E402

@@ -1,0 +1,315 @@
+"""What every backend shares: the call's types (`Completion`, `LLMStats`, `Sampling`, the
+backend's `RawOutput`), `BaseLLM` (defaults, input normalisation, stats, recording, `bind`) and
+`InProcessLLM` (a model that runs in this process). The protocol and the factory are
+`lemmaforge.agent.llm`'s; each backend lives in its own module next to this one."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from lemmaforge.agent.errors import LLMMisconfiguredError, one_line
+from lemmaforge.errors import LemmaforgeError
+from lemmaforge.records import LLMCallRecord, Recorder, new_id
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["chat", "completion"]
+Messages = list[dict[str, Any]]
+PromptInput = Messages | str
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """One sampled output. `prompt_tokens` is the prompt's length (shared by the call's samples);
+    `completion_tokens` is this sample's length — exact when the server reports it per sample,
+    else the call's total apportioned over the samples by text length. `call_id` ties the output to
+    its `LLMCallRecord`."""
+
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    call_id: str | None = None
+
+
+@dataclass(slots=True)
+class LLMStats:
+    """Counters of one model object, shared by all the views `bind` makes of it."""
+
+    calls: int = 0  # generate() calls, successful or not
+    completions: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency: float = 0.0  # total seconds spent in generate()
+    errors: int = 0  # generate() calls that raised
+    retries: int = 0  # HTTP attempts retried after a transient failure
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """Resolved sampling parameters of one call."""
+
+    n: int
+    temperature: float
+    top_p: float
+    max_tokens: int
+    seed: int | None = None
+    stop: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "n": self.n,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+        }
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.stop:
+            out["stop"] = list(self.stop)
+        return out
+
+
+@dataclass(slots=True)
+class RawOutput:
+    """What a backend returns for one call: texts and finish reasons in sample order, token
+    counts for the whole call, and per-sample completion tokens when known."""
+
+    texts: list[str]
+    finish_reasons: list[str | None]
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    per_sample_tokens: list[int] | None = None
+
+
+def apportion(total: int, texts: Sequence[str]) -> list[int]:
+    """Split `total` tokens over samples in proportion to their text length (sums to `total`)."""
+    if not texts:
+        return []
+    weights = [max(len(t), 1) for t in texts]
+    s = sum(weights)
+    shares = [total * w // s for w in weights]
+    rest = total - sum(shares)
+    for i in sorted(range(len(texts)), key=lambda i: -weights[i])[:rest]:
+        shares[i] += 1
+    return shares
+
+
+class BaseLLM:
+    """Shared machinery: defaults, input normalisation, stats, recording, `bind`.
+
+    Subclasses implement `_generate(inp, sampling) -> RawOutput`. A view made by `bind` is a shallow
+    copy: it shares the client, the semaphore and the stats object with its origin."""
+
+    backend: str = "base"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        endpoint: str,
+        name: str | None = None,
+        role: str = "llm",
+        mode: Mode = "chat",
+        temperature: float = 1.0,
+        top_p: float = 0.95,
+        max_tokens: int = 8192,
+        recorder: Recorder | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        if mode not in ("chat", "completion"):
+            raise ValueError(f"mode must be 'chat' or 'completion', not {mode!r}")
+        self.model = model
+        self.endpoint = endpoint
+        self.role = role
+        self.name = name or f"{role}:{model}"
+        self.mode: Mode = mode
+        self.temperature = temperature
+        self.top_p = top_p
+        self.max_tokens = max_tokens
+        self.stats = LLMStats()
+        self._recorder = recorder
+        self._run_id = run_id
+
+    # -- views ------------------------------------------------------------------------------
+
+    @property
+    def recorder(self) -> Recorder | None:
+        return self._recorder
+
+    @property
+    def run_id(self) -> str | None:
+        return self._run_id
+
+    def bind(self, recorder: Recorder | None = None, run_id: str | None = None, *, role: str | None = None):
+        """A view of this model whose calls are recorded on `recorder` under `run_id` (and
+        `role`). Shares connections, the concurrency limit and `stats` with this object, so
+        binding per run is cheap; close the original once at the end (closing any view closes the
+        shared connection pool)."""
+        view = copy.copy(self)
+        view._recorder = recorder if recorder is not None else self._recorder
+        view._run_id = run_id if run_id is not None else self._run_id
+        if role is not None:
+            view.role = role
+        return view
+
+    # -- generate ---------------------------------------------------------------------------
+
+    def _sampling(
+        self,
+        n: int,
+        temperature: float | None,
+        top_p: float | None,
+        max_tokens: int | None,
+        seed: int | None,
+        stop: str | Sequence[str] | None,
+    ) -> Sampling:
+        if n < 1:
+            raise ValueError(f"n must be >= 1, not {n}")
+        if isinstance(stop, str):
+            stops: tuple[str, ...] | None = (stop,)
+        else:
+            stops = tuple(stop) if stop else None
+        return Sampling(
+            n=n,
+            temperature=self.temperature if temperature is None else temperature,
+            top_p=self.top_p if top_p is None else top_p,
+            max_tokens=self.max_tokens if max_tokens is None else max_tokens,
+            seed=seed,
+            stop=stops,
+        )
+
+    def _normalize(self, messages_or_prompt: PromptInput) -> PromptInput:
+        if self.mode == "chat":
+            if isinstance(messages_or_prompt, str):
+                return [{"role": "user", "content": messages_or_prompt}]
+            msgs = [dict(m) for m in messages_or_prompt]
+            for m in msgs:
+                if "role" not in m or "content" not in m:
+                    raise ValueError(f"chat messages need 'role' and 'content' keys, got {sorted(m)}")
+            return msgs
+        if not isinstance(messages_or_prompt, str):
+            raise ValueError(
+                f"{self.name} is in completion mode: pass a prompt string, not chat messages "
+                "(see lemmaforge.agent.prompts for plain-text prompts)"
+            )
+        return messages_or_prompt
+
+    async def generate(
+        self,
+        messages_or_prompt: PromptInput,
+        *,
+        n: int = 1,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        stop: str | Sequence[str] | None = None,
+    ) -> list[Completion]:
+        sampling = self._sampling(n, temperature, top_p, max_tokens, seed, stop)
+        inp = self._normalize(messages_or_prompt)
+        call_id = new_id()
+        request: dict[str, Any] = {"mode": self.mode}
+        request["messages" if isinstance(inp, list) else "prompt"] = inp
+        request.update(sampling.to_json())
+        started = time.perf_counter()
+        self.stats.calls += 1
+        try:
+            raw = await self._generate(inp, sampling)
+        except asyncio.CancelledError:
+            self._finish(call_id, request, None, started, "cancelled")
+            raise
+        except LemmaforgeError as exc:  # mapped by the backend: endpoint down, misconfigured, refused
+            self._finish(call_id, request, None, started, str(exc))
+            raise
+        except BaseException as exc:  # a bug: recorded, then it propagates as itself (never a failed sample)
+            self._finish(call_id, request, None, started, f"bug: {one_line(exc)}")
+            raise
+        self._finish(call_id, request, raw, started, None)
+        per = raw.per_sample_tokens or apportion(raw.completion_tokens, raw.texts)
+        return [
+            Completion(text, reason, raw.prompt_tokens, tokens, call_id)
+            for text, reason, tokens in zip(raw.texts, raw.finish_reasons, per, strict=True)
+        ]
+
+    def _describe(self, exc: BaseException | str) -> str:
+        return f"LLM endpoint {self.endpoint} (model {self.model}) failed: {one_line(exc)}"
+
+    def _finish(
+        self, call_id: str, request: dict[str, Any], raw: RawOutput | None, started: float, error: str | None
+    ) -> None:
+        latency = time.perf_counter() - started
+        self.stats.latency += latency
+        if raw is None:
+            self.stats.errors += 1
+        else:
+            self.stats.completions += len(raw.texts)
+            self.stats.prompt_tokens += raw.prompt_tokens
+            self.stats.completion_tokens += raw.completion_tokens
+        if self._recorder is None:
+            return
+        record = LLMCallRecord(
+            run_id=self._run_id,
+            call_id=call_id,
+            role=self.role,
+            endpoint=self.endpoint,
+            model=self.model,
+            request=request,
+            completions=list(raw.texts) if raw else [],
+            finish_reasons=list(raw.finish_reasons) if raw else [],
+            prompt_tokens=raw.prompt_tokens if raw else 0,
+            completion_tokens=raw.completion_tokens if raw else 0,
+            latency=latency,
+            error=error,
+        )
+        try:
+            self._recorder.emit(record)
+        except Exception:  # a broken recorder must not lose the model's answer
+            log.exception("recorder failed to store LLM call %s", call_id)
+
+    async def _generate(self, inp: PromptInput, sampling: Sampling) -> RawOutput:  # pragma: no cover
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(endpoint={self.endpoint!r}, model={self.model!r}, role={self.role!r})"
+
+
+def trim_at_stop(text: str, stop: tuple[str, ...] | None) -> tuple[str, bool]:
+    """Cut `text` at the first stop string (excluded, as OpenAI-style servers do)."""
+    if not stop:
+        return text, False
+    cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
+    return (text[:cut], True) if cut >= 0 else (text, False)
+
+
+
+
+class InProcessLLM(BaseLLM):
+    """A model that runs in this process: `scheme://model` is its endpoint, and its `packages`
+    must import (else `LLMMisconfiguredError(missing)`, one line saying what to install). Keyword
+    arguments are BaseLLM's (name, role, mode, temperature, top_p, max_tokens, recorder, run_id)."""
+
+    scheme: str = ""
+    packages: tuple[str, ...] = ()
+    missing: str = ""
+
+    def __init__(self, model: str, **base: Any) -> None:
+        for package in self.packages:
+            try:
+                importlib.import_module(package)
+            except ImportError as exc:
+                raise LLMMisconfiguredError(self.missing) from exc
+        super().__init__(model, endpoint=f"{self.scheme}://{model}", **base)

@@ -1,0 +1,393 @@
+"""OpenAI-compatible HTTP servers (`vllm serve`, SGLang, hosted APIs) through `openai.AsyncOpenAI`,
+and the mapping of the client's exceptions onto the LLM error kinds (see `lemmaforge.agent.llm`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import openai
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop_after_delay
+
+from lemmaforge.agent.backends.base import BaseLLM, Mode, PromptInput, RawOutput, Sampling, apportion
+from lemmaforge.agent.errors import (
+    LLMError,
+    LLMMisconfiguredError,
+    LLMRequestError,
+    LLMUnavailableError,
+    one_line,
+)
+from lemmaforge.records import Recorder
+
+if TYPE_CHECKING:
+    from lemmaforge.config import LLMEndpoint
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_KEY = "EMPTY"  # what `vllm serve` accepts when started without --api-key
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Worth retrying: connection errors, timeouts, 408, 429 and 5xx. Not other 4xx."""
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        return status in (408, 429) or status >= 500
+    return isinstance(exc, (TimeoutError, ConnectionError))
+
+
+#: words of a 4xx that says the model name is wrong (some servers answer 400, not 404)
+_NO_MODEL_WORDS = ("does not exist", "model not found", "unknown model", "no such model", "not a valid model")
+
+MIN_TOKENS_PER_SECOND = 25.0  # the slowest decode rate a request is given time for
+REQUEST_TIMEOUT_BASE = 30.0  # seconds on top: queueing, prefill, network
+CONNECT_TIMEOUT = 10.0
+
+
+def request_timeout(max_tokens: int, configured: float | None = None) -> float:
+    """Seconds one generation request may take: `configured` when set, else sized to `max_tokens`
+    (`REQUEST_TIMEOUT_BASE + max_tokens / MIN_TOKENS_PER_SECOND`: 8192 tokens → about 6 minutes)."""
+    if configured is not None:
+        return configured
+    return REQUEST_TIMEOUT_BASE + max(int(max_tokens), 1) / MIN_TOKENS_PER_SECOND
+
+
+def map_openai_error(
+    exc: BaseException, *, where: str, role: str, api_key_env: str | None, attempts: int
+) -> LLMError | None:
+    """The `LLMError` for an exception the openai client raised (or `None`: not the client's, a bug).
+
+    `where` names the endpoint and model; `role` is the config section (`prover`, `planner`) used to
+    say which key to fix."""
+    section = f"[{role}]"
+    if is_transient(exc):
+        return LLMUnavailableError(
+            f"unavailable after {attempts} attempt(s): {one_line(exc)}", backend=where,
+            fix=f"start or fix the server, or raise {section}.retry_deadline / {section}.timeout",
+        )
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        text = one_line(exc).lower()
+        if status in (401, 403):
+            env = f"${api_key_env}" if api_key_env else "the API key"
+            return LLMMisconfiguredError(
+                f"rejected the API key (HTTP {status}): {one_line(exc)}", backend=where,
+                fix=f"set {env} to a key this endpoint accepts; {section}.api_key_env names the variable",
+            )
+        if status == 404 or any(w in text for w in _NO_MODEL_WORDS):
+            if "model" in text:
+                fix = f"set {section}.model (--{role}-model) to a model the server lists under /models"
+            else:
+                fix = f"check {section}.url (--{role}-url): an OpenAI-compatible base URL ends in /v1"
+            return LLMMisconfiguredError(f"HTTP {status}: {one_line(exc)}", backend=where, fix=fix)
+        if status in (400, 413, 422):
+            # About this request's content (a prompt longer than the context: corrections quote the
+            # model's own output): the attempt failed; the next request may well pass.
+            return LLMRequestError(f"{where} rejected the request: {one_line(exc)}", status)
+        return LLMMisconfiguredError(
+            f"HTTP {status}: {one_line(exc)}", backend=where,
+            fix=f"check {section}.url: the server does not speak the OpenAI API there",
+        )
+    if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError)):
+        return LLMMisconfiguredError(
+            f"answered with a body that is not an OpenAI-compatible response ({one_line(exc)})", backend=where,
+            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
+        )
+    if isinstance(exc, openai.OpenAIError):
+        return LLMMisconfiguredError(
+            one_line(exc), backend=where, fix=f"check the {section} settings (url, model, api_key_env)"
+        )
+    return None
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    value = headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+class OpenAICompatibleLLM(BaseLLM):
+    """An OpenAI-compatible server (`vllm serve`, SGLang, hosted APIs) through `openai.AsyncOpenAI`.
+
+    - `mode="chat"` uses `/chat/completions`, `mode="completion"` uses `/completions`.
+    - `n`, `temperature`, `top_p`, `max_tokens`, `seed`, `stop` are passed through; `extra_body`
+      adds server-specific parameters to every request (e.g. vLLM's `{"top_k": 20}`).
+    - `native_n=False` for servers that reject `n > 1`: the call fans out into `n` concurrent
+      requests with `n=1` (seeds `seed, seed+1, …` when a seed is given).
+    - At most `concurrency` requests are in flight per object (and its `bind` views).
+    - The client's own retries are off; ours (tenacity) retry connection errors, timeouts, 408,
+      429 (honouring `Retry-After` up to `backoff_max`) and 5xx with exponential backoff
+      `backoff * 2**k` (capped at `backoff_max`), at most `retries` times and not after
+      `retry_deadline` seconds; then `LLMUnavailableError`. Each request may take `timeout`
+      seconds (None: `request_timeout(max_tokens)`).
+    - `model=None`: the first model the server lists under `/v1/models` (vLLM serves one).
+    - API key: `api_key`, else the environment variable `api_key_env`, else "EMPTY".
+    """
+
+    backend = "openai"
+
+    def __init__(
+        self,
+        url: str,
+        model: str | None = None,
+        *,
+        name: str | None = None,
+        role: str = "llm",
+        mode: Mode = "chat",
+        api_key: str | None = None,
+        api_key_env: str | None = "OPENAI_API_KEY",
+        temperature: float = 1.0,
+        top_p: float = 0.95,
+        max_tokens: int = 8192,
+        concurrency: int = 16,
+        timeout: float | None = None,
+        retries: int = 5,
+        backoff: float = 1.0,
+        backoff_max: float = 30.0,
+        retry_deadline: float = 120.0,
+        native_n: bool = True,
+        extra_body: dict[str, Any] | None = None,
+        recorder: Recorder | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        super().__init__(
+            model or "",
+            endpoint=url,
+            name=name,
+            role=role,
+            mode=mode,
+            temperature=temperature,
+            top_p=top_p,
+            max_tokens=max_tokens,
+            recorder=recorder,
+            run_id=run_id,
+        )
+        if concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, not {concurrency}")
+        if retries < 0:
+            raise ValueError(f"retries must be >= 0, not {retries}")
+        self.url = url
+        self.concurrency = concurrency
+        self.timeout = timeout
+        self.retry_deadline = retry_deadline
+        self.api_key_env = api_key_env
+        self.retries = retries
+        self.backoff = backoff
+        self.backoff_max = backoff_max
+        self.native_n = native_n
+        self.extra_body = dict(extra_body or {})
+        key = api_key or (os.environ.get(api_key_env) if api_key_env else None) or DEFAULT_API_KEY
+        # the per-request timeout is set on each call (`request_timeout`); this one covers /models
+        self._client = openai.AsyncOpenAI(
+            base_url=url, api_key=key, timeout=httpx.Timeout(timeout or 60.0, connect=CONNECT_TIMEOUT), max_retries=0
+        )
+        self._semaphore = asyncio.Semaphore(concurrency)
+        # mutable state shared with the views `bind` makes (a view is a shallow copy)
+        self._shared = SimpleNamespace(model=model or "", model_lock=asyncio.Lock())
+        self._default_name = name is None
+        if not model and name is None:
+            self.name = f"{role}:{url}"
+
+    @classmethod
+    def from_endpoint(cls, endpoint: LLMEndpoint, role: str, **kwargs: Any) -> OpenAICompatibleLLM:
+        if not endpoint.url:
+            raise LLMMisconfiguredError(f"no URL configured for the {role} model: set [{role}].url")
+        opts: dict[str, Any] = {
+            "model": endpoint.model,
+            "role": role,
+            "api_key_env": endpoint.api_key_env,
+            "temperature": endpoint.temperature,
+            "top_p": endpoint.top_p,
+            "max_tokens": endpoint.max_tokens,
+            "concurrency": endpoint.concurrency,
+            "timeout": endpoint.timeout,
+            "mode": endpoint.mode,
+            "native_n": endpoint.native_n,
+            "retries": endpoint.retries,
+            "backoff": endpoint.backoff,
+            "backoff_max": endpoint.backoff_max,
+            "retry_deadline": endpoint.retry_deadline,
+            "extra_body": endpoint.extra_body,
+        }
+        opts.update(kwargs)
+        return cls(endpoint.url, **opts)
+
+    # -- one HTTP request -------------------------------------------------------------------
+
+    async def _resolve_model(self) -> None:
+        """`model=None`: ask the server (`GET /models`) once, for this object and its views."""
+        shared = self._shared
+        if not shared.model:
+            async with shared.model_lock:
+                if not shared.model:
+                    page = await self._with_retries(lambda: self._client.models.list())
+                    ids = [m.id for m in getattr(page, "data", None) or []]
+                    if not ids:
+                        raise LLMMisconfiguredError(
+                            "lists no model under /models", backend=f"LLM endpoint {self.url}",
+                            fix=f"set [{self.role}].model explicitly",
+                        )
+                    shared.model = ids[0]
+        if self.model != shared.model:
+            self.model = shared.model
+            if self._default_name:
+                self.name = f"{self.role}:{self.model}"
+
+    async def _request(self, inp: PromptInput, sampling: Sampling, n: int, seed: int | None) -> RawOutput:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "n": n,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "max_tokens": sampling.max_tokens,
+        }
+        if seed is not None:
+            kwargs["seed"] = seed
+        if sampling.stop:
+            kwargs["stop"] = list(sampling.stop)
+        if self.extra_body:
+            kwargs["extra_body"] = self.extra_body
+        kwargs["timeout"] = httpx.Timeout(
+            request_timeout(sampling.max_tokens, self.timeout), connect=CONNECT_TIMEOUT
+        )
+        async with self._semaphore:
+            if isinstance(inp, list):
+                resp = await self._client.chat.completions.create(messages=inp, **kwargs)
+            else:
+                resp = await self._client.completions.create(prompt=inp, **kwargs)
+        return self._parse(resp, chat=isinstance(inp, list), n=n)
+
+    def _parse(self, resp: Any, *, chat: bool, n: int) -> RawOutput:
+        """The texts of an OpenAI response, checked for its shape: the client builds its objects
+        without validation, so a server that answers 200 with another JSON shape, no `choices` or
+        an empty list would otherwise look like a model that said nothing."""
+        choices = getattr(resp, "choices", None)
+        if not isinstance(choices, list):
+            raise self._misconfigured("answered 200 without a `choices` list (not an OpenAI-compatible response)")
+        if not choices:
+            raise self._misconfigured("answered 200 with an empty `choices` list")
+        if len(choices) != n:
+            raise self._misconfigured(
+                f"answered {len(choices)} choice(s) for n={n}",
+                fix=f"set [{self.role}].native_n = false for servers that ignore n",
+            )
+        texts: list[str] = []
+        reasons: list[str | None] = []
+        for c in sorted(choices, key=lambda c: getattr(c, "index", None) or 0):
+            if chat:
+                message = getattr(c, "message", None)
+                if message is None:
+                    raise self._misconfigured("answered a choice without a message")
+                content = getattr(message, "content", None)  # None is allowed (e.g. a refusal)
+            else:
+                content = getattr(c, "text", None)
+                if content is None:
+                    raise self._misconfigured("answered a choice without text")
+            if not isinstance(content, str | None):
+                raise self._misconfigured(f"answered a choice whose text is a {type(content).__name__}")
+            texts.append(content or "")
+            reasons.append(getattr(c, "finish_reason", None))
+        usage = getattr(resp, "usage", None)
+        return RawOutput(
+            texts=texts,
+            finish_reasons=reasons,
+            prompt_tokens=(getattr(usage, "prompt_tokens", 0) or 0) if usage else 0,
+            completion_tokens=(getattr(usage, "completion_tokens", 0) or 0) if usage else 0,
+        )
+
+    def _where(self) -> str:
+        return f"LLM endpoint {self.url} (model {self.model or '?'})"
+
+    def _misconfigured(self, detail: str, fix: str | None = None) -> LLMMisconfiguredError:
+        return LLMMisconfiguredError(
+            detail, backend=self._where(),
+            fix=fix or f"point [{self.role}].url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
+        )
+
+    def _wait(self, state: Any) -> float:
+        k = max(state.attempt_number - 1, 0)
+        delay = min(self.backoff * (2**k), self.backoff_max)
+        exc = state.outcome.exception() if state.outcome else None
+        after = _retry_after(exc)
+        if after is not None:
+            delay = min(max(delay, after), self.backoff_max)
+        return delay
+
+    def _count_retry(self, state: Any) -> None:
+        self.stats.retries += 1
+        exc = state.outcome.exception() if state.outcome else None
+        log.info(  # the final error, if any, says how many attempts were made: one line on stderr
+            "LLM %s (%s): attempt %d failed (%s); retrying",
+            self.url,
+            self.model,
+            state.attempt_number,
+            one_line(exc) if exc else "?",
+        )
+
+    async def _with_retries(self, fn):
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.retries + 1) | stop_after_delay(self.retry_deadline),
+            wait=self._wait,
+            retry=retry_if_exception(is_transient),
+            before_sleep=self._count_retry,
+            reraise=True,
+        )
+        tries = 0
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    tries += 1
+                    return await fn()
+        # Only what the client raises is mapped; anything else (a bug) propagates as itself.
+        except (openai.OpenAIError, json.JSONDecodeError, TimeoutError, ConnectionError) as exc:
+            mapped = map_openai_error(
+                exc, where=self._where(), role=self.role, api_key_env=self.api_key_env, attempts=tries
+            )
+            if mapped is None:  # pragma: no cover - every caught type maps
+                raise
+            raise mapped from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _generate(self, inp: PromptInput, sampling: Sampling) -> RawOutput:
+        await self._resolve_model()
+        if sampling.n == 1 or self.native_n:
+            return await self._with_retries(lambda: self._request(inp, sampling, sampling.n, sampling.seed))
+
+        async def one(i: int) -> RawOutput:
+            seed = None if sampling.seed is None else sampling.seed + i
+            return await self._with_retries(lambda: self._request(inp, sampling, 1, seed))
+
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tasks = [tg.create_task(one(i)) for i in range(sampling.n)]
+        except BaseExceptionGroup as group:  # the call fails as its first failed request
+            first: BaseException = group
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            raise first from None
+        parts = [t.result() for t in tasks]
+        per_sample: list[int] = []
+        for p in parts:
+            per_sample.extend(apportion(p.completion_tokens, p.texts))
+        return RawOutput(
+            texts=[t for p in parts for t in p.texts],
+            finish_reasons=[r for p in parts for r in p.finish_reasons],
+            prompt_tokens=max((p.prompt_tokens for p in parts), default=0),
+            completion_tokens=sum(p.completion_tokens for p in parts),
+            per_sample_tokens=per_sample,
+        )
+
+    async def close(self) -> None:
+        await self._client.close()

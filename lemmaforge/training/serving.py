@@ -1,0 +1,130 @@
+"""Serving one checkpoint at a time for expert iteration: `ModelServer` runs the user's `serve_cmd`
+(e.g. `vllm serve {model} --port {port}`) in its own process group, waits until
+`GET {prover_url}/models` answers 200 (polled with httpx, paced and bounded by tenacity), and
+stops it (SIGTERM to the group, SIGKILL after 30 s) so that sampling and SFT can share one GPU."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shlex
+import signal
+import subprocess
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlparse
+
+import httpx
+from tenacity import Retrying, retry_if_result, stop_after_delay, wait_fixed
+
+from lemmaforge.errors import BackendUnavailable
+
+log = logging.getLogger(__name__)
+
+POLL_INTERVAL = 0.2  # seconds between two readiness probes
+PROBE_TIMEOUT = 2.0  # seconds one probe may take
+
+
+class ServeConfig(Protocol):
+    """The fields of the loop's recipe that say how a checkpoint is served."""
+
+    prover_url: str
+    serve_cmd: str | None
+    serve_timeout: float
+
+
+class ServeError(BackendUnavailable):
+    """The serve command did not come up. One line, with the tail of its log."""
+
+
+class ModelServer:
+    """Runs `serve_cmd` for one checkpoint at a time (no-op without a command)."""
+
+    def __init__(self, cfg: ServeConfig, log_dir: Path) -> None:
+        self.cfg = cfg
+        self.log_dir = log_dir
+        self.current: str | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log_path: Path | None = None
+        self._starts = 0
+
+    def command(self, model_path: str) -> str:
+        url = urlparse(self.cfg.prover_url)
+        assert self.cfg.serve_cmd is not None
+        return self.cfg.serve_cmd.format(
+            model=shlex.quote(model_path), port=url.port or (443 if url.scheme == "https" else 80),
+            host=url.hostname or "127.0.0.1",
+        )
+
+    def ensure(self, model_path: str) -> None:
+        if not self.cfg.serve_cmd:
+            return
+        if self.current == model_path and self._proc is not None and self._proc.poll() is None:
+            return
+        self.stop()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._starts += 1
+        self._log_path = self.log_dir / f"serve-{self._starts}.log"
+        cmd = self.command(model_path)
+        log.info("serving %s: %s", model_path, cmd)
+        with self._log_path.open("ab") as out:
+            self._proc = subprocess.Popen(  # noqa: S602 - the user's own command template
+                cmd, shell=True, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self.current = model_path
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        proc = self._proc
+        assert proc is not None
+        url = self.cfg.prover_url.rstrip("/") + "/models"
+
+        def ready(client: httpx.Client) -> bool | None:
+            """True: serving; False: not yet; None: the command's process has ended."""
+            if proc.poll() is not None:
+                return None
+            try:
+                return client.get(url).status_code == 200
+            except (httpx.HTTPError, OSError):  # not listening yet
+                return False
+
+        polling = Retrying(
+            stop=stop_after_delay(self.cfg.serve_timeout),
+            wait=wait_fixed(POLL_INTERVAL),
+            retry=retry_if_result(lambda state: state is False),
+            retry_error_callback=lambda _state: False,  # out of time: answer "not yet"
+        )
+        with httpx.Client(timeout=PROBE_TIMEOUT) as client:
+            state = polling(ready, client)
+        if state:
+            return
+        tail = self._tail()
+        self.stop()
+        if state is None:
+            raise ServeError(f"--serve-cmd exited with status {proc.returncode} before serving: {tail}")
+        raise ServeError(f"--serve-cmd did not serve {url} within {self.cfg.serve_timeout:.0f}s: {tail}")
+
+    def _tail(self) -> str:
+        if self._log_path is None or not self._log_path.is_file():
+            return "(no output)"
+        lines = self._log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        return " | ".join(lines[-3:])[-400:] or "(no output)"
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        self.current = None
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
+        except (ProcessLookupError, PermissionError):
+            pass
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+__all__ = ["ModelServer", "ServeConfig", "ServeError"]
