@@ -22,6 +22,7 @@ from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder
 from lemmaforge.search.engine import SearchEngine, SearchOptions, SearchResult
 from lemmaforge.search.tree import ProofTree
+from lemmaforge.versions import mathlib_version, package_version
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -51,8 +52,6 @@ def problem_from_code(code: str, *, dataset: str = "adhoc", name: str | None = N
 
 def versions(settings: Settings) -> dict[str, str | None]:
     """Everything a run's result depends on that is not in the config."""
-    from lemmaforge.doctor import mathlib_version, package_version
-
     out: dict[str, str | None] = {
         "lemmaforge": __version__,
         "python": platform.python_version(),

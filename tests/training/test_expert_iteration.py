@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
 
 from lemmaforge.agent.llm import OpenAICompatibleLLM  # noqa: E402
-from lemmaforge.cli_train import app  # noqa: E402
+from lemmaforge.cli.train import app  # noqa: E402
 from lemmaforge.db import Store  # noqa: E402
 from lemmaforge.training.expert_iteration import (  # noqa: E402
     PARENT_KIND,
