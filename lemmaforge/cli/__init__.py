@@ -23,13 +23,11 @@ import typer
 import typer.rich_utils
 
 from lemmaforge import __version__
-from lemmaforge.cli.bench import bench_command, report_command
+
+# the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
+# (tests patch its console), not be shadowed by the `prove` command function
+from lemmaforge.cli import bench, data, prove, runs, system, train
 from lemmaforge.cli.common import configure_logging, out
-from lemmaforge.cli.data import gen_data_command
-from lemmaforge.cli.prove import check, prove
-from lemmaforge.cli.runs import runs_command, show_command
-from lemmaforge.cli.system import doctor, setup
-from lemmaforge.cli.train import app as train_app
 
 
 def _wide_help(min_width: int = 110) -> None:
@@ -65,17 +63,16 @@ def _root(
     configure_logging(verbose, quiet)
 
 
-app.command("check")(check)
-app.command("doctor")(doctor)
-app.command("setup")(setup)
-app.command("prove")(prove)
-app.command("bench")(bench_command)
-app.command("report")(report_command)
-app.command("gen-data")(gen_data_command)
-app.command("runs")(runs_command)
-app.command("show")(show_command)
-app.add_typer(train_app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
-
+app.command("check")(prove.check)
+app.command("doctor")(system.doctor)
+app.command("setup")(system.setup)
+app.command("prove")(prove.prove)
+app.command("bench")(bench.bench_command)
+app.command("report")(bench.report_command)
+app.command("gen-data")(data.gen_data_command)
+app.command("runs")(runs.runs_command)
+app.command("show")(runs.show_command)
+app.add_typer(train.app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
 
 def main() -> None:
     app()

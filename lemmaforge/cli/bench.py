@@ -16,23 +16,8 @@ from typing import Annotated, Any
 
 import typer
 
-from lemmaforge.cli.common import (
-    BadInput,
-    ConfigOpt,
-    DbOpt,
-    JsonOpt,
-    KiminaOpt,
-    ProjectOpt,
-    VerifierOpt,
-    err,
-    fail,
-    internal_error,
-    out,
-    parse_budget,
-    print_json,
-    settings_or_fail,
-    stdout_to_stderr,
-)
+import lemmaforge.cli.common as common
+from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, KiminaOpt, ProjectOpt, VerifierOpt
 from lemmaforge.errors import BackendError, ExitCode
 
 
@@ -49,7 +34,7 @@ def _check_db_exists(url: str) -> None:
         db = u.database or ""
         if db and db != ":memory:" and not db.startswith("file:") and "mode=memory" not in db:
             if not Path(db).expanduser().is_file():
-                fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
+                common.fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
 
 
 def _open_store(url: str, *, read_only: bool = False) -> Any:
@@ -58,7 +43,7 @@ def _open_store(url: str, *, read_only: bool = False) -> Any:
     try:
         return Store(url, read_only=read_only)
     except StoreError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
 
 
 def bench_command(
@@ -129,24 +114,24 @@ def bench_command(
     from lemmaforge.benchmarks import runner as rn
 
     if executor not in ("local", "ray"):
-        fail(f"unknown executor '{executor}' (choose local or ray)")
+        common.fail(f"unknown executor '{executor}' (choose local or ray)")
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
-        fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+        common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if resume is not None and run_id is not None:
-        fail("give --run-id (a new bench) or --resume (an existing one), not both")
+        common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
     if resume is None and dataset is None:
-        fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
+        common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
     if executor == "ray":
         from lemmaforge.benchmarks.ray_executor import require_ray
 
         try:
             require_ray()
         except rn.BenchError as exc:
-            fail(str(exc))
+            common.fail(str(exc))
     try:
-        budget_overrides = parse_budget(budget)
-    except BadInput as exc:
-        fail(str(exc))
+        budget_overrides = common.parse_budget(budget)
+    except common.BadInput as exc:
+        common.fail(str(exc))
     overrides: dict[str, Any] = {
         "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset},
         "planner": {"url": planner_url, "model": planner_model},
@@ -154,7 +139,7 @@ def bench_command(
         "budget": budget_overrides,
         "db_url": db,
     }
-    base = settings_or_fail(config, overrides)
+    base = common.settings_or_fail(config, overrides)
     spec = selected = None
     if resume is None:  # validate the input before anything is written
         try:
@@ -166,7 +151,7 @@ def bench_command(
             _require_endpoint(base)
             selected = rn.select_problems(spec)
         except rn.BenchError as exc:
-            fail(str(exc))
+            common.fail(str(exc))
     else:
         _check_db_exists(base.db_url)
     store = _open_store(base.db_url)
@@ -204,10 +189,10 @@ def bench_command(
                 plan = rn.resume_bench(store, recorder, resume, settings=settings, given=given,
                                        versions=run_versions(settings))
         except rn.BenchError as exc:
-            fail(str(exc))
+            common.fail(str(exc))
         except StoreError as exc:  # the store failed before any attempt ran
             again = f"continue it with --resume {resume}" if resume else "run the same command again"
-            fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
+            common.fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
         exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
                              ray_address=ray_address, progress=progress, as_json=as_json)
     finally:
@@ -215,7 +200,7 @@ def bench_command(
             recorder.close()
         except StoreError as exc:
             if exit_code is not None:  # otherwise the error that stopped the bench was reported
-                err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
+                common.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
 
 
@@ -238,13 +223,13 @@ def _execute(
 
     warnings = rn.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
     for line in warnings:
-        err.print(line, highlight=False, markup=False, soft_wrap=True)
+        common.err.print(line, highlight=False, markup=False, soft_wrap=True)
     if plan.stale:
-        err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
+        common.err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
                       highlight=False, markup=False, soft_wrap=True)
 
     tally = rn.Tally.of(plan)
-    bar = _progress_bar(plan, tally) if progress and err.is_terminal and plan.jobs else None
+    bar = _progress_bar(plan, tally) if progress and common.err.is_terminal and plan.jobs else None
 
     def on_result(res: Any) -> None:
         tally.add(res)
@@ -260,7 +245,7 @@ def _execute(
         if plan.jobs:
             # --json: stdout carries only the JSON printed at the end (Ray's and libraries' lines
             # go to stderr, file descriptor 1 included).
-            with stdout_to_stderr(as_json):
+            with common.stdout_to_stderr(as_json):
                 _run(plan, store, recorder, executor=executor, concurrency=concurrency, ray_address=ray_address,
                      on_result=on_result)
     except BackendError as exc:  # errors.is_fatal (FatalBenchError included): fix the backend, then --resume
@@ -281,7 +266,7 @@ def _execute(
         data = rp.load_run(store, plan.run_id)
         rep = rp.summarize(store, data, with_strategies=False)
     except StoreError as exc:  # the store failed (mid-run, or now): what finished is stored
-        fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+        common.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     failed = tally.failed
     summary = {k: rep[k] for k in ("problems", "tried", "solved", "rate", "attempts", "attempts_done",
                                    "attempts_planned", "complete", "pass_at_k", "invalid")}
@@ -301,22 +286,22 @@ def _execute(
     try:
         rn.finish_bench(recorder, plan.run_id, status, summary)
     except StoreError as exc:  # the bench stays open in the store: --resume closes it
-        fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+        common.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     rep["status"] = status
 
     resume = f"bench {plan.run_id} stopped; continue it with --resume {plan.run_id}"
     if bug is not None:
-        internal_error(bug, resume)
+        common.internal_error(bug, resume)
     if fatal is not None:
-        fail(f"{fatal} ({resume})")
+        common.fail(f"{fatal} ({resume})")
     if interrupted:
-        err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
+        common.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
         return ExitCode.INTERRUPTED
     if as_json:
-        print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
+        common.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
                         "cut_off_closed": len(plan.stale), "warnings": warnings})
     else:
-        out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
+        common.out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
                       highlight=False, markup=False, soft_wrap=True)
     return ExitCode.OK if rep["complete"] else ExitCode.NOT_PROVED
 
@@ -388,7 +373,7 @@ class _Bar:
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
-            console=err,
+            console=common.err,
             transient=False,
         )
         self.task = self.progress.add_task(plan.run_id[:12], total=tally.total, completed=tally.done,
@@ -440,10 +425,10 @@ def report_command(
     from lemmaforge.benchmarks.runner import BenchError
     from lemmaforge.db import StoreError
 
-    settings = settings_or_fail(config, {"db_url": db})
+    settings = common.settings_or_fail(config, {"db_url": db})
     for option, target in (("--plot", plot), ("--html", html)):
         if target is not None and not target.parent.is_dir():
-            fail(f"{option} {target}: folder {target.parent} does not exist")
+            common.fail(f"{option} {target}: folder {target.parent} does not exist")
     try:
         if plot is not None:
             rp.require_matplotlib()
@@ -459,41 +444,41 @@ def report_command(
             datas.append(data_b)
             reps.append(rep_b)
     except (BenchError, StoreError) as exc:
-        fail(str(exc))
+        common.fail(str(exc))
     extra: dict[str, Any] = {}
     if export is not None:
         try:
             extra["export"] = rp.export(store, data, export)
         except OSError as exc:
-            fail(f"cannot export to {export}: {exc.strerror or exc}")
+            common.fail(f"cannot export to {export}: {exc.strerror or exc}")
     if plot is not None:
         try:
             extra["plot"] = str(rp.plot(reps, datas, plot))
         except OSError as exc:
-            fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
+            common.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
     if html is not None:
         try:
             extra["html"] = rp.write_html(store, rep, data, html)
         except OSError as exc:
-            fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
+            common.fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
     if as_json:
         body = rp.compare(reps[0], reps[1]) if compare is not None else rep
-        print_json({**body, **extra})
+        common.print_json({**body, **extra})
     else:
         if compare is not None:
-            rp.render_compare(rp.compare(reps[0], reps[1]), out)
+            rp.render_compare(rp.compare(reps[0], reps[1]), common.out)
         else:
-            rp.render(rep, out)
+            rp.render(rep, common.out)
             if data.kind != rp.BENCH_KIND:
-                err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
+                common.err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
                               highlight=False, markup=False, soft_wrap=True)
         if "export" in extra:
-            out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
+            common.out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
                           f"(+ {Path(extra['export']['jsonl']).name})", highlight=False, markup=False, soft_wrap=True)
         if "plot" in extra:
-            out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
+            common.out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
         if "html" in extra:
-            out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
+            common.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
                           f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(ExitCode.OK)
 
@@ -508,12 +493,12 @@ def _report_training_run(store: Any, run_id: str, as_json: bool) -> None:
         return
     info = run_summary(run)
     if as_json:
-        print_json(info)
+        common.print_json(info)
     else:
-        out.print(one_line(info), highlight=False, markup=False, soft_wrap=True)
+        common.out.print(one_line(info), highlight=False, markup=False, soft_wrap=True)
         for key in ("settings", "metrics"):
             value = {k: v for k, v in (info.get(key) or {}).items() if k not in ("log_history", "iterations")}
             if value:
-                out.print(f"  {key}: {json.dumps(value, ensure_ascii=False)[:2000]}", highlight=False,
+                common.out.print(f"  {key}: {json.dumps(value, ensure_ascii=False)[:2000]}", highlight=False,
                               markup=False, soft_wrap=True)
     raise typer.Exit(ExitCode.OK)

@@ -296,10 +296,10 @@ def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):
 def test_progress_bar_on_a_terminal(tmp_path, monkeypatch):
     from rich.console import Console
 
-    from lemmaforge.cli import bench
+    from lemmaforge.cli import common
 
     buf = StringIO()
-    monkeypatch.setattr(bench, "err", Console(file=buf, force_terminal=True, width=150))
+    monkeypatch.setattr(common, "err", Console(file=buf, force_terminal=True, width=150))
     with fake_servers(SOLVABLE) as (kimina, llm):
         args = [a for a in bench_args(kimina, llm, f"sqlite:///{tmp_path / 'p.db'}", "--limit", "2")
                 if a != "--no-progress"]
