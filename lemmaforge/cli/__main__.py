@@ -2,4 +2,5 @@
 
 from lemmaforge.cli import main
 
-main()
+if __name__ == "__main__":  # guarded: tools that walk the package import this module too
+    main()
