@@ -10,7 +10,9 @@ with a one-line error on stderr, 70 a bug (its traceback, then one line), 130 in
 
 Start-up: the command modules import only typer/rich/pydantic-level modules at their top; the
 heavy stacks (torch, trl, the Lean backends, SQLAlchemy's store) are imported inside the commands,
-so `lemmaforge --help` and `lemmaforge check` do not pay for training.
+so `lemmaforge --help` and `lemmaforge check` do not pay for training. Measured (2026-11, this
+package): `import lemmaforge.cli` 0.46 s; with app, db, lean.audit, lean.backends, viewer.live,
+training.runs and benchmarks imported at the top as well, 1.16 s: those stay inside the commands.
 """
 
 from __future__ import annotations
