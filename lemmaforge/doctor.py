@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import json
 import os
 import platform
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from rich.table import Table
 from lemmaforge import __version__
 from lemmaforge.config import LLMEndpoint, Settings, VerifierConfig
 from lemmaforge.lean.install import find_lake
+from lemmaforge.versions import mathlib_version, package_version
 
 PROBE_TIMEOUT = 10.0
 
@@ -66,14 +65,6 @@ def _run(cmd: list[str], cwd: Path | None = None) -> tuple[int, str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return 127, str(exc)
     return proc.returncode, (proc.stdout or proc.stderr).strip()
-
-
-def package_version(name: str) -> str | None:
-    """The installed version of distribution `name`, None when it is not installed."""
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return None
 
 
 GET_LEAN = "run `lemmaforge setup` (installs elan, Lean and Mathlib through lean-interact; needs the internet)"
@@ -135,23 +126,6 @@ def check_project(report: DoctorReport, cfg: VerifierConfig) -> bool:
 
 
 LAKEFILES = ("lakefile.lean", "lakefile.toml")
-
-
-def mathlib_version(project: Path) -> str | None:
-    """Mathlib's version as `lake-manifest.json` pins it: `inputRev (rev)`; None without one."""
-    manifest = project / "lake-manifest.json"
-    if not manifest.is_file():
-        return None
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    packages = data.get("packages", []) if isinstance(data, dict) else []
-    for package in packages:
-        if isinstance(package, dict) and package.get("name") == "mathlib":
-            rev = str(package.get("rev", ""))[:12]
-            return f"{package.get('inputRev') or 'rev'} ({rev})"
-    return None
 
 
 def check_repl(report: DoctorReport, cfg: VerifierConfig) -> None:

@@ -21,7 +21,7 @@ from lemmaforge.agent.planner import Planner
 from lemmaforge.agent.prover import Prover
 from lemmaforge.config import LLMEndpoint, Settings
 from lemmaforge.db import SqlRecorder, Store
-from lemmaforge.doctor import mathlib_version, package_version, require_llm
+from lemmaforge.doctor import require_llm
 from lemmaforge.errors import InputError, StatementInvalid
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
@@ -30,6 +30,7 @@ from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder, new_id
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions, SearchResult
 from lemmaforge.search.tree import ProofTree
+from lemmaforge.versions import mathlib_version, package_version
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 

@@ -34,17 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.benchmarks.passk import mean_pass_at_k, solved_by_group
-from lemmaforge.benchmarks.report_html import write_html  # noqa: F401 (re-exported for cli_bench, see below)
-from lemmaforge.benchmarks.report_text import (  # noqa: F401 (re-exported for cli_bench, see below)
-    one_line,
-    render,
-    render_compare,
-)
 from lemmaforge.benchmarks.spec import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
-
-# `lemmaforge/cli_bench.py` (restructured by another helper at the same time) reaches the text and
-# HTML renderings as `report.<name>`; the re-exports above keep it working until the lead points it
-# at `benchmarks.report_text` / `benchmarks.report_html` after the merge.
 
 PLOT_MISSING = "--plot needs matplotlib, which is not installed: pip install 'lemmaforge[plot]'"
 

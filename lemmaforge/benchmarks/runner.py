@@ -49,24 +49,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from lemmaforge.benchmarks.resume import (  # noqa: F401 (re-exported for cli_bench, see below)
-    BenchPlan,
-    experiment_setting_conflicts,
-    flush_recorder,
-    load_bench,
-    new_bench,
-    resume_bench,
-    resume_settings,
-)
-from lemmaforge.benchmarks.spec import (  # noqa: F401 (re-exported for cli_bench, see below)
-    CHILD_KIND,
-    STATUS_DONE,
-    BenchError,
-    FatalBenchError,
-    make_spec,
-    select_problems,
-    warnings_for,
-)
+from lemmaforge.benchmarks.resume import BenchPlan, flush_recorder
+from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
 from lemmaforge.errors import BackendError, StatementInvalid, is_fatal
 from lemmaforge.records import ProblemRecord, Record, Recorder, RunFinished, RunStarted, new_id
 from lemmaforge.services import Services, check_statement, prove_problem
@@ -74,10 +58,6 @@ from lemmaforge.services import Services, check_statement, prove_problem
 if TYPE_CHECKING:
     from lemmaforge.config import Settings
     from lemmaforge.db import Store
-
-# `lemmaforge/cli_bench.py` (restructured by another helper at the same time) still reaches the
-# bench's experiment and resume functions as `runner.<name>`; the re-exports above keep it working
-# until the lead points it at `benchmarks.spec` / `benchmarks.resume` after the merge.
 
 # --------------------------------------------------------------------------------------------------
 # running attempts

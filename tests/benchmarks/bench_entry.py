@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import typer
 
-from lemmaforge.cli_bench import bench_command, report_command
+from lemmaforge.cli.bench import bench_command, report_command
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
 app.command("bench")(bench_command)

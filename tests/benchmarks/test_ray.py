@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def test_bench_on_a_local_ray_cluster_matches_the_local_executor(tmp_path, monkeypatch):
-    from lemmaforge import app as app_module
+    from lemmaforge import services as app_module
 
     ray_db = f"sqlite:///{tmp_path / 'ray.db'}"
     local_db = f"sqlite:///{tmp_path / 'local.db'}"

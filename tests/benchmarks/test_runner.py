@@ -277,7 +277,7 @@ def test_a_bug_in_one_search_stops_the_bench_exit_70_and_resume_finishes_it(tmp_
 
 
 def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):
-    from lemmaforge import app as app_module
+    from lemmaforge import services as app_module
 
     opened = []
     real = app_module.open_services
@@ -297,10 +297,10 @@ def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):
 def test_progress_bar_on_a_terminal(tmp_path, monkeypatch):
     from rich.console import Console
 
-    from lemmaforge import cli
+    from lemmaforge.cli import common
 
     buf = StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=buf, force_terminal=True, width=150))
+    monkeypatch.setattr(common, "err", Console(file=buf, force_terminal=True, width=150))
     with fake_servers(SOLVABLE) as (kimina, llm):
         args = [a for a in bench_args(kimina, llm, f"sqlite:///{tmp_path / 'p.db'}", "--limit", "2")
                 if a != "--no-progress"]

@@ -73,7 +73,7 @@ def test_every_product_exception_is_in_the_one_tree():
 def test_kinds_of_the_named_errors():
     from lemmaforge.agent.llm import LLMError
     from lemmaforge.benchmarks.spec import BenchError, FatalBenchError
-    from lemmaforge.cli_common import BadInput
+    from lemmaforge.cli.common import BadInput
     from lemmaforge.config import ConfigError
     from lemmaforge.db import StoreError
     from lemmaforge.lean.verifier import ProofStatesUnsupported, VerifierError

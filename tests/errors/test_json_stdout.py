@@ -1,6 +1,6 @@
 """`--json` stdout carries only JSON: while a command works, whatever Python code, libraries and
 child processes (Ray's workers and raylet inherit file descriptor 1) write to stdout goes to
-stderr (`cli_common.stdout_to_stderr`)."""
+stderr (`cli.common.stdout_to_stderr`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tests.conftest import REPO_ROOT
 
 SCRIPT = r"""
 import json, os, subprocess, sys
-from lemmaforge.cli_common import stdout_to_stderr
+from lemmaforge.cli.common import stdout_to_stderr
 with stdout_to_stderr(True):
     print("a library's print")
     os.write(1, b"a raw write to fd 1\n")

@@ -8,7 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from lemmaforge.cli_train import app
+from lemmaforge.cli.train import app
 from tests.fakes.fake_kimina import FakeKimina
 
 runner = CliRunner()

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
 
 from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM  # noqa: E402
-from lemmaforge.cli_train import app  # noqa: E402
+from lemmaforge.cli.train import app  # noqa: E402
 from lemmaforge.db import Store  # noqa: E402
 from lemmaforge.training.expert_config import ExpertIterConfig, ExpertIterError  # noqa: E402
 from lemmaforge.training.expert_iteration import PARENT_KIND, ROUND_KIND, ExpertIteration  # noqa: E402

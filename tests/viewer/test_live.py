@@ -44,7 +44,7 @@ def test_run_watch_counts_and_passes_records_on():
 def test_prove_shows_progress_against_budgets_on_stderr(tmp_path, monkeypatch):
     _auto_tac(monkeypatch)
     screen = io.StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=160))
+    monkeypatch.setattr(cli.prove, "err", Console(file=screen, force_terminal=True, width=160))
     problem = tmp_path / "t.lean"
     problem.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
     with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default"), delay=0.3) as llm:

@@ -1,14 +1,13 @@
-"""The `lemmaforge` command line.
+"""`lemmaforge prove` and `lemmaforge check`: prove one theorem, check one proof.
 
-Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a clean
-negative answer (not proved, something missing), 2 bad input or an unusable backend, always with a
-one-line error on stderr, 70 a bug (its traceback, then one line).
+Plain typer-annotated functions; `lemmaforge.cli` registers them. Exit codes as everywhere
+(`lemmaforge.errors.ExitCode`): 0 proved, 1 not (or incomplete), 2 bad input or an unusable
+backend (one line on stderr), 70 a bug, 130 interrupted.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,77 +15,28 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from lemmaforge import __version__
-from lemmaforge.cli_common import (
-    EXIT_BAD_INPUT,  # noqa: F401 - the exit codes stay importable from here, as before
-    EXIT_NO,
-    EXIT_OK,
+from lemmaforge.cli.common import (
     BadInput,
     ConfigOpt,
+    DbOpt,
     JsonOpt,
+    KiminaOpt,
+    ProjectOpt,
+    VerifierOpt,
     err,
     fail,
     internal_error,
     out,
-    read_text_file,
+    parse_budget,
+    print_json,
+    read_lean_file,
+    settings_or_fail,
     stdout_to_stderr,
 )
-from lemmaforge.config import ConfigError, Settings, load_config
+from lemmaforge.config import Settings
+from lemmaforge.errors import ExitCode
 
 
-def _wide_help(min_width: int = 110) -> None:
-    """Help is rendered at least `min_width` columns wide: at 80 (a pipe, a small terminal) rich's
-    option table cut long option names (`--problems-per-iteration` → `--problems-per-…`), and a
-    name that cannot be read cannot be typed. TERMINAL_WIDTH still wins when set."""
-    import os
-    import shutil
-
-    import typer.rich_utils
-
-    if not os.environ.get("TERMINAL_WIDTH"):
-        typer.rich_utils.MAX_WIDTH = max(shutil.get_terminal_size((80, 24)).columns, min_width)
-
-
-_wide_help()
-
-app = typer.Typer(
-    name="lemmaforge",
-    help="Prove Lean 4 theorems by recursive decomposition; verify, benchmark and train provers.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-def settings_or_fail(config: Path | None, overrides: dict[str, Any]) -> Settings:
-    try:
-        return load_config(config, overrides)
-    except ConfigError as exc:
-        fail(str(exc))
-
-
-def read_lean_file(path: Path, what: str = "file") -> str:
-    """The text of a Lean file, or BadInput naming what is wrong with it."""
-    text = read_text_file(path, what)
-    if not text.strip():
-        raise BadInput(f"{what} is empty: {path}")
-    return text
-
-
-def print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
-
-
-@app.callback(invoke_without_command=True)
-def _root(
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
-) -> None:
-    if version:
-        out.print(f"lemmaforge {__version__}")
-        raise typer.Exit(0)
-
-
-@app.command()
 def check(
     file: Annotated[Path, typer.Argument(help="Lean file to check: header + theorem with its proof.")],
     against: Annotated[
@@ -95,9 +45,9 @@ def check(
     theorem: Annotated[
         str | None, typer.Option("--theorem", help="Audit this theorem, lemma or `example` (default: the last one).")
     ] = None,
-    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
-    kimina_url: Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")] = None,
-    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")] = None,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds for the Lean check.")] = None,
     allow_native_decide: Annotated[
         bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
@@ -177,7 +127,7 @@ def check(
         print_json({"file": str(file), **report.to_json()})
     else:
         _print_report(file, report)
-    raise typer.Exit(EXIT_OK if report.ok else EXIT_NO)
+    raise typer.Exit(ExitCode.OK if report.ok else ExitCode.NOT_PROVED)
 
 
 def _print_report(file: Path, report: Any) -> None:
@@ -189,89 +139,6 @@ def _print_report(file: Path, report: Any) -> None:
         out.print(f"  - {r}", highlight=False, markup=False)
 
 
-@app.command()
-def doctor(
-    config: ConfigOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Say what is present and reachable, and what to do about what is missing.
-
-    Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database. Exit 0 when the configured verifier
-    is usable, else 1."""
-    from lemmaforge.doctor import diagnose, render
-
-    settings = settings_or_fail(config, {})
-    report = diagnose(settings)
-    if as_json:
-        print_json(report.to_json())
-    else:
-        render(report, out)
-    raise typer.Exit(EXIT_OK if report.verifier_ready else EXIT_NO)
-
-
-@app.command()
-def setup(
-    lean_version: Annotated[
-        str | None, typer.Option("--lean-version", help="Lean / Mathlib version tag, e.g. v4.19.0.")
-    ] = None,
-    project: Annotated[
-        Path | None, typer.Option("--project", help="Use this existing Lean project instead of a temporary Mathlib one.")
-    ] = None,
-    install_lean: Annotated[
-        bool, typer.Option("--install-lean/--no-install-lean", help="Install elan + Lean when missing.")
-    ] = True,
-    safeverify: Annotated[
-        bool,
-        typer.Option("--safeverify/--no-safeverify",
-                     help="Also build SafeVerify: the final audit then asks Lean whether a proof states the original."),
-    ] = False,
-    config: ConfigOpt = None,
-) -> None:
-    """Prepare Lean, Mathlib and the REPL through lean-interact.
-
-    Needs the internet; the first run takes a while (Mathlib's cache is several GB)."""
-    from lemmaforge.lean.install import SetupError, prepare
-
-    settings = settings_or_fail(config, {"verifier": {"lean_version": lean_version, "project": project}})
-    try:
-        result = prepare(settings.verifier, install_lean=install_lean, log=lambda m: err.print(m, highlight=False))
-    except SetupError as exc:
-        fail(str(exc))
-    from lemmaforge.lean.install import path_hint
-
-    out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
-    out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False, soft_wrap=True)
-    hint = path_hint()
-    if hint:
-        out.print(hint, highlight=False, markup=False, soft_wrap=True)
-    if safeverify:
-        from lemmaforge.lean.install import find_lake
-        from lemmaforge.lean.safeverify import build_safe_verify
-        from lemmaforge.lean.verifier import VerifierError
-
-        try:
-            exe = build_safe_verify(Path(result.project_dir), lake=find_lake(settings.verifier.lake_path) or "lake",
-                                    log=lambda m: err.print(m, highlight=False))
-        except VerifierError as exc:
-            fail(str(exc))
-        out.print(f"SafeVerify: export LEMMAFORGE_VERIFIER__SAFE_VERIFY={exe}", highlight=False)
-
-
-def _parse_budget(items: list[str] | None) -> dict[str, Any]:
-    from lemmaforge.config import BudgetConfig
-
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or key not in BudgetConfig.model_fields:
-            known = ", ".join(BudgetConfig.model_fields)
-            raise BadInput(f"--budget takes KEY=VALUE with KEY one of: {known} (got '{item}')")
-        out[key] = value.strip()
-    return out
-
-
-@app.command()
 def prove(
     file: Annotated[Path | None, typer.Argument(help="Lean file: header + the theorem to prove, ending in sorry.")] = None,
     statement: Annotated[str | None, typer.Option("--statement", help="The theorem as text instead of a file.")] = None,
@@ -288,9 +155,9 @@ def prove(
     prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
     prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
     cot: Annotated[bool, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt.")] = False,
-    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
-    kimina_url: Annotated[str | None, typer.Option("--kimina-url")] = None,
-    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
     budget: Annotated[
         list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
     ] = None,
@@ -298,7 +165,7 @@ def prove(
         bool | None,
         typer.Option("--trust-dataset", help="Accept a problem outside the dataset whitelist (instances, axioms…); recorded."),
     ] = None,
-    db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store.")] = None,
+    db: DbOpt = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the proof here.")] = None,
     live: Annotated[
         bool, typer.Option("--live/--no-live", help="Show progress and the proof tree on stderr while it runs (TTY).")
@@ -313,10 +180,10 @@ def prove(
     stdout exactly as written with -o; everything else goes to stderr. Exit 0 proved, 1 not proved
     or incomplete (another theorem of the file keeps its sorry), 2 bad input or unusable backend, 70
     a bug, 130 interrupted (the run id is printed; `lemmaforge show RUN` shows it)."""
-    from lemmaforge.app import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.db import StoreError
     from lemmaforge.errors import LemmaforgeError
     from lemmaforge.records import new_id
+    from lemmaforge.services import MINIF2F_HEADER, ProblemError, open_recorder, problem_from_code
     from lemmaforge.targets import TargetError, choose_target
     from lemmaforge.viewer.live import RunWatch, stop_message
 
@@ -330,7 +197,7 @@ def prove(
         code = read_lean_file(file) if file is not None else (header or MINIF2F_HEADER) + (statement or "")
         target = choose_target(code, theorem)
         problem = problem_from_code(target.code)
-        budget_overrides = _parse_budget(budget)
+        budget_overrides = parse_budget(budget)
     except (BadInput, ProblemError, TargetError) as exc:
         fail(str(exc))
     _announce_target(target, as_json)
@@ -379,7 +246,7 @@ def prove(
             err.print(f"  spent: {watch.status_line()}", highlight=False, markup=False, soft_wrap=True)
             if watch.last_error:
                 err.print(f"  last Lean error: {watch.last_error}", highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     except typer.Exit:
         raise
     except Exception as exc:  # a bug: exit INTERNAL (70), never 1, which means "not proved"
@@ -396,7 +263,7 @@ def prove(
             **result.to_json(), "proved": status == "proved", "status": status, "theorem": target.name,
             "incomplete_reason": incomplete, "last_lean_error": watch.last_error,
         })
-        raise typer.Exit(EXIT_OK if status == "proved" else EXIT_NO)
+        raise typer.Exit(ExitCode.OK if status == "proved" else ExitCode.NOT_PROVED)
     err.print(result.tree.render())
     if result.proved and result.proof:
         _write_stdout(result.proof)
@@ -413,10 +280,7 @@ def prove(
             err.print(line, highlight=False, soft_wrap=True)
         err.print(f"  run {result.run_id} (see it with `lemmaforge show {result.run_id}`)", highlight=False,
                   soft_wrap=True)
-    raise typer.Exit(EXIT_OK if status == "proved" else EXIT_NO)
-
-
-EXIT_INTERRUPTED = 130
+    raise typer.Exit(ExitCode.OK if status == "proved" else ExitCode.NOT_PROVED)
 
 
 def _announce_target(target: Any, as_json: bool) -> None:
@@ -450,7 +314,7 @@ def _write_stdout(text: str) -> None:
 async def _prove(
     settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
 ) -> Any:
-    from lemmaforge.app import check_statement, open_services, preflight_endpoints, prove_problem
+    from lemmaforge.services import check_statement, open_services, preflight_endpoints, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
         # Preflight, before any budget: the endpoints serve their models, the verifier answers and
@@ -469,32 +333,3 @@ async def _prove(
         view = LiveView(recorder)
         with Live(view, console=err, refresh_per_second=4, transient=True):
             return await prove_problem(services, settings, problem, run_id=run_id, on_update=view.update)
-
-
-def _add_subcommands() -> None:
-    # Imported here, not at the top: `lemmaforge check` must not pay for the training stack's
-    # imports, and cli_train imports torch / trl only inside its commands.
-    from lemmaforge.cli_bench import bench_command, report_command
-    from lemmaforge.cli_data import gen_data_command
-    from lemmaforge.cli_runs import runs_command, show_command
-    from lemmaforge.cli_train import app as train_app
-
-    app.command("bench")(bench_command)
-    app.command("report")(report_command)
-    app.command("gen-data")(gen_data_command)
-    app.command("runs")(runs_command)
-    app.command("show")(show_command)
-    app.add_typer(
-        train_app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra)."
-    )
-
-
-_add_subcommands()
-
-
-def main() -> None:
-    app()
-
-
-if __name__ == "__main__":
-    main()

@@ -26,21 +26,50 @@ e.g. `gen-data`'s statements.jsonl) and writes its rounds to the store; see
 is served (`--prover-url hf://{model}` / `vllm://{model}`, or `--serve-cmd`).
 """
 
+
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import math
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from lemmaforge.cli_common import BadInput, ConfigOpt, JsonOpt, err, fail, out, read_text_file
+from lemmaforge.cli.common import (
+    BadInput,
+    ConfigOpt,
+    DbOpt,
+    JsonOpt,
+    KiminaOpt,
+    ProjectOpt,
+    VerifierOpt,
+    fail,
+    out,
+    print_json,
+)
+from lemmaforge.cli.train_common import (
+    DataOpt,
+    ModelOpt,
+    OutputOpt,
+    TimeoutOpt,
+    TinyOpt,
+    TrustDatasetOpt,
+    _absolute,
+    _check_max_steps,
+    _grpo_rows,
+    _load_model,
+    _open_store,
+    _preflight,
+    _quiet,
+    _report,
+    _require_extra,
+    _settings,
+    _store_metrics,
+    _validated,
+    _verifier_factory,
+)
+from lemmaforge.cli.train_es import es
 from lemmaforge.training.sft import TrainingDataError
+from lemmaforge.versions import training_versions
 
 app = typer.Typer(
     name="train",
@@ -50,201 +79,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 train_app = app
-
-DataOpt = Annotated[Path, typer.Option("--data", help="JSONL training file.")]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="Model directory (or hub id already cached).")]
-TinyOpt = Annotated[bool, typer.Option("--tiny", help="Use a tiny random model (CPU smoke run).")]
-OutputOpt = Annotated[Path, typer.Option("--output", help="Output directory.")]
-VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]
-KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
-ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per Lean check.")]
-TrustDatasetOpt = Annotated[
-    bool | None,
-    typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (axioms, instances); recorded."),
-]
-
-
-def _json_safe(obj: Any) -> Any:
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {str(k): _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_safe(v) for v in obj]
-    if isinstance(obj, str | int | bool) or obj is None:
-        return obj
-    return str(obj)
-
-
-def print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(_json_safe(obj), ensure_ascii=False, indent=2) + "\n")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Rows of a JSONL file; BadInput naming the file and line on any problem."""
-    text = read_text_file(path, "data file")
-    rows: list[dict[str, Any]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-        if not isinstance(row, dict):
-            raise BadInput(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
-        rows.append(row)
-    if not rows:
-        raise BadInput(f"data file has no rows: {path}")
-    return rows
-
-
-def _validated(path: Path, validate: Any) -> list[dict[str, Any]]:
-    rows = read_jsonl(path)
-    try:
-        validate(rows)
-    except TrainingDataError as exc:
-        raise BadInput(f"{path}: {exc}") from None
-    return rows
-
-
-def _check_max_steps(max_steps: int | None) -> None:
-    """-1 means "train by epochs"; any other value below 1 is a typo, not a request for epochs."""
-    if max_steps is not None and max_steps != -1 and max_steps < 1:
-        raise BadInput(f"--max-steps must be a positive number of steps or -1 (train by epochs), not {max_steps}")
-
-
-def _require_extra(modules: tuple[str, ...] | None = None) -> None:
-    from lemmaforge.training.sft import require_train_extra
-
-    try:
-        require_train_extra(*((modules,) if modules else ()))
-    except ImportError as exc:
-        raise BadInput(str(exc)) from None
-
-
-def _load_model(
-    model: str | None, tiny: bool, rows: list[dict[str, Any]], *, weights: bool = True
-) -> tuple[Any, Any, str]:
-    """(model, tokenizer, name). The tokenizer pads on the left (generation). Without `weights`
-    the model is returned as its path, for TRL to load (with the preset's dtype)."""
-    if tiny:
-        if model is not None:
-            raise BadInput("give either --model or --tiny, not both")
-        from lemmaforge.training.tiny import build_tiny, texts_of_rows
-
-        m, tok = build_tiny(texts_of_rows(rows))
-        return m, tok, "tiny"
-    if model is None:
-        raise BadInput("give --model PATH (a model directory) or --tiny")
-    path = Path(model).expanduser()
-    if not path.exists() and (model.startswith((".", "/", "~")) or model.count("/") != 1):
-        raise BadInput(f"model not found: {model}")
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    try:
-        tok = AutoTokenizer.from_pretrained(model)
-        m = AutoModelForCausalLM.from_pretrained(model) if weights else model
-    except (OSError, ValueError) as exc:
-        raise BadInput(f"cannot load model '{model}': {' '.join(str(exc).split())[:300]}") from None
-    tok.padding_side = "left"
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    return m, tok, model
-
-
-def _settings(config: Path | None, overrides: dict[str, Any]) -> Any:
-    from lemmaforge.config import ConfigError, load_config
-
-    try:
-        return load_config(config, overrides)
-    except ConfigError as exc:
-        raise BadInput(str(exc)) from None
-
-
-def _verifier_factory(
-    config: Path | None,
-    verifier: str | None,
-    kimina_url: str | None,
-    project: Path | None,
-    timeout: float | None,
-    db_url: str | None = None,
-    trust_dataset: bool | None = None,
-):
-    from lemmaforge.lean.backends import BACKENDS, make_verifier
-
-    if verifier is not None and verifier not in BACKENDS:
-        raise BadInput(f"unknown verifier '{verifier}' (choose {', '.join(BACKENDS)})")
-    settings = _settings(
-        config,
-        {
-            "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
-                         "trust_dataset": trust_dataset},
-            "db_url": db_url,
-        },
-    )
-    return (lambda: make_verifier(settings.verifier)), settings
-
-
-def _open_store(db_url: str) -> Any:
-    """The store training runs are recorded in; BadInput when it cannot be opened."""
-    from lemmaforge.db import Store, StoreError
-
-    try:
-        return Store(db_url)
-    except StoreError as exc:  # every store failure (bad URL, unwritable directory) is a StoreError
-        raise BadInput(str(exc)) from None
-
-
-def _preflight(factory: Any, settings: Any, header: str = "", endpoints: Sequence[tuple[str, Any]] = ()) -> None:
-    """Before any training step: each LLM endpoint serves its model (`doctor`'s probe) and the
-    verifier answers and elaborates the data's header. One line and exit 2 when not."""
-    from lemmaforge.app import check_verifier
-    from lemmaforge.doctor import require_llm
-    from lemmaforge.errors import LemmaforgeError
-
-    async def verifier_answers() -> None:
-        verifier = factory()
-        try:
-            await check_verifier(verifier, header, timeout=settings.verifier.header_timeout)
-        finally:
-            await verifier.close()
-
-    try:
-        for role, endpoint in endpoints:
-            require_llm(role, endpoint)
-        asyncio.run(verifier_answers())
-    except LemmaforgeError as exc:
-        fail(str(exc))
-
-
-def _quiet(as_json: bool) -> contextlib.AbstractContextManager[Any]:
-    """With --json, whatever the libraries print while training goes to stderr: stdout carries
-    the one JSON object."""
-    return contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext()
-
-
-def _report(metrics: dict[str, Any], as_json: bool, what: str) -> None:
-    if as_json:
-        print_json(metrics)
-        return
-    out.print(f"[green]{what} done[/]: {metrics.get('global_step', '?')} steps, output {metrics.get('output_dir')}")
-    if metrics.get("run_id"):
-        out.print(f"  run {metrics['run_id']} (lemmaforge report {metrics['run_id']})", highlight=False, soft_wrap=True)
-    if metrics.get("first_loss") is not None:
-        out.print(f"  loss {metrics['first_loss']:.4f} -> {metrics['last_loss']:.4f}", highlight=False)
-    for key, values in (metrics.get("rewards") or {}).items():
-        if key.endswith("/mean") and values:
-            out.print(f"  {key}: {', '.join('nan' if v != v else f'{v:.3f}' for v in values)}", highlight=False)
-
-
-def _store_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
-    """What the run row keeps: the metrics without the per-step log (that is in the output dir)."""
-    return {k: v for k, v in metrics.items() if k != "log_history"}
-
-
-DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store the run is recorded in (default: the config's).")]
 
 
 @app.command()
@@ -287,7 +121,7 @@ def sft(
         "epochs": epochs, "lr": lr, "batch_size": batch_size, "grad_accum": grad_accum, "max_length": max_length,
         "use_cpu": use_cpu,
     }
-    run = TrainingRun.start(store, "sft", data=data, output=output, settings=settings, versions=_train_versions(),
+    run = TrainingRun.start(store, "sft", data=data, output=output, settings=settings, versions=training_versions(),
                             rows=len(rows))
     try:
         with run.failing_on_error(), _quiet(as_json):
@@ -300,20 +134,6 @@ def sft(
     finally:
         store.close()
     _report({**metrics, "run_id": run.run_id}, as_json, "sft")
-
-
-def _grpo_rows(data: Path, cot: bool) -> tuple[list[dict[str, Any]], str]:
-    """(rows, "grpo" | "benchmark"): GRPO rows as they are, or built from benchmark problems."""
-    from lemmaforge.training.grpo import is_benchmark_row, rows_from_benchmark, validate_grpo_rows
-
-    rows = read_jsonl(data)
-    try:
-        if is_benchmark_row(rows[0]):
-            return rows_from_benchmark(data, cot=cot), "benchmark"
-        validate_grpo_rows(rows)
-    except TrainingDataError as exc:
-        raise BadInput(f"{data}: {exc}") from None
-    return rows, "grpo"
 
 
 def _filter_by_pass_rate(
@@ -447,7 +267,7 @@ def grpo(
         "verifier": settings.verifier.backend, **overrides,
     }
     run = TrainingRun.start(store, "grpo", data=data, output=output, settings=run_settings,
-                            versions=_train_versions(), rows=len(rows))
+                            versions=training_versions(), rows=len(rows))
     kept_info: dict[str, Any] | None = None
     try:
         with run.failing_on_error():
@@ -488,224 +308,7 @@ def grpo(
     _report({**metrics, "run_id": run.run_id}, as_json, "grpo")
 
 
-#: ES settings, their defaults, and whether a --resume may change them (device and the target
-#: number of iterations may; everything that defines the experiment may not)
-ES_DEFAULTS: dict[str, Any] = {
-    "iterations": 10,
-    "population": 30,
-    "sigma": 1e-3,
-    "alpha": 5e-4,
-    "seed": 0,
-    "problems_per_iteration": 8,
-    "samples": 4,
-    "max_new_tokens": 1024,
-}
-ES_FLAGS = {
-    "iterations": "--iterations", "population": "--population", "sigma": "--sigma", "alpha": "--alpha",
-    "seed": "--seed", "problems_per_iteration": "--problems-per-iteration", "samples": "--samples",
-    "max_new_tokens": "--max-new-tokens", "model": "--model", "tiny": "--tiny", "data": "--data",
-}
-
-
-def _device(device: str) -> str:
-    """`auto` → cuda when torch sees a GPU, else cpu; a CUDA device that is not there is bad input."""
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise BadInput(f"--device {device}: no CUDA device available (torch.cuda.is_available() is False)")
-        index = device.partition(":")[2]
-        if index and (not index.isdigit() or int(index) >= torch.cuda.device_count()):
-            raise BadInput(f"--device {device}: no such CUDA device ({torch.cuda.device_count()} visible)")
-        return device
-    if device != "cpu":
-        raise BadInput(f"--device {device}: choose auto, cpu, cuda or cuda:N")
-    return device
-
-
-def _es_resume_settings(history: Any, given: dict[str, Any], history_path: Path) -> dict[str, Any]:
-    """Every setting of the stored experiment, with the flags given now checked against it: a flag
-    that would change the experiment is refused (as `bench --resume` does); `--iterations` is
-    the new total."""
-    stored = {**history.settings, **{k: getattr(history.config, k) for k in ("sigma", "alpha", "population", "seed")}}
-    conflicts = []
-    for key, value in given.items():
-        if key == "iterations" or value is None or key not in stored or stored[key] is None:
-            continue
-        if key == "data":
-            if stored.get("data_sha256") and value["sha256"] != stored["data_sha256"]:
-                conflicts.append(f"--data {value['path']} is not the data of the run (it trained on {stored['data']})")
-            continue
-        if value != stored[key]:
-            conflicts.append(f"{ES_FLAGS[key]} {value} (the run has {stored[key]})")
-    if conflicts:
-        raise BadInput(
-            f"--resume {history_path}: {'; '.join(conflicts)}; flags that change the experiment cannot change on "
-            "resume (start a new --output instead)"
-        )
-    merged = {**ES_DEFAULTS, **{k: v for k, v in stored.items() if v is not None}}
-    if given.get("iterations") is not None:
-        merged["iterations"] = given["iterations"]
-    return merged
-
-
-@app.command()
-def es(
-    output: OutputOpt,
-    data: Annotated[Path | None, typer.Option("--data", help="JSONL of GRPO rows or benchmark rows (default on --resume: the run's).")] = None,
-    model: ModelOpt = None,
-    tiny: TinyOpt = False,
-    iterations: Annotated[int | None, typer.Option("--iterations", min=1, help="Iterations in all (a resumed run continues up to it; default 10).")] = None,
-    population: Annotated[int | None, typer.Option("--population", min=2, help="Default 30.")] = None,
-    sigma: Annotated[float | None, typer.Option("--sigma", help="Default 1e-3.")] = None,
-    alpha: Annotated[float | None, typer.Option("--alpha", help="Default 5e-4.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Default 0.")] = None,
-    problems: Annotated[int | None, typer.Option("--problems-per-iteration", min=1, help="Default 8.")] = None,
-    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Proofs sampled per problem per member (default 4).")] = None,
-    max_new_tokens: Annotated[int | None, typer.Option("--max-new-tokens", min=1, help="Default 1024.")] = None,
-    device: Annotated[str, typer.Option("--device", help="auto (cuda when available), cpu, cuda or cuda:N.")] = "auto",
-    resume: Annotated[bool, typer.Option("--resume", help="Continue from OUTPUT/es_history.json with its own settings.")] = False,
-    save_model: Annotated[bool, typer.Option("--save-model/--no-save-model")] = True,
-    verifier: VerifierOpt = None,
-    kimina_url: KiminaOpt = None,
-    project: ProjectOpt = None,
-    trust_dataset: TrustDatasetOpt = None,
-    timeout: TimeoutOpt = None,
-    db: DbOpt = None,
-    config: ConfigOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Evolution Strategies: seeded weight perturbations scored by Lean-verified sampled proofs.
-    The run is OUTPUT/es_history.json (base model + seeds + coefficients + every setting).
-    `--resume` replays it onto the same model and continues with the stored settings (data,
-    model, sigma, alpha, population, seed, problems per iteration, samples, max new tokens);
-    a flag that contradicts them is refused; `--iterations` is the total to reach. After the
-    last iteration the replay check recomputes the weights from the history and compares them
-    bit for bit with the model on its device."""
-    from lemmaforge.lean.verifier import VerifierError
-    from lemmaforge.training.runs import TrainingRun, file_sha256
-
-    history_path = output / "es_history.json"
-    history = None
-    try:
-        if (sigma is not None and sigma <= 0) or (alpha is not None and alpha <= 0):
-            raise BadInput("--sigma and --alpha must be positive")
-        _require_extra(("torch", "transformers"))
-        if resume:
-            if not history_path.is_file():
-                raise BadInput(f"nothing to resume: {history_path} not found")
-            from lemmaforge.training.es import ESHistory
-
-            try:
-                history = ESHistory.load(history_path)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise BadInput(f"{history_path}: {exc}") from None
-        if data is None:
-            stored_data = history.settings.get("data") if history is not None else None
-            if stored_data is None:
-                raise BadInput("give --data (a JSONL of prompt, header, statement rows)")
-            data = Path(stored_data)
-        data_sha = file_sha256(data) if data.is_file() else None
-        given: dict[str, Any] = {
-            "iterations": iterations, "population": population, "sigma": sigma, "alpha": alpha, "seed": seed,
-            "problems_per_iteration": problems, "samples": samples, "max_new_tokens": max_new_tokens,
-            "model": _absolute(model), "tiny": True if tiny else None,
-            "data": {"path": str(data), "sha256": data_sha} if data_sha is not None else None,
-        }
-        if history is not None:
-            values = _es_resume_settings(history, given, history_path)
-            if model is None and not tiny:
-                model, tiny = values.get("model") if not values.get("tiny") else None, bool(values.get("tiny"))
-        else:
-            values = {**ES_DEFAULTS, **{k: v for k, v in given.items() if k in ES_DEFAULTS and v is not None}}
-        rows, _ = _grpo_rows(data, values.get("cot", True))
-        factory, settings = _verifier_factory(config, verifier, kimina_url, project, timeout, db, trust_dataset=trust_dataset)
-        target = _device(device)
-        store = _open_store(settings.db_url)
-        m, tok, name = _load_model(model, bool(tiny), rows)
-    except BadInput as exc:
-        fail(str(exc))
-    _preflight(factory, settings, str(rows[0].get("header") or ""))
-    from lemmaforge.training.es import (
-        ESConfig,
-        EvolutionStrategy,
-        iteration_summary,
-        make_lean_es_reward,
-        replay_matches,
-    )
-
-    experiment = {
-        **{k: values[k] for k in ES_DEFAULTS},
-        "model": _absolute(name) if name != "tiny" else None,
-        "tiny": name == "tiny",
-        "data": str(data.expanduser().resolve()),
-        "data_sha256": data_sha,
-    }
-    m.to(target)
-    cfg = None if history is not None else ESConfig(
-        sigma=values["sigma"], alpha=values["alpha"], population=values["population"], seed=values["seed"]
-    )
-    done_before = len(history.iterations) if history is not None else 0
-    todo = max(0, values["iterations"] - done_before)
-    run = TrainingRun.start(
-        store, "es", data=data, output=output, settings={**experiment, "device": target}, versions=_train_versions(),
-        rows=len(rows), extra={"resumed": history is not None, "iterations_before": done_before},
-    )
-    reward_fn, close = make_lean_es_reward(
-        tok, rows, factory, problems_per_iteration=values["problems_per_iteration"],
-        samples_per_problem=values["samples"], max_new_tokens=values["max_new_tokens"], seed=values["seed"],
-        timeout=settings.verifier.timeout, audit_config=settings.audit,
-    )
-    summaries: list[dict[str, Any]] = []
-
-    def progress(t: int, it: Any) -> None:
-        s = {"iteration": t, **iteration_summary(it)}
-        summaries.append(s)
-        if not as_json:
-            out.print(f"  iteration {t}: mean reward {s['mean_reward']}", highlight=False)
-
-    try:
-        with run.failing_on_error():
-            try:
-                strategy = EvolutionStrategy(m, reward_fn, cfg, history=history, base=name)
-            except ValueError as exc:
-                raise BadInput(str(exc)) from None
-            strategy.history.settings = experiment
-            if todo == 0:
-                strategy.history.save(history_path)
-            with _quiet(as_json):
-                strategy.train(todo, history_path=history_path, callback=progress)
-            exact = replay_matches(m, strategy.base_state, strategy.history)
-    except BadInput as exc:
-        store.close()
-        fail(str(exc))
-    except VerifierError as exc:
-        store.close()
-        fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
-    finally:
-        close()
-    if save_model:
-        m.save_pretrained(output / "model")
-        tok.save_pretrained(output / "model")
-    metrics = {
-        "output_dir": str(output),
-        "history": str(history_path),
-        "device": target,
-        "global_step": len(strategy.history.iterations),
-        "iterations_run": todo,
-        "replay_exact": exact,
-        "iterations": summaries,
-    }
-    run.finish(metrics)
-    store.close()
-    if not exact:
-        err.print(f"error: the replay check failed: {history_path} does not rebuild the weights on {target}")
-        raise typer.Exit(1)
-    if not as_json:
-        out.print(f"  replay check on {target}: exact", highlight=False)
-    _report({**metrics, "run_id": run.run_id}, as_json, "es")
+app.command("es")(es)
 
 
 @app.command("runs")
@@ -772,7 +375,7 @@ def expert_iter(
     lora: Annotated[bool, typer.Option("--lora", help="Train LoRA adapters, merged into each round's checkpoint.")] = False,
     cpu: Annotated[bool, typer.Option("--cpu", help="Train on the CPU (default with --tiny).")] = False,
     resume: Annotated[str | None, typer.Option("--resume", help="Continue the loop of this run id (its recipe is kept).")] = None,
-    db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's).")] = None,
+    db: DbOpt = None,
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
@@ -859,7 +462,7 @@ def expert_iter(
         "audit_config": settings.audit,
         "check_timeout": settings.verifier.timeout,
         "on_event": progress,
-        "versions": _train_versions(),
+        "versions": training_versions(),
     }
     loop: Any = None
     try:
@@ -898,26 +501,3 @@ def expert_iter(
     )
     if last:
         out.print(f"  last round: {last['metrics']['new_proofs']} new proofs, data {last['data_path']}", highlight=False)
-
-
-def _absolute(spec: str | None) -> str | None:
-    """An existing file or directory as an absolute path (a loop is resumed from anywhere); a
-    dataset name, `NAME:SPLIT` or hub id unchanged."""
-    if spec is None:
-        return None
-    path = Path(spec).expanduser()
-    return str(path.resolve()) if path.exists() else spec
-
-
-def _train_versions() -> dict[str, str | None]:
-    from importlib import metadata
-
-    from lemmaforge import __version__
-
-    def pkg(name: str) -> str | None:
-        try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
-            return None
-
-    return {"lemmaforge": __version__, **{p: pkg(p) for p in ("torch", "transformers", "trl", "vllm")}}

@@ -11,84 +11,78 @@ from typing import Annotated, Any
 
 import typer
 
-_DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's db_url).")]
-_ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
-_JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+from lemmaforge.cli.bench import _check_db_exists, _open_store
+from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, err, fail, out, print_json, settings_or_fail
 
 
 def _open(config: Path | None, db: str | None) -> Any:
-    from lemmaforge import cli
-    from lemmaforge.cli_bench import _check_db_exists, _open_store
-
-    settings = cli.settings_or_fail(config, {"db_url": db})
+    settings = settings_or_fail(config, {"db_url": db})
     _check_db_exists(settings.db_url)
     return _open_store(settings.db_url)
 
 
 def runs_command(
-    db: _DbOpt = None,
+    db: DbOpt = None,
     problem: Annotated[str | None, typer.Option("--problem", help="Only runs of this problem (id, or part of its id or name).")] = None,
     status: Annotated[
         str | None, typer.Option("--status", help="Only runs with this status: proved, not_proved, failed, cancelled, running.")
     ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Only runs of this kind: prove, bench, …")] = None,
     limit: Annotated[int, typer.Option("--limit", help="At most N runs, newest first (0: all).")] = 20,
-    config: _ConfigOpt = None,
-    as_json: _JsonOpt = False,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """List recorded runs, newest first: status, problem, time, LLM calls, Lean checks, why it stopped."""
-    from lemmaforge import cli
     from lemmaforge.viewer import model, text
 
     if limit < 0:
-        cli.fail(f"--limit must be 0 (all) or more, not {limit}")
+        fail(f"--limit must be 0 (all) or more, not {limit}")
     statuses = ("proved", "not_proved", "failed", "cancelled", "running")
     if status is not None and status not in statuses:
-        cli.fail(f"unknown status '{status}' (choose {', '.join(statuses)})")
+        fail(f"unknown status '{status}' (choose {', '.join(statuses)})")
     store = _open(config, db)
     rows = model.runs_table(store, problem=problem, status=status, kind=kind, limit=limit or None)
     if as_json:
-        cli.print_json({"db": str(store.url), "runs": rows})
+        print_json({"db": str(store.url), "runs": rows})
     elif not rows:
-        cli.err.print("no runs match", highlight=False)
+        err.print("no runs match", highlight=False)
     else:
-        cli.out.print(text.runs_table(rows))
+        out.print(text.runs_table(rows))
     raise typer.Exit(0)
 
 
 def show_command(
     run_id: Annotated[str, typer.Argument(help="A run id (or a unique prefix of one), as `lemmaforge runs` lists them.")],
-    db: _DbOpt = None,
+    db: DbOpt = None,
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write the run as one self-contained interactive HTML page.")
     ] = None,
     all_attempts: Annotated[bool, typer.Option("--all-attempts", help="List valid attempts too, not only failed ones.")] = False,
-    config: _ConfigOpt = None,
-    as_json: _JsonOpt = False,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Show one run: its proof tree, how each goal closed, failed attempts with Lean's first error,
     budgets spent against their limits, timings; `--json` for the whole tree, `--html` for a page."""
-    from lemmaforge import cli
     from lemmaforge.viewer import model, text
 
     if html is not None and not html.parent.is_dir():
-        cli.fail(f"cannot write {html}: folder {html.parent} does not exist")
+        fail(f"cannot write {html}: folder {html.parent} does not exist")
     store = _open(config, db)
     try:
         view = model.run_view(store, run_id)
     except model.RunNotFound as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     if html is not None:
         from lemmaforge.viewer.html import render_run_page
 
         try:
             html.write_text(render_run_page(view), encoding="utf-8")
         except OSError as exc:
-            cli.fail(f"cannot write {html}: {exc.strerror or exc}")
+            fail(f"cannot write {html}: {exc.strerror or exc}")
     if as_json:
-        cli.print_json(view)
+        print_json(view)
     else:
-        text.render_run(view, cli.out, all_attempts=all_attempts)
+        text.render_run(view, out, all_attempts=all_attempts)
         if html is not None:
-            cli.err.print(f"page written to {html}", highlight=False, markup=False, soft_wrap=True)
+            err.print(f"page written to {html}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(0)

@@ -10,24 +10,13 @@ What the files hold: see `lemmaforge.training.export`.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-out = Console()
-err = Console(stderr=True)
-
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(' '.join(str(message).split()))}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, err, fail, out, print_json
+from lemmaforge.errors import ExitCode
 
 
 def _split_list(values: list[str] | None) -> list[str]:
@@ -50,7 +39,7 @@ def _missing_sqlite_file(url: str) -> str | None:
 
 def gen_data_command(
     out_dir: Annotated[Path, typer.Option("--out", help="Output directory for the JSONL files and manifest.")],
-    db: Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's).")] = None,
+    db: DbOpt = None,
     runs: Annotated[
         list[str] | None,
         typer.Option("--runs", help="Run ids (comma-separated or repeated); a bench or expert-iter run includes its children. Default: every run."),
@@ -68,8 +57,8 @@ def gen_data_command(
     hf_dir: Annotated[
         Path | None, typer.Option("--hf-dir", help="Also save an HF DatasetDict (one split per kind) here.")
     ] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write SFT data from the store: non-CoT proofs, CoT cold-start rows, subgoal curriculum.
 
@@ -83,43 +72,43 @@ def gen_data_command(
     kind_list = [k.strip() for k in kinds.split(",") if k.strip()]
     bad = [k for k in kind_list if k not in KINDS]
     if bad or not kind_list:
-        _fail(f"unknown kind(s) '{','.join(bad) or kinds}': choose from {', '.join(KINDS)}")
+        fail(f"unknown kind(s) '{','.join(bad) or kinds}': choose from {', '.join(KINDS)}")
     if hf_dir is not None:
         try:
             import datasets  # noqa: F401
         except ImportError:
-            _fail("--hf-dir needs the `datasets` package: pip install 'lemmaforge[train]'")
+            fail("--hf-dir needs the `datasets` package: pip install 'lemmaforge[train]'")
     try:
         settings = load_config(config, {"db_url": db})
     except ConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     missing = _missing_sqlite_file(settings.db_url)
     if missing is not None:
-        _fail(f"no database at {missing} (give --db URL of the store that `prove` / `bench` wrote)")
+        fail(f"no database at {missing} (give --db URL of the store that `prove` / `bench` wrote)")
     try:
         held = Holdout.load(_split_list(holdout))
     except ExportError as exc:
-        _fail(f"--holdout {exc}")
+        fail(f"--holdout {exc}")
     try:
         store = Store(settings.db_url)
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     try:
         result = collect(
             store, runs=_split_list(runs) or None, kinds=kind_list, holdout=held, max_per_statement=max_per_statement
         )
         files = write(result, out_dir, hf_dir=hf_dir)
     except ExportError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except OSError as exc:
-        _fail(f"cannot write {out_dir}: {exc.strerror or exc}")
+        fail(f"cannot write {out_dir}: {exc.strerror or exc}")
     finally:
         store.close()
     summary: dict[str, Any] = {**result.to_json(), "files": files}
     if as_json:
-        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        print_json(summary)
     else:
         rows = ", ".join(f"{k} {len(v)}" for k, v in result.rows.items())
         out.print(f"[green]wrote[/] {result.total} rows ({rows}), {len(result.statements)} statements to {out_dir}")
@@ -138,7 +127,7 @@ def gen_data_command(
             out.print(f"  skipped {n}: {reason}", highlight=False)
     if result.total == 0:
         err.print("no training rows: no verified proof in the selected runs (after hold-out)", highlight=False)
-        raise typer.Exit(EXIT_NO)
+        raise typer.Exit(ExitCode.NOT_PROVED)
 
 
 __all__ = ["gen_data_command"]

@@ -16,20 +16,9 @@ from typing import Annotated, Any
 
 import typer
 
-from lemmaforge.errors import BackendError
-
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-_ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
-_JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-_DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's db_url).")]
-
-
-def _cli() -> Any:
-    # imported lazily: lemmaforge.cli imports this module to register its commands
-    from lemmaforge import cli
-
-    return cli
+import lemmaforge.cli.common as common
+from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, KiminaOpt, ProjectOpt, VerifierOpt
+from lemmaforge.errors import BackendError, ExitCode
 
 
 def _check_db_exists(url: str) -> None:
@@ -45,7 +34,7 @@ def _check_db_exists(url: str) -> None:
         db = u.database or ""
         if db and db != ":memory:" and not db.startswith("file:") and "mode=memory" not in db:
             if not Path(db).expanduser().is_file():
-                _cli().fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
+                common.fail(f"no database at {Path(db).expanduser()} (give the store with --db URL)")
 
 
 def _open_store(url: str, *, read_only: bool = False) -> Any:
@@ -54,7 +43,7 @@ def _open_store(url: str, *, read_only: bool = False) -> Any:
     try:
         return Store(url, read_only=read_only)
     except StoreError as exc:
-        _cli().fail(str(exc))
+        common.fail(str(exc))
 
 
 def bench_command(
@@ -79,7 +68,7 @@ def bench_command(
     resume: Annotated[
         str | None, typer.Option("--resume", help="Continue this bench run: its finished attempts are kept.")
     ] = None,
-    db: _DbOpt = None,
+    db: DbOpt = None,
     executor: Annotated[str, typer.Option("--executor", help="local (asyncio) or ray.")] = "local",
     ray_address: Annotated[
         str | None, typer.Option("--ray-address", help="Ray cluster to join (default: start a local one).")
@@ -102,9 +91,9 @@ def bench_command(
     prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
     prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
     cot: Annotated[bool | None, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt. \\[default: no]")] = None,
-    verifier: Annotated[str | None, typer.Option("--verifier", help="Backend: repl, kimina or lake.")] = None,
-    kimina_url: Annotated[str | None, typer.Option("--kimina-url")] = None,
-    project: Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib.")] = None,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
     trust_dataset: Annotated[
         bool | None,
         typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (instances, axioms…); recorded."),
@@ -114,36 +103,36 @@ def bench_command(
         typer.Option("--budget", help="Per problem attempt, KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …"),
     ] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr (TTY only).")] = True,
-    config: _ConfigOpt = None,
-    as_json: _JsonOpt = False,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Run a whole benchmark: every problem, --attempts times, several at once; resumable.
 
     Every (problem, attempt) is one prove run recorded under the bench run. Killed at any moment,
     `--resume ID` continues it from the store: finished attempts are kept, cut-off ones redone.
     Exit 0 all attempts done, 1 some failed (resume to retry), 2 bad input or unusable backend."""
-    cli = _cli()
-    from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.benchmarks import resume as rs
+    from lemmaforge.benchmarks import spec as sp
 
     if executor not in ("local", "ray"):
-        cli.fail(f"unknown executor '{executor}' (choose local or ray)")
+        common.fail(f"unknown executor '{executor}' (choose local or ray)")
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
-        cli.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+        common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if resume is not None and run_id is not None:
-        cli.fail("give --run-id (a new bench) or --resume (an existing one), not both")
+        common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
     if resume is None and dataset is None:
-        cli.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
+        common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
     if executor == "ray":
         from lemmaforge.benchmarks.ray_executor import require_ray
 
         try:
             require_ray()
-        except rn.BenchError as exc:
-            cli.fail(str(exc))
+        except sp.BenchError as exc:
+            common.fail(str(exc))
     try:
-        budget_overrides = cli._parse_budget(budget)
-    except cli.BadInput as exc:
-        cli.fail(str(exc))
+        budget_overrides = common.parse_budget(budget)
+    except common.BadInput as exc:
+        common.fail(str(exc))
     overrides: dict[str, Any] = {
         "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset},
         "planner": {"url": planner_url, "model": planner_model},
@@ -151,25 +140,25 @@ def bench_command(
         "budget": budget_overrides,
         "db_url": db,
     }
-    base = cli.settings_or_fail(config, overrides)
+    base = common.settings_or_fail(config, overrides)
     spec = selected = None
     if resume is None:  # validate the input before anything is written
         try:
-            spec = rn.make_spec(
+            spec = sp.make_spec(
                 dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=1 if attempts is None else attempts,
                 answers=answers or "slots", tactic=True if tactic is None else tactic,
                 shared_cache=bool(shared_cache),
             )
             _require_endpoint(base)
-            selected = rn.select_problems(spec)
-        except rn.BenchError as exc:
-            cli.fail(str(exc))
+            selected = sp.select_problems(spec)
+        except sp.BenchError as exc:
+            common.fail(str(exc))
     else:
         _check_db_exists(base.db_url)
     store = _open_store(base.db_url)
-    from lemmaforge.app import versions as run_versions
     from lemmaforge.config import ConfigError, load_config
     from lemmaforge.db import SqlRecorder, StoreError
+    from lemmaforge.services import versions as run_versions
 
     recorder = SqlRecorder(store)
     exit_code: int | None = None
@@ -178,33 +167,33 @@ def bench_command(
             if spec is not None:
                 settings = base
                 vers = run_versions(settings)
-                plan = rn.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
+                plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
                                     problems=selected)
             else:
-                bench = rn.load_bench(store, resume)
+                bench = rs.load_bench(store, resume)
                 stored_settings = bench.config.get("settings") or {}
-                conflicts = rn.experiment_setting_conflicts(stored_settings, overrides)
+                conflicts = rs.experiment_setting_conflicts(stored_settings, overrides)
                 if cot is not None and cot != bool(bench.config.get("cot", False)):
                     conflicts.append(f"--{'cot' if cot else 'no-cot'} (the run has {'--cot' if bench.config.get('cot') else '--no-cot'})")
                 if conflicts:
-                    raise rn.BenchError(
+                    raise sp.BenchError(
                         f"--resume {resume}: {'; '.join(conflicts)}; flags that change the experiment cannot change "
                         "on resume (start a new bench instead)"
                     )
                 try:
-                    settings = rn.resume_settings(bench, lambda o: load_config(config, o), {**overrides, "db_url": base.db_url})
+                    settings = rs.resume_settings(bench, lambda o: load_config(config, o), {**overrides, "db_url": base.db_url})
                 except ConfigError as exc:
-                    raise rn.BenchError(f"stored settings of run {resume} are not valid here: {exc}") from None
+                    raise sp.BenchError(f"stored settings of run {resume} are not valid here: {exc}") from None
                 _require_endpoint(settings)
                 given = {"dataset": dataset, "split": split, "limit": limit, "names": names, "shard": shard,
                          "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache}
-                plan = rn.resume_bench(store, recorder, resume, settings=settings, given=given,
+                plan = rs.resume_bench(store, recorder, resume, settings=settings, given=given,
                                        versions=run_versions(settings))
-        except rn.BenchError as exc:
-            cli.fail(str(exc))
+        except sp.BenchError as exc:
+            common.fail(str(exc))
         except StoreError as exc:  # the store failed before any attempt ran
             again = f"continue it with --resume {resume}" if resume else "run the same command again"
-            cli.fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
+            common.fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
         exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
                              ray_address=ray_address, progress=progress, as_json=as_json)
     finally:
@@ -212,13 +201,13 @@ def bench_command(
             recorder.close()
         except StoreError as exc:
             if exit_code is not None:  # otherwise the error that stopped the bench was reported
-                cli.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
+                common.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
 
 
 def _require_endpoint(settings: Any) -> None:
     if not settings.planner.url and not settings.prover.url:
-        from lemmaforge.benchmarks.runner import BenchError
+        from lemmaforge.benchmarks.spec import BenchError
 
         raise BenchError(
             "no model endpoint: set --prover-url (and --planner-url for decomposition), or [prover].url / "
@@ -230,19 +219,20 @@ def _execute(
     plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
     progress: bool, as_json: bool,
 ) -> int:
-    cli = _cli()
     from lemmaforge.benchmarks import report as rp
+    from lemmaforge.benchmarks import report_text as rt
     from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.benchmarks import spec as sp
 
-    warnings = rn.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
+    warnings = sp.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
     for line in warnings:
-        cli.err.print(line, highlight=False, markup=False, soft_wrap=True)
+        common.err.print(line, highlight=False, markup=False, soft_wrap=True)
     if plan.stale:
-        cli.err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
+        common.err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
                       highlight=False, markup=False, soft_wrap=True)
 
     tally = rn.Tally.of(plan)
-    bar = _progress_bar(plan, tally) if progress and cli.err.is_terminal and plan.jobs else None
+    bar = _progress_bar(plan, tally) if progress and common.err.is_terminal and plan.jobs else None
 
     def on_result(res: Any) -> None:
         tally.add(res)
@@ -258,12 +248,12 @@ def _execute(
         if plan.jobs:
             # --json: stdout carries only the JSON printed at the end (Ray's and libraries' lines
             # go to stderr, file descriptor 1 included).
-            with cli.stdout_to_stderr(as_json):
+            with common.stdout_to_stderr(as_json):
                 _run(plan, store, recorder, executor=executor, concurrency=concurrency, ray_address=ray_address,
                      on_result=on_result)
     except BackendError as exc:  # errors.is_fatal (FatalBenchError included): fix the backend, then --resume
         fatal = str(exc)
-    except rn.BenchError as exc:
+    except sp.BenchError as exc:
         fatal = str(exc)
     except KeyboardInterrupt:
         interrupted = True
@@ -279,7 +269,7 @@ def _execute(
         data = rp.load_run(store, plan.run_id)
         rep = rp.summarize(store, data, with_strategies=False)
     except StoreError as exc:  # the store failed (mid-run, or now): what finished is stored
-        cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+        common.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     failed = tally.failed
     summary = {k: rep[k] for k in ("problems", "tried", "solved", "rate", "attempts", "attempts_done",
                                    "attempts_planned", "complete", "pass_at_k", "invalid")}
@@ -299,24 +289,24 @@ def _execute(
     try:
         rn.finish_bench(recorder, plan.run_id, status, summary)
     except StoreError as exc:  # the bench stays open in the store: --resume closes it
-        cli.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
+        common.fail(f"{fatal or exc} (bench {plan.run_id} stopped; continue it with --resume {plan.run_id})")
     rep["status"] = status
 
     resume = f"bench {plan.run_id} stopped; continue it with --resume {plan.run_id}"
     if bug is not None:
-        cli.internal_error(bug, resume)
+        common.internal_error(bug, resume)
     if fatal is not None:
-        cli.fail(f"{fatal} ({resume})")
+        common.fail(f"{fatal} ({resume})")
     if interrupted:
-        cli.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
-        return EXIT_INTERRUPTED
+        common.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
+        return ExitCode.INTERRUPTED
     if as_json:
-        cli.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
+        common.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
                         "cut_off_closed": len(plan.stale), "warnings": warnings})
     else:
-        cli.out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
+        common.out.print(rt.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
                       highlight=False, markup=False, soft_wrap=True)
-    return EXIT_OK if rep["complete"] else EXIT_NO
+    return ExitCode.OK if rep["complete"] else ExitCode.NOT_PROVED
 
 
 def _run(
@@ -324,8 +314,8 @@ def _run(
     on_result: Any,
 ) -> None:
     """Preflight, then every pending attempt on the chosen executor. Raises what stops the bench."""
-    from lemmaforge.app import preflight_endpoints
     from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.services import preflight_endpoints
 
     # Before any budget: every endpoint answers and serves its model (doctor's probe). The
     # verifier and each statement are checked by the runner, once per problem.
@@ -347,8 +337,9 @@ def _run(
 
 
 async def _run_local(plan: Any, recorder: Any, concurrency: int, on_result: Any) -> None:
-    from lemmaforge.app import open_services
     from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.benchmarks import spec as sp
+    from lemmaforge.services import open_services
 
     try:
         async with open_services(plan.settings, recorder=recorder, cot=plan.cot) as services:
@@ -358,9 +349,9 @@ async def _run_local(plan: Any, recorder: Any, concurrency: int, on_result: Any)
                 on_result=on_result,
             )
     except BackendError as exc:  # raised while opening or closing the services (errors.is_fatal)
-        if isinstance(exc, rn.FatalBenchError):
+        if isinstance(exc, sp.FatalBenchError):
             raise
-        raise rn.FatalBenchError(str(exc), exc) from None
+        raise sp.FatalBenchError(str(exc), exc) from None
 
 
 class _Bar:
@@ -376,7 +367,6 @@ class _Bar:
             TimeRemainingColumn,
         )
 
-        cli = _cli()
         self.tally = tally
         self.progress = Progress(
             TextColumn("[bold]bench[/] {task.description}"),
@@ -387,7 +377,7 @@ class _Bar:
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
-            console=cli.err,
+            console=common.err,
             transient=False,
         )
         self.task = self.progress.add_task(plan.run_id[:12], total=tally.total, completed=tally.done,
@@ -415,7 +405,7 @@ def _progress_bar(plan: Any, tally: Any) -> _Bar:
 
 def report_command(
     run_id: Annotated[str, typer.Argument(help="A bench run id (or a single prove run id).")],
-    db: _DbOpt = None,
+    db: DbOpt = None,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write a PNG: pass@k and solved-vs-LLM-calls curves (needs matplotlib).")
     ] = None,
@@ -429,27 +419,28 @@ def report_command(
         Path | None,
         typer.Option("--html", help="Write a self-contained HTML report (pass@k curve, categories, each problem's tree)."),
     ] = None,
-    config: _ConfigOpt = None,
-    as_json: _JsonOpt = False,
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Report on a bench run: solved per split and category, pass@k, cost, time, depth, strategies.
 
     Exit 0, or 2 for an unknown run id / missing matplotlib (with --plot)."""
-    cli = _cli()
     from lemmaforge.benchmarks import report as rp
-    from lemmaforge.benchmarks.runner import BenchError
+    from lemmaforge.benchmarks import report_html as rh
+    from lemmaforge.benchmarks import report_text as rt
+    from lemmaforge.benchmarks.spec import BenchError
     from lemmaforge.db import StoreError
 
-    settings = cli.settings_or_fail(config, {"db_url": db})
+    settings = common.settings_or_fail(config, {"db_url": db})
     for option, target in (("--plot", plot), ("--html", html)):
         if target is not None and not target.parent.is_dir():
-            cli.fail(f"{option} {target}: folder {target.parent} does not exist")
+            common.fail(f"{option} {target}: folder {target.parent} does not exist")
     try:
         if plot is not None:
             rp.require_matplotlib()
         _check_db_exists(settings.db_url)
         store = _open_store(settings.db_url, read_only=True)  # a report never writes
-        _report_training_run(cli, store, run_id, as_json)  # exits when it is one
+        _report_training_run(store, run_id, as_json)  # exits when it is one
         data = rp.load_run(store, run_id)
         rep = rp.summarize(store, data)
         datas, reps = [data], [rep]
@@ -459,46 +450,46 @@ def report_command(
             datas.append(data_b)
             reps.append(rep_b)
     except (BenchError, StoreError) as exc:
-        cli.fail(str(exc))
+        common.fail(str(exc))
     extra: dict[str, Any] = {}
     if export is not None:
         try:
             extra["export"] = rp.export(store, data, export)
         except OSError as exc:
-            cli.fail(f"cannot export to {export}: {exc.strerror or exc}")
+            common.fail(f"cannot export to {export}: {exc.strerror or exc}")
     if plot is not None:
         try:
             extra["plot"] = str(rp.plot(reps, datas, plot))
         except OSError as exc:
-            cli.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
+            common.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
     if html is not None:
         try:
-            extra["html"] = rp.write_html(store, rep, data, html)
+            extra["html"] = rh.write_html(store, rep, data, html)
         except OSError as exc:
-            cli.fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
+            common.fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
     if as_json:
         body = rp.compare(reps[0], reps[1]) if compare is not None else rep
-        cli.print_json({**body, **extra})
+        common.print_json({**body, **extra})
     else:
         if compare is not None:
-            rp.render_compare(rp.compare(reps[0], reps[1]), cli.out)
+            rt.render_compare(rp.compare(reps[0], reps[1]), common.out)
         else:
-            rp.render(rep, cli.out)
+            rt.render(rep, common.out)
             if data.kind != rp.BENCH_KIND:
-                cli.err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
+                common.err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
                               highlight=False, markup=False, soft_wrap=True)
         if "export" in extra:
-            cli.out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
+            common.out.print(f"exported {extra['export']['files']} proof(s) to {extra['export']['dir']} "
                           f"(+ {Path(extra['export']['jsonl']).name})", highlight=False, markup=False, soft_wrap=True)
         if "plot" in extra:
-            cli.out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
+            common.out.print(f"plot written to {extra['plot']}", highlight=False, markup=False, soft_wrap=True)
         if "html" in extra:
-            cli.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
+            common.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
                           f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
-    raise typer.Exit(EXIT_OK)
+    raise typer.Exit(ExitCode.OK)
 
 
-def _report_training_run(cli: Any, store: Any, run_id: str, as_json: bool) -> None:
+def _report_training_run(store: Any, run_id: str, as_json: bool) -> None:
     """A `train sft|grpo|es` / expert-iteration run: its config, data hash, metrics and output
     (`lemmaforge.training.runs`); returns for any other run."""
     from lemmaforge.training.runs import LISTED_KINDS, one_line, run_summary
@@ -508,12 +499,12 @@ def _report_training_run(cli: Any, store: Any, run_id: str, as_json: bool) -> No
         return
     info = run_summary(run)
     if as_json:
-        cli.print_json(info)
+        common.print_json(info)
     else:
-        cli.out.print(one_line(info), highlight=False, markup=False, soft_wrap=True)
+        common.out.print(one_line(info), highlight=False, markup=False, soft_wrap=True)
         for key in ("settings", "metrics"):
             value = {k: v for k, v in (info.get(key) or {}).items() if k not in ("log_history", "iterations")}
             if value:
-                cli.out.print(f"  {key}: {json.dumps(value, ensure_ascii=False)[:2000]}", highlight=False,
+                common.out.print(f"  {key}: {json.dumps(value, ensure_ascii=False)[:2000]}", highlight=False,
                               markup=False, soft_wrap=True)
-    raise typer.Exit(EXIT_OK)
+    raise typer.Exit(ExitCode.OK)

@@ -1,0 +1,80 @@
+"""`lemmaforge doctor` and `lemmaforge setup`: what is installed and reachable, and installing Lean.
+
+Plain typer-annotated functions; `lemmaforge.cli` registers them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lemmaforge.cli.common import ConfigOpt, JsonOpt, err, fail, out, print_json, settings_or_fail
+from lemmaforge.errors import ExitCode
+
+
+def doctor(
+    config: ConfigOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Say what is present and reachable, and what to do about what is missing.
+
+    Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database. Exit 0 when the configured verifier
+    is usable, else 1."""
+    from lemmaforge.doctor import diagnose, render
+
+    settings = settings_or_fail(config, {})
+    report = diagnose(settings)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        render(report, out)
+    raise typer.Exit(ExitCode.OK if report.verifier_ready else ExitCode.NOT_PROVED)
+
+
+def setup(
+    lean_version: Annotated[
+        str | None, typer.Option("--lean-version", help="Lean / Mathlib version tag, e.g. v4.19.0.")
+    ] = None,
+    project: Annotated[
+        Path | None, typer.Option("--project", help="Use this existing Lean project instead of a temporary Mathlib one.")
+    ] = None,
+    install_lean: Annotated[
+        bool, typer.Option("--install-lean/--no-install-lean", help="Install elan + Lean when missing.")
+    ] = True,
+    safeverify: Annotated[
+        bool,
+        typer.Option("--safeverify/--no-safeverify",
+                     help="Also build SafeVerify: the final audit then asks Lean whether a proof states the original."),
+    ] = False,
+    config: ConfigOpt = None,
+) -> None:
+    """Prepare Lean, Mathlib and the REPL through lean-interact.
+
+    Needs the internet; the first run takes a while (Mathlib's cache is several GB)."""
+    from lemmaforge.lean.install import SetupError, prepare
+
+    settings = settings_or_fail(config, {"verifier": {"lean_version": lean_version, "project": project}})
+    try:
+        result = prepare(settings.verifier, install_lean=install_lean, log=lambda m: err.print(m, highlight=False))
+    except SetupError as exc:
+        fail(str(exc))
+    from lemmaforge.lean.install import path_hint
+
+    out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
+    out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False, soft_wrap=True)
+    hint = path_hint()
+    if hint:
+        out.print(hint, highlight=False, markup=False, soft_wrap=True)
+    if safeverify:
+        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.safeverify import build_safe_verify
+        from lemmaforge.lean.verifier import VerifierError
+
+        try:
+            exe = build_safe_verify(Path(result.project_dir), lake=find_lake(settings.verifier.lake_path) or "lake",
+                                    log=lambda m: err.print(m, highlight=False))
+        except VerifierError as exc:
+            fail(str(exc))
+        out.print(f"SafeVerify: export LEMMAFORGE_VERIFIER__SAFE_VERIFY={exe}", highlight=False)
