@@ -21,7 +21,7 @@ from lemmaforge.benchmarks.datasets import (
 )
 from lemmaforge.benchmarks.problem import BenchmarkProblem
 from lemmaforge.benchmarks.registry import DATASETS, DatasetError
-from lemmaforge.lean.code import holes
+from lemmaforge.lean.syntax import holes
 from lemmaforge.records import ProblemRecord
 from tests.conftest import BENCHMARKS
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.lean import code as C
 from lemmaforge.lean import lemmas as L
+from lemmaforge.lean import syntax as C
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,

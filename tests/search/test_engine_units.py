@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
 from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
 from lemmaforge.search.assemble import align_holes, proof_body

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,

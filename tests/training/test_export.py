@@ -25,7 +25,7 @@ from lemmaforge.agent import prompts
 from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.cli.data import gen_data_command
 from lemmaforge.db import SqlRecorder, Store
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.lemmas import lemma_from_step
 from lemmaforge.records import (
     AttemptRecord,

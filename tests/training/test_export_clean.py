@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from lemmaforge.db import SqlRecorder, Store
-from lemmaforge.lean import code as lean_code
+from lemmaforge.lean import syntax as lean_code
 from lemmaforge.records import ProblemRecord
 from lemmaforge.search.automation import DEFAULT_PORTFOLIO, first_combinator, is_portfolio
 from lemmaforge.training.export import collect

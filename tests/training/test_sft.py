@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
 
-from lemmaforge.lean import code as lean_code  # noqa: E402
+from lemmaforge.lean import syntax as lean_code  # noqa: E402
 from lemmaforge.training.sft import (  # noqa: E402
     TrainingDataError,
     build_sft_trainer,

@@ -1,12 +1,14 @@
-"""One syntax layer: product code imports `lean.syntax`; `lean.code` is only a deprecated re-export."""
+"""One syntax layer: all Lean text is read through `lean.syntax`; the old `lean.code` is gone."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 import lemmaforge
-from lemmaforge.lean import code, syntax
 
 PACKAGE = Path(lemmaforge.__file__).resolve().parent
 OLD_IMPORT = re.compile(
@@ -14,17 +16,14 @@ OLD_IMPORT = re.compile(
 )
 
 
-def test_product_code_does_not_import_the_deprecated_module() -> None:
-    offenders = [
-        str(p.relative_to(PACKAGE))
-        for p in PACKAGE.rglob("*.py")
-        if p.name != "code.py" or p.parent.name != "lean"
-        if OLD_IMPORT.search(p.read_text())
-    ]
+def test_no_code_imports_the_removed_module() -> None:
+    roots = [PACKAGE, PACKAGE.parent / "tests", PACKAGE.parent / "scripts"]
+    this = Path(__file__).resolve()
+    offenders = [str(p) for root in roots for p in root.rglob("*.py")
+                 if p.resolve() != this and OLD_IMPORT.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 
-def test_deprecated_module_re_exports_the_same_objects() -> None:
-    assert code.__all__
-    for name in code.__all__:
-        assert getattr(code, name) is getattr(syntax, name), name
+def test_the_old_module_is_gone() -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("lemmaforge.lean.code")
