@@ -11,6 +11,7 @@ import os
 import shlex
 import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlparse
@@ -112,19 +113,69 @@ class ModelServer:
         return " | ".join(lines[-3:])[-400:] or "(no output)"
 
     def stop(self) -> None:
+        """Stop the whole process group and return only once every member has exited.
+
+        Waiting for the shell that ran `serve_cmd` is not enough: the server it started (and a vLLM
+        server's worker processes) may still hold the port and the GPU memory a moment later, and
+        the SFT step that follows needs both."""
         proc, self._proc = self._proc, None
         self.current = None
-        if proc is None or proc.poll() is not None:
+        if proc is None:
             return
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
-        except (ProcessLookupError, PermissionError):
-            pass
-        except subprocess.TimeoutExpired:
+        pgid = proc.pid  # start_new_session=True: the leader's pid is the group id
+        if proc.poll() is None or _group_alive(pgid):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+                os.killpg(pgid, signal.SIGTERM)
+        if not _wait_group_gone(proc, pgid, STOP_GRACE):
+            log.warning("serve command ignored SIGTERM for %.0fs; killing its process group", STOP_GRACE)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+            _wait_group_gone(proc, pgid, KILL_GRACE)
+
+
+STOP_GRACE = 30.0  # seconds a served model gets to exit after SIGTERM
+KILL_GRACE = 10.0  # seconds to wait for the kernel to tear down the group after SIGKILL
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process of group `pgid` still runs. Zombies do not count: an orphaned zombie
+    waits on whoever reaps orphans here and holds no port or memory."""
+    proc_dir = Path("/proc")
+    if not proc_dir.is_dir():  # not Linux: signal 0 is the portable (zombie-blind) probe
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    for entry in proc_dir.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # the process ended while we looked
+            continue
+        # `pid (comm) state ppid pgrp ...`: comm may hold spaces and parentheses, so split after
+        # the last ')'
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            return True
+    return False
+
+
+def _wait_group_gone(proc: subprocess.Popen[bytes], pgid: int, timeout: float) -> bool:
+    """Reap the leader and wait until no member of the group runs; False when `timeout` passed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0)
+        if proc.poll() is not None and not _group_alive(pgid):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(GROUP_POLL)
+
+
+GROUP_POLL = 0.05  # seconds between two looks at the stopping process group
 
 
 __all__ = ["ModelServer", "ServeConfig", "ServeError"]

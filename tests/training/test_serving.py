@@ -102,3 +102,47 @@ def test_without_a_command_nothing_is_started(tmp_path):
 def test_command_template_gets_quoted_model_port_and_host(tmp_path):
     server = ModelServer(cfg("vllm serve {model} --host {host} --port {port}", 8123), tmp_path)
     assert server.command("/ckpt/round 1") == "vllm serve '/ckpt/round 1' --host 127.0.0.1 --port 8123"
+
+
+# a server started in the background by the serve command's shell, slow to exit on SIGTERM (as a
+# vLLM server releasing its GPU workers is): the shell ends first, the server still listens
+SLOW_SERVER = """
+import http.server, signal, sys, time
+port, linger = int(sys.argv[1]), float(sys.argv[2])
+def slow_exit(*_):
+    if linger < 0:
+        return  # ignores SIGTERM altogether
+    time.sleep(linger)
+    raise SystemExit(0)
+signal.signal(signal.SIGTERM, slow_exit)
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()
+"""
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.parametrize("linger", [0.8, -1.0], ids=["slow-to-exit", "ignores-sigterm"])
+def test_stop_returns_only_when_the_whole_group_has_exited(tmp_path, monkeypatch, linger):
+    import lemmaforge.training.serving as serving
+
+    monkeypatch.setattr(serving, "STOP_GRACE", 2.0)  # the SIGKILL fallback, sooner than 30 s
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_SERVER, encoding="utf-8")
+    port = free_port()
+    cmd = f"{shlex.quote(sys.executable)} {script} {{port}} {linger} & wait"
+    server = ModelServer(cfg(cmd, port), tmp_path / "logs")
+    server.ensure("m")
+    assert listening(port)
+    started = time.monotonic()
+    server.stop()
+    assert not listening(port)  # the port (and whatever else the server held) is released
+    assert time.monotonic() - started < 2.0 + serving.KILL_GRACE
