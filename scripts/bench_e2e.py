@@ -1,6 +1,7 @@
 """End-to-end benchmark: the real search, real clients, stand-in servers with realistic latencies.
 
-What runs: many `prove`s at once through `app.prove_problem` (the code path of `lemmaforge bench`),
+What runs: `lemmaforge bench`'s own scheduler (`benchmarks.runner.run_jobs`: a statement check per
+problem, with look-ahead, then its search through `services.prove_problem`, many at once),
 with the real `openai`-based LLM client and the real Kimina client (batched, tests/fakes/
 standin_servers.py in subprocesses: seeded lognormal Lean checks of mean 3.5 s, header imports of
 10-16 s per REPL, prover outputs of mean 443 tokens or 4,489 with --cot), a real SQLite store
@@ -37,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -50,8 +52,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
-from lemmaforge.records import Record  # noqa: E402
-from lemmaforge.services import open_services, problem_from_code, prove_problem  # noqa: E402
+from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
+from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
+from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -85,11 +88,14 @@ def server_stats(url: str) -> dict[str, Any]:
 
 
 class LoopLag:
-    """A ticker that sleeps `interval` and records how late it wakes: the event loop's lag."""
+    """A ticker that sleeps `interval` and records how late it wakes: the event loop's lag. It also
+    samples `probe()` (the client's own queue of checks not yet sent) for the profile."""
 
-    def __init__(self, interval: float = 0.01) -> None:
+    def __init__(self, interval: float = 0.01, probe: Callable[[], int] | None = None) -> None:
         self.interval = interval
+        self.probe = probe
         self.samples: list[float] = []
+        self.queue_samples: list[tuple[float, int]] = []  # (time.monotonic(), probe())
         self._task: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
@@ -98,6 +104,8 @@ class LoopLag:
             started = loop.time()
             await asyncio.sleep(self.interval)
             self.samples.append(max(0.0, loop.time() - started - self.interval))
+            if self.probe is not None:
+                self.queue_samples.append((time.monotonic(), self.probe()))
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._tick())
@@ -119,10 +127,22 @@ class CountingRecorder:
     def __init__(self, inner: SqlRecorder) -> None:
         self.inner = inner
         self.emitted: Counter[str] = Counter()
+        self.goal_nodes = 0
+        self.summaries: list[dict[str, Any]] = []  # what each search reported when it finished
 
     def emit(self, record: Record) -> None:
         self.emitted[type(record).__name__] += 1
+        if isinstance(record, NodeCreated) and record.kind == "goal":
+            self.goal_nodes += 1
+        elif isinstance(record, RunFinished):
+            self.summaries.append(dict(record.summary or {}))
         self.inner.emit(record)
+
+    def summed(self, key: str) -> int:
+        return sum(int(s.get(key) or 0) for s in self.summaries)
+
+    async def aflush(self) -> None:
+        await self.inner.aflush()
 
     def cached_proof(self, header: str, normalized_statement: str) -> str | None:
         return self.inner.cached_proof(header, normalized_statement)
@@ -134,6 +154,37 @@ def stored_counts(db: Path) -> dict[str, int]:
     with sqlite3.connect(db) as conn:
         names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
         return {k: conn.execute(f"select count(*) from {t}").fetchone()[0] for k, t in tables.items() if t in names}
+
+
+def profile(lean: dict[str, Any], llm: dict[str, Any], started: float, wall: float,
+            client_queue: list[tuple[float, int]], bins: int = 10) -> list[str]:
+    """Where the wall time went, in `bins` equal slices of the run: mean REPLs checking / importing
+    headers / checks waiting for a REPL, and mean LLM sequences decoding, each as a share of capacity
+    (queued: waiting checks per REPL at the server; client: per REPL in the client's own queue, not yet
+    sent). Idle head and tail slices are the gap between wall and ideal."""
+    width = wall / bins
+    sums = [Counter() for _ in range(bins)]
+    for source in (lean, llm):
+        for a, b, kind in source.get("intervals", []):
+            a, b = max(a - started, 0.0), min(b - started, wall)
+            first, last = int(a // width), min(bins - 1, int(b // width))
+            for i in range(first, last + 1):
+                overlap = min(b, (i + 1) * width) - max(a, i * width)
+                if overlap > 0:
+                    sums[i][kind] += overlap
+    repls, slots = lean["repls"], llm["slots"]
+    client = [[0, 0] for _ in range(bins)]
+    for at, waiting in client_queue:
+        i = min(bins - 1, max(0, int((at - started) // width)))
+        client[i][0] += waiting
+        client[i][1] += 1
+    rows = ["slice    check  header  wasted  queued/REPL  client/REPL  LLM decode"]
+    for i, c in enumerate(sums):
+        in_client = client[i][0] / client[i][1] / repls if client[i][1] else 0.0
+        rows.append(f"{i * 100 // bins:>3}-{(i + 1) * 100 // bins:<3}%  {c['check'] / (repls * width):5.2f}  "
+                    f"{c['header'] / (repls * width):6.2f}  {c['wasted'] / (repls * width):6.2f}  "
+                    f"{c['queued'] / (repls * width):11.2f}  {in_client:11.2f}  {c['decode'] / (slots * width):10.2f}")
+    return rows
 
 
 # --- the end-to-end run ------------------------------------------------------------------------------
@@ -165,21 +216,26 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
         recorder = CountingRecorder(SqlRecorder(Store(settings.db_url)))
-        queue = iter(range(args.problems))
-        results: list[Any] = []
-        lag = LoopLag()
+        problems = [
+            (problem_from_code(HEADER + f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n", name=f"p_{i}"), 1)
+            for i in range(args.problems)
+        ]
+        lag = LoopLag(probe=lambda: len(verifier.batcher._queue))
+        results: list[AttemptResult] = []
 
-        async def worker(services: Any) -> None:
-            # A pool of `concurrent_problems` workers (as `bench --concurrency` runs), not one task
-            # per problem behind a semaphore (whose acquire scans all its waiters).
-            for i in queue:
-                code = HEADER + f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
-                results.append(await prove_problem(services, settings, problem_from_code(code, name=f"p_{i}")))
+        def done(result: AttemptResult) -> None:
+            results.append(result)
+            spans.append((time.monotonic() - started - result.seconds, time.monotonic() - started))
 
+        spans: list[tuple[float, float]] = []  # each search's (start, end), seconds into the run
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
         async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
-            await asyncio.gather(*(worker(services) for _ in range(min(args.concurrent_problems, args.problems))))
+            # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
+            # look-ahead), then its search, `concurrent_problems` at once.
+            await run_jobs(problems, services=services, settings=settings, bench_run_id=new_id(),
+                           versions={}, shared_cache=False, concurrency=args.concurrent_problems, on_result=done)
+            solved_at = time.monotonic() - started
         wall = time.monotonic() - started
         cpu = time.process_time() - cpu0
         loop_lag = await lag.stop()
@@ -193,15 +249,15 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     lean_busy = lean["header_seconds"] + lean["check_seconds"] + lean["wasted_seconds"]
     ideal_lean, ideal_llm = lean_busy / lean["repls"], llm["sequence_seconds"] / llm["slots"]
     ideal = max(ideal_lean, ideal_llm)
-    goal_nodes = sum(1 for r in results for n in r.tree.nodes() if n.kind == "goal")
+    goal_nodes = recorder.goal_nodes
     capacity = lean["capacity_checks_per_s"] or 0.0
     useful_capacity = lean["repls"] * wall - lean["header_seconds"]
-    stats = [r.stats for r in results]
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
-        "proved": sum(r.proved for r in results), "goal_nodes": goal_nodes,
+        "proved": sum(r.proved for r in results), "statuses": dict(Counter(r.status for r in results)),
+        "goal_nodes": goal_nodes,
         "goal_nodes_per_problem": round(goal_nodes / max(1, len(results)), 1),
-        "llm_calls_per_problem": round(sum(s.llm_calls for s in stats) / max(1, len(results)), 1),
+        "llm_calls_per_problem": round(sum(r.calls for r in results) / max(1, len(results)), 1),
         "wall_s": round(wall, 2), "ideal_s": round(ideal, 2), "bound": "lean" if ideal_lean >= ideal_llm else "llm",
         "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
         "useful_utilisation": round(lean["check_seconds"] / useful_capacity, 3) if useful_capacity > 0 else None,
@@ -215,12 +271,17 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "client_cpu_ms_per_check": round(1000 * cpu / max(1, lean["snippets"]), 3),
         "client_cpu_ms_per_goal_node": round(1000 * cpu / max(1, goal_nodes), 3),
         "loop_lag_p50_ms": loop_lag["p50_ms"], "loop_lag_p99_ms": loop_lag["p99_ms"],
-        "cancelled_calls": sum(s.cancelled_calls for s in stats),
-        "cancelled_checks": sum(s.cancelled_checks for s in stats),
+        "cancelled_calls": recorder.summed("cancelled_calls"),
+        "cancelled_checks": recorder.summed("cancelled_checks"),
         "unsent_dropped": batcher.dropped_unsent, "sent_orphaned": batcher.orphaned,
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
         "records_emitted": dict(recorder.emitted), "records_stored": stored,
+        "profile": profile(lean, llm, started, wall, lag.queue_samples),
+        "last_problem_done_s": round(solved_at, 2),
+        "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
+                                    round(max(b - a for a, b in spans), 2)],
+        "last_problem_started_s": round(max(a for a, _ in spans), 2),
     }
 
 
@@ -296,6 +357,11 @@ def main() -> None:
         print(f"== {section}")
         for row in value if isinstance(value, list) else [value]:
             for k, v in row.items():
+                if isinstance(v, list) and v and isinstance(v[0], str):  # a table: one line each
+                    print(f"  {k:>28}:")
+                    for line in v:
+                        print(f"  {'':>28}  {line}")
+                    continue
                 print(f"  {k:>28}: {v}")
             print()
     if "e2e" in out:

@@ -213,12 +213,27 @@ async def run_jobs(
             return exc
         return None
 
+    def start_statement_check(problem: ProblemRecord) -> None:
+        if problem.problem_id not in checks:
+            task = asyncio.ensure_future(statement_check(problem))
+            task.add_done_callback(_retrieve)  # a look-ahead check nobody awaits (the bench stopped)
+            checks[problem.problem_id] = task
+
     async def worker() -> None:
         while queue:
             problem, attempt = queue.popleft()
             # One Lean check of the statement per problem, shared by its attempts, before any budget.
-            if problem.problem_id not in checks:
-                checks[problem.problem_id] = asyncio.ensure_future(statement_check(problem))
+            # The next `concurrency` problems' checks start now too: their header imports and
+            # checks overlap with the running searches' LLM calls instead of delaying each start.
+            start_statement_check(problem)
+            ahead: set[str] = set()
+            for upcoming, _ in queue:  # the next `concurrency` other problems (attempts are adjacent)
+                if len(ahead) >= concurrency:
+                    break
+                if upcoming.problem_id == problem.problem_id:
+                    continue
+                ahead.add(upcoming.problem_id)
+                start_statement_check(upcoming)
             invalid = await checks[problem.problem_id]
             if invalid is not None:
                 res = AttemptResult(problem.problem_id, attempt, "", "invalid", error=str(invalid))
@@ -245,6 +260,11 @@ async def run_jobs(
         for task in checks.values():
             task.cancel()
     return results
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _leaves(group: BaseExceptionGroup) -> list[BaseException]:

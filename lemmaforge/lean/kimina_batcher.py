@@ -12,16 +12,24 @@ that is cancelled after its request left is NOT cancelled on the wire: Kimina de
 that was running it when the request is aborted (a Mathlib re-import, 10-20 s), so the request
 runs to the end and its verdict is kept in `orphans` (bounded by bytes), where the next `check` of
 the same code finds it.
+
+Order: waiting checks leave in the order of `lean.priority` (the searches that went deepest first,
+then arrival), not first-come-first-served: while Lean is the bottleneck, the long dependent chains
+of the hard searches are what bound the run's length. With `max_in_flight` near the server's REPL
+count the waiting happens here, where the order is ours.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from lemmaforge.lean import priority
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
 log = logging.getLogger(__name__)
@@ -45,8 +53,12 @@ class _Item:
     code: str
     timeout: float
     future: asyncio.Future[CheckResult]
+    key: tuple[priority.Priority, int]  # (priority, arrival): the heap's order
     sent: bool = False
     orphaned: bool = False  # the caller left after the request was sent
+
+    def __lt__(self, other: _Item) -> bool:
+        return self.key < other.key
 
 
 @dataclass(slots=True)
@@ -97,7 +109,8 @@ class CheckBatcher:
         self.max_requests = max_requests or -(-max_in_flight // batch_size) + 1
         self.stats = BatcherStats()
         self.orphans = _Orphans(orphan_bytes)
-        self._queue: deque[_Item] = deque()
+        self._queue: list[_Item] = []  # a heap, by (priority, arrival)
+        self._arrivals = itertools.count()
         self._in_flight = 0
         self._requests = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -119,8 +132,8 @@ class CheckBatcher:
             return kept
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
-        item = _Item(code, timeout, self._loop.create_future())
-        self._queue.append(item)
+        item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)))
+        heapq.heappush(self._queue, item)
         self.stats.submitted += 1
         self._wake.set()
         try:
@@ -141,8 +154,8 @@ class CheckBatcher:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        while self._queue:
-            item = self._queue.popleft()
+        queued, self._queue = self._queue, []
+        for item in queued:
             if not item.future.done():
                 item.future.cancel()
 
@@ -164,7 +177,7 @@ class CheckBatcher:
 
     def _live(self) -> int:
         while self._queue and self._queue[0].future.done():
-            self._queue.popleft()  # cancelled while queued
+            heapq.heappop(self._queue)  # cancelled while queued (items deeper in the heap: at their turn)
         return len(self._queue)
 
     async def _dispatch(self) -> None:
@@ -188,12 +201,13 @@ class CheckBatcher:
                 self._start(batch)
 
     def _take(self, room: int) -> list[_Item]:
-        """Up to `room` live items, all with the first one's timeout (one request has one)."""
+        """Up to `room` live items in priority order, all with the first one's timeout (one request
+        has one)."""
         batch: list[_Item] = []
-        kept: deque[_Item] = deque()
+        kept: list[_Item] = []
         timeout: float | None = None
         while self._queue and len(batch) < room:
-            item = self._queue.popleft()
+            item = heapq.heappop(self._queue)
             if item.future.done():
                 continue
             if timeout is None:
@@ -202,7 +216,8 @@ class CheckBatcher:
                 kept.append(item)
                 continue
             batch.append(item)
-        self._queue.extendleft(reversed(kept))
+        for item in kept:
+            heapq.heappush(self._queue, item)
         return batch
 
     def _start(self, batch: list[_Item]) -> None:

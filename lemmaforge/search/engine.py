@@ -27,6 +27,7 @@ from typing import Any
 
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
+from lemmaforge.lean import priority as lean_priority
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import AuditReport, audit
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
@@ -178,7 +179,8 @@ class _Run(TreeJournal):
         started = time.monotonic()
         cpu_started = time.thread_time()
         try:
-            return await self._execute(started)
+            with lean_priority.search_scope():  # this search's checks queue by its progress
+                return await self._execute(started)
         finally:
             self.budget.stats.engine_seconds = time.thread_time() - cpu_started
 
@@ -240,6 +242,7 @@ class _Run(TreeJournal):
     async def _solve_goal(self, node: Node, hole: Goal | None) -> Solution | None:
         budget = self.opts.budget
         is_root = node.parent_id is None
+        lean_priority.at_depth(node.depth)
 
         cached = await self.cache.lookup(self.header, node.text)
         if cached is not None:

@@ -126,6 +126,9 @@ class KiminaStats:
     in_flight: int = 0
     max_in_flight: int = 0
     sampled_check_seconds: list[float] = field(default_factory=list)
+    # (start, end, kind) of every REPL phase, kind in header / check / wasted, and of every wait for
+    # a free REPL (kind queued): the benchmark's utilisation-over-time profile
+    intervals: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 class KiminaStandIn:
@@ -169,8 +172,11 @@ class KiminaStandIn:
 
     async def _snippet(self, snippet: dict[str, Any]) -> dict[str, Any]:
         header, body, header_lines = split_header(snippet["code"])
+        queued = time.monotonic()
         repl = await self._acquire(header)
         phase_started = time.monotonic()
+        if phase_started - queued > 1e-4:
+            self.stats.intervals.append((queued, phase_started, "queued"))
         phase = "header"
         try:
             if repl.header != header:
@@ -179,11 +185,13 @@ class KiminaStandIn:
                 repl.header = header
                 self.stats.header_imports += 1
                 self.stats.header_seconds += time.monotonic() - phase_started
+                self.stats.intervals.append((phase_started, time.monotonic(), "header"))
             phase, phase_started = "check", time.monotonic()
             latency = self._check_latency()
             self.stats.sampled_check_seconds.append(latency * self.scale)
             await asyncio.sleep(latency * self.scale)
             self.stats.check_seconds += time.monotonic() - phase_started
+            self.stats.intervals.append((phase_started, time.monotonic(), "check"))
             self.stats.checks_done += 1
             response = _shift(judge(body), header_lines)
             return {"id": snippet["id"], "time": latency, "response": response}
@@ -193,6 +201,7 @@ class KiminaStandIn:
             if phase == "header":
                 self.stats.header_seconds += spent
             self.stats.wasted_seconds += spent if phase == "check" else 0.0
+            self.stats.intervals.append((phase_started, phase_started + spent, phase if phase == "header" else "wasted"))
             self.stats.repl_kills += 1
             repl.header = None
             raise
@@ -221,7 +230,8 @@ class KiminaStandIn:
     async def stats_view(self, request: web.Request) -> web.Response:
         s = self.stats
         sampled = s.sampled_check_seconds
-        out = {k: v for k, v in s.__dict__.items() if k != "sampled_check_seconds"}
+        out = {k: v for k, v in s.__dict__.items() if k not in ("sampled_check_seconds", "intervals")}
+        out["intervals"] = s.intervals  # time.monotonic(): one clock for all processes of this machine
         out["repls"] = len(self.repls)
         out["mean_check_seconds"] = sum(sampled) / len(sampled) if sampled else None
         out["capacity_checks_per_s"] = len(self.repls) / out["mean_check_seconds"] if sampled else None
@@ -251,6 +261,7 @@ class OpenAIStats:
     sequence_seconds: float = 0.0  # slot time actually spent decoding (aborted requests: partial)
     aborted: int = 0
     tokens: int = 0
+    intervals: list[tuple[float, float, str]] = field(default_factory=list)  # each sequence's decode
 
 
 class OpenAIStandIn:
@@ -275,6 +286,7 @@ class OpenAIStandIn:
                 await asyncio.sleep(tokens / self.tokens_per_s * self.scale)
             finally:
                 self.stats.sequence_seconds += time.monotonic() - started
+                self.stats.intervals.append((started, time.monotonic(), "decode"))
 
     def _reply(self, messages: list[dict[str, Any]], index: int) -> str:
         planner = any(m.get("role") == "system" for m in messages)

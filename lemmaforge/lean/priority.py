@@ -1,0 +1,71 @@
+"""Which waiting Lean check goes first when the verifier is the bottleneck.
+
+Why: a bench runs many searches at once and, when Lean is the busier resource, their checks queue.
+Served first-come-first-served, every search is slowed alike, so the hard searches — the ones that
+went deep and still have a long chain of dependent steps ahead (sketch → lemma → prover → assembly
+at each level, then the whole-file audit) — finish last, in a near-empty system that leaves Lean
+workers idle. Serving the checks of the searches that went deepest first keeps those chains moving
+at unqueued speed while the shallow searches, which have slack, absorb the waiting: the same work,
+a shorter run (the longest-remaining-chain-first rule of makespan scheduling, with depth reached
+as the observable proxy for the chain ahead).
+
+The key travels in context variables, set by the search engine (`search_scope` around each search,
+`at_depth` on each goal's task), so that `Verifier.check(code)` keeps its signature; a queue that
+orders checks (the Kimina batcher) reads `current()` when a check is submitted. Checks made
+outside a search (a statement check, a training reward) get the key of a fresh search.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+Priority = tuple[int, int, int]  # smaller is served first
+
+_run_order = itertools.count()
+
+
+@dataclass(slots=True)
+class SearchProgress:
+    """One search's position in the queue order: how deep it has gone, when it started."""
+
+    order: int
+    deepest: int = 0
+
+
+_search: ContextVar[SearchProgress | None] = ContextVar("lemmaforge_search_progress", default=None)
+_depth: ContextVar[int] = ContextVar("lemmaforge_goal_depth", default=0)
+
+
+@contextmanager
+def search_scope() -> Iterator[SearchProgress]:
+    """Within: the current task (and the tasks it creates) work for one new search."""
+    progress = SearchProgress(next(_run_order))
+    search_token, depth_token = _search.set(progress), _depth.set(0)
+    try:
+        yield progress
+    finally:
+        _search.reset(search_token)
+        _depth.reset(depth_token)
+
+
+def at_depth(depth: int) -> None:
+    """The current task works on a goal at `depth`; the search has now gone at least that deep."""
+    _depth.set(depth)
+    progress = _search.get()
+    if progress is not None and depth > progress.deepest:
+        progress.deepest = depth
+
+
+def current() -> Priority:
+    """The key of a check submitted now: deepest search first, then deepest goal, then oldest search."""
+    progress = _search.get()
+    if progress is None:
+        return (0, 0, 0)
+    return (-progress.deepest, -_depth.get(), progress.order)
+
+
+__all__ = ["Priority", "SearchProgress", "at_depth", "current", "search_scope"]

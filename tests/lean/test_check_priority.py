@@ -1,0 +1,115 @@
+"""Waiting Lean checks leave in `lean.priority` order: the searches that went deepest first, then
+the deeper goal, then the older search; checks made outside any search rank as a fresh search's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import pytest
+
+from lemmaforge.lean import priority
+from lemmaforge.lean.kimina_batcher import CheckBatcher
+from lemmaforge.lean.verifier import CheckResult, CheckStatus
+
+
+def test_outside_a_search_the_key_is_a_fresh_searchs() -> None:
+    assert priority.current() == (0, 0, 0)
+
+
+def test_the_scope_sets_and_restores_the_key() -> None:
+    with priority.search_scope() as progress:
+        assert priority.current() == (0, 0, progress.order)
+        priority.at_depth(2)
+        assert priority.current() == (-2, -2, progress.order)
+        priority.at_depth(1)  # a shallower goal of a search that has been deeper
+        assert priority.current() == (-2, -1, progress.order)
+    assert priority.current() == (0, 0, 0)
+
+
+def test_later_searches_rank_after_earlier_ones_at_the_same_depth() -> None:
+    with priority.search_scope():
+        first = priority.current()
+    with priority.search_scope():
+        second = priority.current()
+    assert first < second
+
+
+async def test_child_tasks_inherit_their_search_and_keep_their_own_depth() -> None:
+    seen: dict[str, priority.Priority] = {}
+
+    async def goal(name: str, depth: int) -> None:
+        priority.at_depth(depth)
+        await asyncio.sleep(0)
+        seen[name] = priority.current()
+
+    with priority.search_scope() as progress:
+        await asyncio.gather(goal("a", 1), goal("b", 3))
+        seen["root"] = priority.current()
+    assert seen["a"] == (-3, -1, progress.order) and seen["b"] == (-3, -3, progress.order)
+    assert seen["root"] == (-3, 0, progress.order)  # the root's own depth; the search went to 3
+
+
+def _ok() -> CheckResult:
+    return CheckResult(status=CheckStatus.VALID)
+
+
+async def test_the_batcher_sends_waiting_checks_deepest_search_first() -> None:
+    sent: list[str] = []
+    gate = asyncio.Event()
+
+    async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
+        sent.extend(codes)
+        await gate.wait()
+        return [_ok() for _ in codes]
+
+    batcher = CheckBatcher(send, batch_size=1, window=0.0, max_in_flight=1)
+
+    async def check_at(label: str, depth: int | None) -> None:
+        if depth is None:
+            await batcher.check(label, 10.0)
+            return
+        with priority.search_scope():
+            priority.at_depth(depth)
+            await batcher.check(label, 10.0)
+
+    blocker = asyncio.create_task(batcher.check("first", 10.0))  # holds the only slot
+    await asyncio.sleep(0.01)
+    waiting = [asyncio.create_task(check_at(label, depth))
+               for label, depth in [("shallow", 0), ("outside", None), ("deep", 3), ("middle", 1)]]
+    await asyncio.sleep(0.01)
+    gate.set()
+    await asyncio.gather(blocker, *waiting)
+    await batcher.close()
+    # deepest search first; a check outside any search before the newer depth-0 search
+    assert sent == ["first", "deep", "middle", "outside", "shallow"]
+
+
+async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
+    sent: list[str] = []
+    gate = asyncio.Event()
+
+    async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
+        sent.extend(codes)
+        await gate.wait()
+        return [_ok() for _ in codes]
+
+    batcher = CheckBatcher(send, batch_size=4, window=0.0, max_in_flight=1)
+    blocker = asyncio.create_task(batcher.check("first", 10.0))
+    await asyncio.sleep(0.01)
+
+    async def deep(label: str) -> None:
+        with priority.search_scope():
+            priority.at_depth(5)
+            await batcher.check(label, 10.0)
+
+    gone = asyncio.create_task(deep("cancelled"))
+    kept = asyncio.create_task(batcher.check("kept", 10.0))
+    await asyncio.sleep(0.01)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    gate.set()
+    await asyncio.gather(blocker, kept)
+    await batcher.close()
+    assert sent == ["first", "kept"] and batcher.stats.dropped_unsent == 1
