@@ -212,6 +212,7 @@ class Scenario:
     samples: int = 4
     sigma: float = 0.0  # lognormal latency shape (0: constant latencies)
     concurrent: int = 64  # problems in flight at once (`bench --concurrency`); the rest wait
+    first: int = 0  # index of the first problem: distinct runs in one process share no memoized text
 
 
 async def run(s: Scenario) -> dict[str, Any]:
@@ -234,6 +235,7 @@ async def run(s: Scenario) -> dict[str, Any]:
         engine = SearchEngine(verifier, SimPlanner(llm, s.llm_latency, s.steps),
                               SimProver(llm, s.llm_latency, s.p_solve), recorder=recorder,
                               options=SearchOptions(budget=budget, portfolio=()))
+        i += s.first
         statement = f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
         problem = ProblemRecord(f"sim/p_{i}", f"p_{i}", HEADER, statement)
         r = await engine.prove(problem)

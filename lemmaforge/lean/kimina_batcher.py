@@ -44,6 +44,7 @@ class BatcherStats:
     sent: int = 0  # checks that left in a request
     dropped_unsent: int = 0  # cancelled while queued: never sent
     orphaned: int = 0  # cancelled after sending: finished anyway, verdict kept
+    orphaned_seconds: float = 0.0  # Lean time (as the server reports it) of those checks
     orphan_hits: int = 0  # checks answered from a kept verdict
     max_in_flight: int = 0
 
@@ -254,5 +255,6 @@ class CheckBatcher:
         for item, result in zip(batch, results, strict=True):
             if item.orphaned:
                 self.orphans.put(item.code, result)
+                self.stats.orphaned_seconds += result.time
             if not item.future.done():
                 item.future.set_result(result)

@@ -9,8 +9,11 @@ at unqueued speed while the shallow searches, which have slack, absorb the waiti
 a shorter run (the longest-remaining-chain-first rule of makespan scheduling, with depth reached
 as the observable proxy for the chain ahead).
 
+Before depth comes speculation: of a race's candidates only one is needed, so the first candidate
+of every race goes before the second of any (`speculative`).
+
 The key travels in context variables, set by the search engine (`search_scope` around each search,
-`at_depth` on each goal's task), so that `Verifier.check(code)` keeps its signature; a queue that
+`at_depth` on each goal's task, `speculative` on each candidate's task), so that `Verifier.check(code)` keeps its signature; a queue that
 orders checks (the Kimina batcher) reads `current()` when a check is submitted. Checks made
 outside a search (a statement check, a training reward) get the key of a fresh search.
 """
@@ -23,7 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-Priority = tuple[int, int, int]  # smaller is served first
+Priority = tuple[int, int, int, int]  # smaller is served first
 
 _run_order = itertools.count()
 
@@ -38,18 +41,20 @@ class SearchProgress:
 
 _search: ContextVar[SearchProgress | None] = ContextVar("lemmaforge_search_progress", default=None)
 _depth: ContextVar[int] = ContextVar("lemmaforge_goal_depth", default=0)
+_rank: ContextVar[int] = ContextVar("lemmaforge_speculation_rank", default=0)
 
 
 @contextmanager
 def search_scope() -> Iterator[SearchProgress]:
     """Within: the current task (and the tasks it creates) work for one new search."""
     progress = SearchProgress(next(_run_order))
-    search_token, depth_token = _search.set(progress), _depth.set(0)
+    tokens = _search.set(progress), _depth.set(0), _rank.set(0)
     try:
         yield progress
     finally:
-        _search.reset(search_token)
-        _depth.reset(depth_token)
+        _search.reset(tokens[0])
+        _depth.reset(tokens[1])
+        _rank.reset(tokens[2])
 
 
 def at_depth(depth: int) -> None:
@@ -60,12 +65,21 @@ def at_depth(depth: int) -> None:
         progress.deepest = depth
 
 
+def speculative(rank: int) -> None:
+    """The current task checks the `rank`-th candidate of a race (0: the first). The race needs it
+    only if every earlier candidate fails, and its check is wasted if a sibling wins first: so
+    certain work (rank 0: sketches, assemblies, the first candidate) goes before speculative work,
+    and a waiting speculative check is dropped unsent when its race is won."""
+    _rank.set(rank)
+
+
 def current() -> Priority:
-    """The key of a check submitted now: deepest search first, then deepest goal, then oldest search."""
+    """The key of a check submitted now: least speculative first, then deepest search, deepest
+    goal, oldest search."""
     progress = _search.get()
     if progress is None:
-        return (0, 0, 0)
-    return (-progress.deepest, -_depth.get(), progress.order)
+        return (_rank.get(), 0, 0, 0)
+    return (_rank.get(), -progress.deepest, -_depth.get(), progress.order)
 
 
-__all__ = ["Priority", "SearchProgress", "at_depth", "current", "search_scope"]
+__all__ = ["Priority", "SearchProgress", "at_depth", "current", "search_scope", "speculative"]

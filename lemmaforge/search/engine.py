@@ -390,6 +390,7 @@ class _Run(TreeJournal):
         report calls it never sent."""
         pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
         exhausted: BudgetExhausted | None = None
+        rank = 0  # the candidates' order of arrival: later ones are more speculative (lean/priority.py)
         try:
             while pending:
                 done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
@@ -411,8 +412,9 @@ class _Run(TreeJournal):
                         continue
                     for candidate in value:  # a finished generation: verify each candidate
                         pending.add(asyncio.ensure_future(
-                            self._verify_candidate(node, candidate, strategy, value.seconds)
+                            self._verify_ranked(rank, node, candidate, strategy, value.seconds)
                         ))
+                        rank += 1
             if exhausted is not None:
                 raise exhausted
             return None
@@ -421,6 +423,10 @@ class _Run(TreeJournal):
                 task.cancel()
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _verify_ranked(self, rank: int, *args: Any) -> Any:
+        lean_priority.speculative(rank)  # in this candidate's own task: its checks only
+        return await self._verify_candidate(*args)
 
     async def _verify_candidate(
         self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0

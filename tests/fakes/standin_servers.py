@@ -194,7 +194,8 @@ class KiminaStandIn:
             self.stats.intervals.append((phase_started, time.monotonic(), "check"))
             self.stats.checks_done += 1
             response = _shift(judge(body), header_lines)
-            return {"id": snippet["id"], "time": latency, "response": response}
+            # the seconds actually spent, as a real server reports them (scaled, header excluded)
+            return {"id": snippet["id"], "time": latency * self.scale, "response": response}
         except asyncio.CancelledError:
             # What Kimina does when the client goes away mid-request: the REPL is destroyed.
             spent = time.monotonic() - phase_started

@@ -14,17 +14,19 @@ from lemmaforge.lean.verifier import CheckResult, CheckStatus
 
 
 def test_outside_a_search_the_key_is_a_fresh_searchs() -> None:
-    assert priority.current() == (0, 0, 0)
+    assert priority.current() == (0, 0, 0, 0)
 
 
 def test_the_scope_sets_and_restores_the_key() -> None:
     with priority.search_scope() as progress:
-        assert priority.current() == (0, 0, progress.order)
+        assert priority.current() == (0, 0, 0, progress.order)
         priority.at_depth(2)
-        assert priority.current() == (-2, -2, progress.order)
+        assert priority.current() == (0, -2, -2, progress.order)
         priority.at_depth(1)  # a shallower goal of a search that has been deeper
-        assert priority.current() == (-2, -1, progress.order)
-    assert priority.current() == (0, 0, 0)
+        assert priority.current() == (0, -2, -1, progress.order)
+        priority.speculative(3)
+        assert priority.current() == (3, -2, -1, progress.order)
+    assert priority.current() == (0, 0, 0, 0)
 
 
 def test_later_searches_rank_after_earlier_ones_at_the_same_depth() -> None:
@@ -46,8 +48,20 @@ async def test_child_tasks_inherit_their_search_and_keep_their_own_depth() -> No
     with priority.search_scope() as progress:
         await asyncio.gather(goal("a", 1), goal("b", 3))
         seen["root"] = priority.current()
-    assert seen["a"] == (-3, -1, progress.order) and seen["b"] == (-3, -3, progress.order)
-    assert seen["root"] == (-3, 0, progress.order)  # the root's own depth; the search went to 3
+    assert seen["a"] == (0, -3, -1, progress.order) and seen["b"] == (0, -3, -3, progress.order)
+    assert seen["root"] == (0, -3, 0, progress.order)  # the root's own depth; the search went to 3
+
+
+async def test_a_later_candidate_of_a_deep_search_waits_behind_any_first_candidate() -> None:
+    async def candidate(rank: int, depth: int) -> priority.Priority:
+        with priority.search_scope():
+            priority.at_depth(depth)
+            priority.speculative(rank)
+            return priority.current()
+
+    second_deep = await asyncio.create_task(candidate(1, 4))
+    first_shallow = await asyncio.create_task(candidate(0, 0))
+    assert first_shallow < second_deep
 
 
 def _ok() -> CheckResult:
