@@ -11,10 +11,11 @@ in-flight request per worker):
 - a check goes to an idle worker that already has its header; else a new worker is started while
   there are fewer than `workers`; else the least recently used idle worker of another header is
   switched over (its process restarted with the new header) if that pays (below); else the check
-  waits in a FIFO queue;
+  waits;
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
-  states live there), to the oldest check waiting for its header, or to the oldest check waiting for
-  another header if switching pays;
+  states live there), to the first check waiting for its header, or to the first check waiting for
+  another header if switching pays — first in `lean.priority` order (the least speculative check of
+  the search that went deepest, then arrival);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
   header and check times). A switch costs a whole header elaboration (Mathlib: 10-20 s), so a
@@ -56,6 +57,7 @@ from lean_interact.interface import BaseREPLQuery
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
+from lemmaforge.lean import priority
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.repl_process import (
     CLOSED,
@@ -110,6 +112,10 @@ class _Waiter:
     header: str | None  # None: waits for one specific worker (tactic step)
     slot: int | None
     future: asyncio.Future[Worker]
+    key: tuple[priority.Priority, int] = ((0, 0, 0, 0), 0)  # (lean.priority, arrival): who goes first
+
+
+_arrivals = itertools.count()
 
 
 _pool_ids = itertools.count(1)
@@ -462,7 +468,8 @@ class ReplVerifier:
         worker = self._take_now(header, slot)
         if worker is not None:
             return worker
-        waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future())
+        waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future(),
+                         (priority.current(), next(_arrivals)))
         self._waiters.append(waiter)
         try:
             return await waiter.future
@@ -535,16 +542,17 @@ class ReplVerifier:
         for waiter in self._waiters:  # a tactic step on a proof state of this very process
             if waiter.slot == worker.slot:
                 return waiter
-        for waiter in self._waiters:
-            if waiter.slot is None and waiter.header == worker.header:
-                return waiter
+        # Of the checks waiting for this header, the first in `lean.priority` order.
+        same = [w for w in self._waiters if w.slot is None and w.header == worker.header]
+        if same:
+            return min(same, key=lambda w: w.key)
         # Switch to the header with the longest backlog per worker serving it, if that pays.
         queued = Counter(w.header for w in self._waiters if w.slot is None and w.header is not None)
         candidates = [h for h, n in queued.items() if h is not None and self._worth_switching_to(h, queued=n)]
         if not candidates:
             return None
         target = max(candidates, key=lambda h: queued[h] / (1 + self._serving(h)))
-        return next(w for w in self._waiters if w.slot is None and w.header == target)
+        return min((w for w in self._waiters if w.slot is None and w.header == target), key=lambda w: w.key)
 
     async def _in_thread(self, worker: Worker, fn: Callable[[], Outcome]) -> Outcome:
         """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the

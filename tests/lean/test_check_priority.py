@@ -127,3 +127,29 @@ async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
     await asyncio.gather(blocker, kept)
     await batcher.close()
     assert sent == ["first", "kept"] and batcher.stats.dropped_unsent == 1
+
+
+async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priority_order() -> None:
+    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
+
+    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
+    pool._waiters = __import__("collections").deque()
+    pool._workers = [Worker(slot=0, header="H")]
+    loop = asyncio.get_running_loop()
+
+    def waiting(rank: int, depth: int) -> _Waiter:
+        with priority.search_scope():
+            priority.at_depth(depth)
+            priority.speculative(rank)
+            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)))
+        pool._waiters.append(waiter)
+        return waiter
+
+    older_shallow = waiting(0, 0)
+    speculative_deep = waiting(2, 3)
+    certain_deep = waiting(0, 2)
+    assert pool._next_waiter_for(pool._workers[0]) is certain_deep
+    pool._waiters.remove(certain_deep)
+    assert pool._next_waiter_for(pool._workers[0]) is older_shallow
+    pool._waiters.remove(older_shallow)
+    assert pool._next_waiter_for(pool._workers[0]) is speculative_deep
