@@ -51,10 +51,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
-from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
 from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 

@@ -64,20 +64,23 @@ async def test_a_later_candidate_of_a_deep_search_waits_behind_any_first_candida
     assert first_shallow < second_deep
 
 
-def _ok() -> CheckResult:
-    return CheckResult(status=CheckStatus.VALID)
+class HeldServer:
+    """A Kimina stand-in for the batcher: records what was sent, answers once `gate` is set."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.gate = asyncio.Event()
+
+    async def send(self, codes: Sequence[str], timeout: float) -> list[CheckResult]:
+        self.sent.extend(codes)
+        await self.gate.wait()
+        return [CheckResult(status=CheckStatus.VALID) for _ in codes]
 
 
 async def test_the_batcher_sends_waiting_checks_deepest_search_first() -> None:
-    sent: list[str] = []
-    gate = asyncio.Event()
-
-    async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
-        sent.extend(codes)
-        await gate.wait()
-        return [_ok() for _ in codes]
-
-    batcher = CheckBatcher(send, batch_size=1, window=0.0, max_in_flight=1)
+    server = HeldServer()
+    sent, gate = server.sent, server.gate
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
 
     async def check_at(label: str, depth: int | None) -> None:
         if depth is None:
@@ -100,15 +103,9 @@ async def test_the_batcher_sends_waiting_checks_deepest_search_first() -> None:
 
 
 async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
-    sent: list[str] = []
-    gate = asyncio.Event()
-
-    async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
-        sent.extend(codes)
-        await gate.wait()
-        return [_ok() for _ in codes]
-
-    batcher = CheckBatcher(send, batch_size=4, window=0.0, max_in_flight=1)
+    server = HeldServer()
+    sent, gate = server.sent, server.gate
+    batcher = CheckBatcher(server.send, batch_size=4, window=0.0, max_in_flight=1)
     blocker = asyncio.create_task(batcher.check("first", 10.0))
     await asyncio.sleep(0.01)
 
