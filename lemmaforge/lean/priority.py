@@ -10,7 +10,9 @@ a shorter run (the longest-remaining-chain-first rule of makespan scheduling, wi
 as the observable proxy for the chain ahead).
 
 Before depth comes speculation: of a race's candidates only one is needed, so the first candidate
-of every race goes before the second of any (`speculative`).
+of every race goes before the second of any (`speculative`). A sketch's later holes count as
+speculation too: the sketch needs them all, and when one fails the work spent on its siblings is
+lost, so the k-th hole's work waits behind certain work, like a race's k-th candidate.
 
 The key travels in context variables, set by the search engine (`search_scope` around each search,
 `at_depth` on each goal's task, `speculative` on each candidate's task), so that `Verifier.check(code)` keeps its signature; a queue that
@@ -42,24 +44,28 @@ class SearchProgress:
 _search: ContextVar[SearchProgress | None] = ContextVar("lemmaforge_search_progress", default=None)
 _depth: ContextVar[int] = ContextVar("lemmaforge_goal_depth", default=0)
 _rank: ContextVar[int] = ContextVar("lemmaforge_speculation_rank", default=0)
+_holes: ContextVar[int] = ContextVar("lemmaforge_hole_path", default=0)  # hole indices from the root
 
 
 @contextmanager
 def search_scope() -> Iterator[SearchProgress]:
     """Within: the current task (and the tasks it creates) work for one new search."""
     progress = SearchProgress(next(_run_order))
-    tokens = _search.set(progress), _depth.set(0), _rank.set(0)
+    tokens = _search.set(progress), _depth.set(0), _rank.set(0), _holes.set(0)
     try:
         yield progress
     finally:
         _search.reset(tokens[0])
         _depth.reset(tokens[1])
         _rank.reset(tokens[2])
+        _holes.reset(tokens[3])
 
 
-def at_depth(depth: int) -> None:
-    """The current task works on a goal at `depth`; the search has now gone at least that deep."""
+def at_depth(depth: int, hole_index: int = 0) -> None:
+    """The current task (a goal's own, created by its parent's) works on a goal at `depth`, the
+    `hole_index`-th hole of its sketch; the search has now gone at least that deep."""
     _depth.set(depth)
+    _holes.set(_holes.get() + hole_index)
     progress = _search.get()
     if progress is not None and depth > progress.deepest:
         progress.deepest = depth
@@ -74,12 +80,14 @@ def speculative(rank: int) -> None:
 
 
 def current() -> Priority:
-    """The key of a check submitted now: least speculative first, then deepest search, deepest
-    goal, oldest search."""
+    """The key of a check submitted now: least speculative first (a race's later candidate, a
+    sketch's later hole, summed along the path from the root), then deepest search, deepest goal,
+    oldest search."""
     progress = _search.get()
+    speculation = _rank.get() + _holes.get()
     if progress is None:
-        return (_rank.get(), 0, 0, 0)
-    return (_rank.get(), -progress.deepest, -_depth.get(), progress.order)
+        return (speculation, 0, 0, 0)
+    return (speculation, -progress.deepest, -_depth.get(), progress.order)
 
 
 __all__ = ["Priority", "SearchProgress", "at_depth", "current", "search_scope", "speculative"]

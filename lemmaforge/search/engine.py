@@ -242,7 +242,7 @@ class _Run(TreeJournal):
     async def _solve_goal(self, node: Node, hole: Goal | None) -> Solution | None:
         budget = self.opts.budget
         is_root = node.parent_id is None
-        lean_priority.at_depth(node.depth)
+        lean_priority.at_depth(node.depth, node.hole_index or 0)
 
         cached = await self.cache.lookup(self.header, node.text)
         if cached is not None:

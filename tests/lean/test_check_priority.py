@@ -52,6 +52,25 @@ async def test_child_tasks_inherit_their_search_and_keep_their_own_depth() -> No
     assert seen["root"] == (0, -3, 0, progress.order)  # the root's own depth; the search went to 3
 
 
+async def test_a_sketchs_later_holes_count_as_speculation_along_the_path() -> None:
+    async def goal(depth: int, hole: int) -> tuple[priority.Priority, priority.Priority]:
+        priority.at_depth(depth, hole)
+        own = priority.current()
+        child = await asyncio.create_task(grandchild())
+        return own, child
+
+    async def grandchild() -> priority.Priority:
+        priority.at_depth(2, hole_index=1)
+        return priority.current()
+
+    with priority.search_scope():
+        priority.at_depth(0)
+        (first, first_child), (third, third_child) = await asyncio.gather(goal(1, 0), goal(1, 2))
+    assert first[0] == 0 and third[0] == 2  # the sketch's third hole: speculation 2
+    assert first_child[0] == 1 and third_child[0] == 3  # summed along the path from the root
+    assert first < third
+
+
 async def test_a_later_candidate_of_a_deep_search_waits_behind_any_first_candidate() -> None:
     async def candidate(rank: int, depth: int) -> priority.Priority:
         with priority.search_scope():
