@@ -25,7 +25,8 @@ import asyncio
 import heapq
 import itertools
 import logging
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -55,6 +56,7 @@ class _Item:
     timeout: float
     future: asyncio.Future[CheckResult]
     key: tuple[priority.Priority, int]  # (priority, arrival): the heap's order
+    queued_at: float = 0.0  # time.monotonic()
     sent: bool = False
     orphaned: bool = False  # the caller left after the request was sent
 
@@ -111,6 +113,7 @@ class CheckBatcher:
         self.stats = BatcherStats()
         self.orphans = _Orphans(orphan_bytes)
         self._queue: list[_Item] = []  # a heap, by (priority, arrival)
+        self._arrived: deque[_Item] = deque()  # the same items by arrival: the oldest is never starved
         self._arrivals = itertools.count()
         self._in_flight = 0
         self._requests = 0
@@ -133,8 +136,10 @@ class CheckBatcher:
             return kept
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
-        item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)))
+        item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)),
+                     time.monotonic())
         heapq.heappush(self._queue, item)
+        self._arrived.append(item)
         self.stats.submitted += 1
         self._wake.set()
         try:
@@ -156,6 +161,7 @@ class CheckBatcher:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         queued, self._queue = self._queue, []
+        self._arrived.clear()
         for item in queued:
             if not item.future.done():
                 item.future.cancel()
@@ -170,6 +176,7 @@ class CheckBatcher:
             # A new event loop (e.g. a second asyncio.run with the same verifier): the old loop's
             # tasks and futures are gone with it; start afresh.
             self._queue.clear()
+            self._arrived.clear()
             self._sending.clear()
             self._in_flight = self._requests = 0
             self._loop = loop
@@ -177,8 +184,10 @@ class CheckBatcher:
         self._dispatcher = loop.create_task(self._dispatch(), name="kimina-batcher")
 
     def _live(self) -> int:
-        while self._queue and self._queue[0].future.done():
-            heapq.heappop(self._queue)  # cancelled while queued (items deeper in the heap: at their turn)
+        while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
+            heapq.heappop(self._queue)  # cancelled while queued, or sent as overdue (deeper ones: at their turn)
+        while self._arrived and (self._arrived[0].future.done() or self._arrived[0].sent):
+            self._arrived.popleft()
         return len(self._queue)
 
     async def _dispatch(self) -> None:
@@ -202,20 +211,35 @@ class CheckBatcher:
                 self._start(batch)
 
     def _take(self, room: int) -> list[_Item]:
-        """Up to `room` live items in priority order, all with the first one's timeout (one request
-        has one)."""
+        """Up to `room` live items — first any that waited past `priority.MAX_WAIT_SECONDS`, oldest
+        first, then in priority order — all with the first one's timeout (one request has one)."""
+        self._live()
         batch: list[_Item] = []
-        kept: list[_Item] = []
         timeout: float | None = None
+
+        def fits(item: _Item) -> bool:
+            nonlocal timeout
+            if item.future.done() or item.sent:
+                return False
+            timeout = item.timeout if timeout is None else timeout
+            return item.timeout == timeout
+
+        overdue_before = time.monotonic() - priority.MAX_WAIT_SECONDS
+        for item in self._arrived:
+            if len(batch) >= room or item.queued_at > overdue_before:
+                break
+            if fits(item):
+                item.sent = True  # taken: the heap skips it
+                batch.append(item)
+        kept: list[_Item] = []
         while self._queue and len(batch) < room:
             item = heapq.heappop(self._queue)
-            if item.future.done():
+            if item.future.done() or item.sent:
                 continue
-            if timeout is None:
-                timeout = item.timeout
-            if item.timeout != timeout:
+            if not fits(item):
                 kept.append(item)
                 continue
+            item.sent = True
             batch.append(item)
         for item in kept:
             heapq.heappush(self._queue, item)

@@ -30,6 +30,12 @@ from dataclasses import dataclass
 
 Priority = tuple[int, int, int, int]  # smaller is served first
 
+# The order is a preference, not a licence to starve: a check that has waited this long is served
+# next whatever its key (a search kept waiting forever would run out its wall-time budget and be
+# counted "not proved" for the scheduler's sake). Generous, so that it only bounds the worst case:
+# a Mathlib check takes seconds.
+MAX_WAIT_SECONDS = 300.0
+
 _run_order = itertools.count()
 
 
@@ -90,4 +96,4 @@ def current() -> Priority:
     return (speculation, -progress.deepest, -_depth.get(), progress.order)
 
 
-__all__ = ["Priority", "SearchProgress", "at_depth", "current", "search_scope", "speculative"]
+__all__ = ["MAX_WAIT_SECONDS", "Priority", "SearchProgress", "at_depth", "current", "search_scope", "speculative"]

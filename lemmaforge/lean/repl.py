@@ -15,7 +15,7 @@ in-flight request per worker):
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
   states live there), to the first check waiting for its header, or to the first check waiting for
   another header if switching pays — first in `lean.priority` order (the least speculative check of
-  the search that went deepest, then arrival);
+  the search that went deepest, then arrival; a check waiting past `priority.MAX_WAIT_SECONDS` first);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
   header and check times). A switch costs a whole header elaboration (Mathlib: 10-20 s), so a
@@ -113,9 +113,18 @@ class _Waiter:
     slot: int | None
     future: asyncio.Future[Worker]
     key: tuple[priority.Priority, int] = ((0, 0, 0, 0), 0)  # (lean.priority, arrival): who goes first
+    queued_at: float = 0.0  # time.monotonic()
 
 
 _arrivals = itertools.count()
+
+
+def _first_served(waiters: list[_Waiter]) -> _Waiter:
+    """Of `waiters` (in arrival order): the oldest if it waited past `priority.MAX_WAIT_SECONDS`,
+    else the first in priority order."""
+    if waiters[0].queued_at <= time.monotonic() - priority.MAX_WAIT_SECONDS:
+        return waiters[0]
+    return min(waiters, key=lambda w: w.key)
 
 
 _pool_ids = itertools.count(1)
@@ -469,7 +478,7 @@ class ReplVerifier:
         if worker is not None:
             return worker
         waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future(),
-                         (priority.current(), next(_arrivals)))
+                         (priority.current(), next(_arrivals)), time.monotonic())
         self._waiters.append(waiter)
         try:
             return await waiter.future
@@ -545,14 +554,14 @@ class ReplVerifier:
         # Of the checks waiting for this header, the first in `lean.priority` order.
         same = [w for w in self._waiters if w.slot is None and w.header == worker.header]
         if same:
-            return min(same, key=lambda w: w.key)
+            return _first_served(same)
         # Switch to the header with the longest backlog per worker serving it, if that pays.
         queued = Counter(w.header for w in self._waiters if w.slot is None and w.header is not None)
         candidates = [h for h, n in queued.items() if h is not None and self._worth_switching_to(h, queued=n)]
         if not candidates:
             return None
         target = max(candidates, key=lambda h: queued[h] / (1 + self._serving(h)))
-        return min((w for w in self._waiters if w.slot is None and w.header == target), key=lambda w: w.key)
+        return _first_served([w for w in self._waiters if w.slot is None and w.header == target])
 
     async def _in_thread(self, worker: Worker, fn: Callable[[], Outcome]) -> Outcome:
         """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the

@@ -4,6 +4,7 @@ the deeper goal, then the older search; checks made outside any search rank as a
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -157,7 +158,8 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
         with priority.search_scope():
             priority.at_depth(depth)
             priority.speculative(rank)
-            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)))
+            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)),
+                             time.monotonic())
         pool._waiters.append(waiter)
         return waiter
 
@@ -169,3 +171,45 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
     assert pool._next_waiter_for(pool._workers[0]) is older_shallow
     pool._waiters.remove(older_shallow)
     assert pool._next_waiter_for(pool._workers[0]) is speculative_deep
+
+
+async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    blocker = asyncio.create_task(batcher.check("first", 10.0))
+    await asyncio.sleep(0.01)
+
+    async def at(label: str, rank: int) -> None:
+        with priority.search_scope():
+            priority.speculative(rank)
+            await batcher.check(label, 10.0)
+
+    starved = asyncio.create_task(at("speculative", 5))
+    await asyncio.sleep(0.01)
+    preferred = asyncio.create_task(at("certain", 0))
+    await asyncio.sleep(0.01)
+    monkeypatch.setattr(priority, "MAX_WAIT_SECONDS", 0.005)  # the speculative one is now overdue
+    server.gate.set()
+    await asyncio.gather(blocker, starved, preferred)
+    await batcher.close()
+    assert server.sent == ["first", "speculative", "certain"]
+
+
+def test_the_repl_pool_serves_an_overdue_waiter_first() -> None:
+    from lemmaforge.lean import repl
+
+    loop = asyncio.new_event_loop()
+    try:
+        now = time.monotonic()
+
+        def pair(old_waited: float) -> tuple[repl._Waiter, repl._Waiter]:
+            old = repl._Waiter("H", None, loop.create_future(), ((5, 0, 0, 0), 0), now - old_waited)
+            new = repl._Waiter("H", None, loop.create_future(), ((0, 0, 0, 0), 1), now)
+            return old, new
+
+        old, new = pair(1.0)
+        assert repl._first_served([old, new]) is new  # not overdue: priority order
+        old, new = pair(priority.MAX_WAIT_SECONDS + 1.0)
+        assert repl._first_served([old, new]) is old  # overdue: served first
+    finally:
+        loop.close()
