@@ -162,8 +162,8 @@ def profile(lean: dict[str, Any], llm: dict[str, Any], started: float, wall: flo
             client_queue: list[tuple[float, int]], bins: int = 10) -> list[str]:
     """Where the wall time went, in `bins` equal slices of the run: mean REPLs checking / importing
     headers / checks waiting for a REPL, and mean LLM sequences decoding, each as a share of capacity
-    (queued: waiting checks per REPL at the server; client: per REPL in the client's own queue, not yet
-    sent). Idle head and tail slices are the gap between wall and ideal."""
+    (queued: waiting checks per REPL at the server; client: per REPL in the client, queued or held as
+    speculative, not yet sent). Idle head and tail slices are the gap between wall and ideal."""
     width = wall / bins
     sums = [Counter() for _ in range(bins)]
     for source in (lean, llm):
@@ -222,7 +222,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
             (problem_from_code(HEADER + f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n", name=f"p_{i}"), 1)
             for i in range(args.problems)
         ]
-        lag = LoopLag(probe=lambda: len(verifier.batcher._queue))
+        lag = LoopLag(probe=lambda: sum(verifier.batcher.waiting))  # queued and held
         results: list[AttemptResult] = []
 
         def done(result: AttemptResult) -> None:
@@ -283,7 +283,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
         "records_emitted": dict(recorder.emitted), "records_stored": stored,
-        "profile": profile(lean, llm, started, wall, lag.queue_samples),
+        "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins),
         "last_problem_done_s": round(solved_at, 2),
         "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
                                     round(max(b - a for a, b in spans), 2)],
@@ -365,6 +365,7 @@ def main() -> None:
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
     p.add_argument("--kimina-concurrency", type=int, default=128)
+    p.add_argument("--profile-bins", type=int, default=10, help="slices of the wall-time profile (40: the tail in detail)")
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")
     p.add_argument("--client-cpu", action="store_true", help="also measure Kimina client CPU at 8/64/256 in flight")
     p.add_argument("--no-e2e", action="store_true")

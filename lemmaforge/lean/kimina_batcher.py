@@ -16,7 +16,10 @@ the same code finds it.
 Order: waiting checks leave in the order of `lean.priority` (the searches that went deepest first,
 then arrival), not first-come-first-served: while Lean is the bottleneck, the long dependent chains
 of the hard searches are what bound the run's length. With `max_in_flight` near the server's REPL
-count the waiting happens here, where the order is ours.
+count the waiting happens here, where the order is ours. Speculative work (a race's later candidate
+while an earlier one is unanswered, a sketch's later hole while an earlier one is unsolved:
+`priority.Siblings`) is held apart: it joins the queue when what held it is settled, or leaves
+earlier when nothing else waits (Lean has room).
 """
 
 from __future__ import annotations
@@ -59,9 +62,20 @@ class _Item:
     queued_at: float = 0.0  # time.monotonic()
     sent: bool = False
     orphaned: bool = False  # the caller left after the request was sent
+    path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
+    held: bool = False  # waits in the held heap: an earlier sibling on its path is open
 
     def __lt__(self, other: _Item) -> bool:
         return self.key < other.key
+
+
+@dataclass(order=True, slots=True)
+class _HeldEntry:
+    """A held item in the held heap, in `priority.held_order`, then arrival."""
+
+    order: tuple[int, priority.Priority]
+    arrival: int
+    item: _Item = field(compare=False)
 
 
 @dataclass(slots=True)
@@ -113,7 +127,9 @@ class CheckBatcher:
         self.stats = BatcherStats()
         self.orphans = _Orphans(orphan_bytes)
         self._queue: list[_Item] = []  # a heap, by (priority, arrival)
-        self._arrived: deque[_Item] = deque()  # the same items by arrival: the oldest is never starved
+        self._held: list[_HeldEntry] = []  # a heap: speculative items waiting for earlier siblings
+        self._held_by_group: dict[priority.Siblings, list[_Item]] = {}
+        self._arrived: deque[_Item] = deque()  # every waiting item by arrival: the oldest is never starved
         self._arrivals = itertools.count()
         self._in_flight = 0
         self._requests = 0
@@ -127,6 +143,12 @@ class CheckBatcher:
     def in_flight(self) -> int:
         return self._in_flight
 
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """(checks waiting in the queue, held speculative checks), approximately: entries of
+        checks cancelled while waiting are counted until the dispatcher skips them."""
+        return len(self._queue), len(self._held)
+
     async def check(self, code: str, timeout: float) -> CheckResult:
         if self._closed:
             raise VerifierError("the Kimina verifier was closed")
@@ -137,8 +159,11 @@ class CheckBatcher:
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
         item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)),
-                     time.monotonic())
-        heapq.heappush(self._queue, item)
+                     time.monotonic(), path=priority.current_siblings())
+        if item.path and priority.held(item.path):
+            self._hold(item)
+        else:
+            heapq.heappush(self._queue, item)
         self._arrived.append(item)
         self.stats.submitted += 1
         self._wake.set()
@@ -153,6 +178,54 @@ class CheckBatcher:
                 self.stats.orphaned += 1
             raise
 
+    # --- held speculative items ---------------------------------------------------------------------
+
+    def _hold(self, item: _Item) -> None:
+        item.held = True
+        heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
+        for group, rank in item.path:
+            if not group.holds(rank):
+                continue
+            waiting = self._held_by_group.get(group)
+            if waiting is None:
+                waiting = self._held_by_group[group] = []
+                group.listen(self._group_moved)
+            waiting.append(item)
+
+    def _group_moved(self, group: priority.Siblings) -> None:
+        """An earlier sibling in `group` settled: what is held by nothing any more joins the queue."""
+        waiting = self._held_by_group.get(group)
+        if waiting is None:
+            return
+        still: list[_Item] = []
+        released = False
+        for item in waiting:
+            if not self._live_held(item):
+                continue  # gone (cancelled), sent as room allowed, or released by another group
+            rank = next(r for g, r in item.path if g is group)
+            if group.holds(rank):
+                still.append(item)
+            elif not priority.held(item.path):
+                item.held = False  # its held-heap entry is skipped from now on
+                heapq.heappush(self._queue, item)
+                released = True
+            # else: still held by another group on its path, which will tell when it moves
+        if still:
+            self._held_by_group[group] = still
+        else:
+            del self._held_by_group[group]
+            group.forget(self._group_moved)
+        if released and self._wake is not None:
+            self._wake.set()
+
+    def _pop_held(self) -> _Item | None:
+        """The least speculative item still held (taken because Lean has room)."""
+        while self._held:
+            item = heapq.heappop(self._held).item
+            if self._live_held(item):
+                return item
+        return None
+
     async def close(self) -> None:
         self._closed = True
         tasks = [t for t in (self._dispatcher, *self._sending) if t is not None]
@@ -161,10 +234,18 @@ class CheckBatcher:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         queued, self._queue = self._queue, []
+        queued += [entry.item for entry in self._held]
+        self._forget_held()
         self._arrived.clear()
         for item in queued:
             if not item.future.done():
                 item.future.cancel()
+
+    def _forget_held(self) -> None:
+        for group in self._held_by_group:
+            group.forget(self._group_moved)
+        self._held_by_group.clear()
+        self._held.clear()
 
     # --- dispatching ----------------------------------------------------------------------------
 
@@ -176,6 +257,7 @@ class CheckBatcher:
             # A new event loop (e.g. a second asyncio.run with the same verifier): the old loop's
             # tasks and futures are gone with it; start afresh.
             self._queue.clear()
+            self._forget_held()
             self._arrived.clear()
             self._sending.clear()
             self._in_flight = self._requests = 0
@@ -184,11 +266,18 @@ class CheckBatcher:
         self._dispatcher = loop.create_task(self._dispatch(), name="kimina-batcher")
 
     def _live(self) -> int:
+        """How many items wait (an upper bound: dead items deeper in the heaps are skipped later)."""
         while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
             heapq.heappop(self._queue)  # cancelled while queued, or sent as overdue (deeper ones: at their turn)
+        while self._held and not self._live_held(self._held[0].item):
+            heapq.heappop(self._held)
         while self._arrived and (self._arrived[0].future.done() or self._arrived[0].sent):
             self._arrived.popleft()
-        return len(self._queue)
+        return len(self._queue) + len(self._held)
+
+    @staticmethod
+    def _live_held(item: _Item) -> bool:
+        return item.held and not item.future.done() and not item.sent
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
@@ -241,8 +330,19 @@ class CheckBatcher:
                 continue
             item.sent = True
             batch.append(item)
+        # Nothing certain is left to send and the server has room: held work goes rather than leave
+        # a REPL idle (least speculative first).
+        held_kept: list[_Item] = []
+        while not kept and len(batch) < room and (item := self._pop_held()) is not None:
+            if not fits(item):
+                held_kept.append(item)
+                continue
+            item.sent = True
+            batch.append(item)
         for item in kept:
             heapq.heappush(self._queue, item)
+        for item in held_kept:
+            heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
         return batch
 
     def _start(self, batch: list[_Item]) -> None:

@@ -15,7 +15,9 @@ in-flight request per worker):
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
   states live there), to the first check waiting for its header, or to the first check waiting for
   another header if switching pays — first in `lean.priority` order (the least speculative check of
-  the search that went deepest, then arrival; a check waiting past `priority.MAX_WAIT_SECONDS` first);
+  the search that went deepest, then arrival; work held by an earlier sibling that is still open —
+  a race's earlier candidate, a sketch's earlier hole — after every other check; a check waiting
+  past `priority.MAX_WAIT_SECONDS` first);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
   header and check times). A switch costs a whole header elaboration (Mathlib: 10-20 s), so a
@@ -114,6 +116,15 @@ class _Waiter:
     future: asyncio.Future[Worker]
     key: tuple[priority.Priority, int] = ((0, 0, 0, 0), 0)  # (lean.priority, arrival): who goes first
     queued_at: float = 0.0  # time.monotonic()
+    path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
+
+    def order(self) -> tuple[bool, tuple[int, priority.Priority] | None, tuple[priority.Priority, int]]:
+        """Its place among the waiters now: speculative work held by an open earlier sibling goes
+        after every waiter that is not held (a free worker with nothing else to do takes it), in
+        `priority.held_order`."""
+        if self.path and priority.held(self.path):
+            return (True, priority.held_order(self.path, self.key[0]), self.key)
+        return (False, None, self.key)
 
 
 _arrivals = itertools.count()
@@ -121,10 +132,10 @@ _arrivals = itertools.count()
 
 def _first_served(waiters: list[_Waiter]) -> _Waiter:
     """Of `waiters` (in arrival order): the oldest if it waited past `priority.MAX_WAIT_SECONDS`,
-    else the first in priority order."""
+    else the first in priority order (held race candidates last)."""
     if waiters[0].queued_at <= time.monotonic() - priority.MAX_WAIT_SECONDS:
         return waiters[0]
-    return min(waiters, key=lambda w: w.key)
+    return min(waiters, key=_Waiter.order)
 
 
 _pool_ids = itertools.count(1)
@@ -478,7 +489,7 @@ class ReplVerifier:
         if worker is not None:
             return worker
         waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future(),
-                         (priority.current(), next(_arrivals)), time.monotonic())
+                         (priority.current(), next(_arrivals)), time.monotonic(), priority.current_siblings())
         self._waiters.append(waiter)
         try:
             return await waiter.future

@@ -390,7 +390,10 @@ class _Run(TreeJournal):
         report calls it never sent."""
         pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
         exhausted: BudgetExhausted | None = None
-        rank = 0  # the candidates' order of arrival: later ones are more speculative (lean/priority.py)
+        # The candidates' order of arrival: a later one's check waits for the earlier ones' verdicts
+        # unless Lean has room (lean/priority.py).
+        race = lean_priority.Siblings()
+        rank = 0
         try:
             while pending:
                 done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
@@ -411,8 +414,9 @@ class _Run(TreeJournal):
                         failures.append(value)
                         continue
                     for candidate in value:  # a finished generation: verify each candidate
+                        race.enter(rank)
                         pending.add(asyncio.ensure_future(
-                            self._verify_ranked(rank, node, candidate, strategy, value.seconds)
+                            self._verify_ranked(race, rank, node, candidate, strategy, value.seconds)
                         ))
                         rank += 1
             if exhausted is not None:
@@ -423,10 +427,14 @@ class _Run(TreeJournal):
                 task.cancel()
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)
+            race.end()
 
-    async def _verify_ranked(self, rank: int, *args: Any) -> Any:
-        lean_priority.speculative(rank)  # in this candidate's own task: its checks only
-        return await self._verify_candidate(*args)
+    async def _verify_ranked(self, race: lean_priority.Siblings, rank: int, *args: Any) -> Any:
+        lean_priority.join(race, rank)  # in this candidate's own task: its checks only
+        try:
+            return await self._verify_candidate(*args)
+        finally:
+            race.leave(rank)  # answered (or cancelled): the next candidate need not wait for it
 
     async def _verify_candidate(
         self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0
@@ -533,18 +541,28 @@ class _Run(TreeJournal):
             )
             children.append((child, lean_hole))
 
-        async def solve_or_fail(child: Node, hole: Goal | None) -> Solution:
+        # A later hole's work waits while an earlier hole is unsolved, unless Lean has room
+        # (lean/priority.py): when a hole fails, the work on its siblings is lost.
+        siblings = lean_priority.Siblings()
+        for index in range(len(children)):
+            siblings.enter(index)
+
+        async def solve_or_fail(index: int, child: Node, hole: Goal | None) -> Solution:
+            lean_priority.join(siblings, index)  # in this hole's own task: its whole subtree
             solution = await self._solve_goal(child, hole)
             if solution is None:
                 raise _HoleFailed(child.node_id)
+            siblings.leave(index)
             return solution
 
         hole_failed = False
         try:
             async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(solve_or_fail(c, h)) for c, h in children]
+                tasks = [group.create_task(solve_or_fail(i, c, h)) for i, (c, h) in enumerate(children)]
         except* _HoleFailed:
             hole_failed = True  # (`return` is not allowed inside `except*`)
+        finally:
+            siblings.end()
         if hole_failed:
             for child, _ in children:
                 if child.status == "open":

@@ -25,9 +25,31 @@ def test_the_scope_sets_and_restores_the_key() -> None:
         assert priority.current() == (0, -2, -2, progress.order)
         priority.at_depth(1)  # a shallower goal of a search that has been deeper
         assert priority.current() == (0, -2, -1, progress.order)
-        priority.speculative(3)
-        assert priority.current() == (3, -2, -1, progress.order)
-    assert priority.current() == (0, 0, 0, 0)
+        race = priority.Siblings()
+        priority.join(race, 3)
+        # a race's rank is not part of the key: later candidates are held, not ranked
+        assert priority.current() == (0, -2, -1, progress.order)
+        assert priority.current_siblings() == ((race, 3),)
+        holes = priority.Siblings()
+        priority.join(holes, 1)  # nested: a hole of a sketch below
+        assert priority.current_siblings() == ((race, 3), (holes, 1))
+    assert priority.current() == (0, 0, 0, 0) and priority.current_siblings() == ()
+
+
+def test_a_race_holds_a_candidate_while_an_earlier_one_is_unanswered() -> None:
+    race = priority.Siblings()
+    moved: list[priority.Siblings] = []
+    race.listen(moved.append)
+    for rank in range(3):
+        race.enter(rank)
+    assert not race.holds(0) and race.holds(1) and race.holds(2)
+    race.leave(1)  # a later rank answering first frees nobody earlier...
+    assert race.holds(2) and moved == [race]  # ...but listeners hear of every answer
+    race.leave(0)
+    assert not race.holds(2) and not race.holds(1)
+    race.forget(moved.append)
+    race.leave(2)
+    assert moved == [race, race]
 
 
 def test_later_searches_rank_after_earlier_ones_at_the_same_depth() -> None:
@@ -70,18 +92,6 @@ async def test_a_sketchs_later_holes_count_as_speculation_along_the_path() -> No
     assert first[0] == 0 and third[0] == 2  # the sketch's third hole: speculation 2
     assert first_child[0] == 1 and third_child[0] == 3  # summed along the path from the root
     assert first < third
-
-
-async def test_a_later_candidate_of_a_deep_search_waits_behind_any_first_candidate() -> None:
-    async def candidate(rank: int, depth: int) -> priority.Priority:
-        with priority.search_scope():
-            priority.at_depth(depth)
-            priority.speculative(rank)
-            return priority.current()
-
-    second_deep = await asyncio.create_task(candidate(1, 4))
-    first_shallow = await asyncio.create_task(candidate(0, 0))
-    assert first_shallow < second_deep
 
 
 class HeldServer:
@@ -146,6 +156,167 @@ async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
     assert sent == ["first", "kept"] and batcher.stats.dropped_unsent == 1
 
 
+async def _candidate(batcher: CheckBatcher, race: priority.Siblings, rank: int, depth: int = 3) -> None:
+    """A race's `rank`-th candidate checked by a search that went `depth` deep."""
+    with priority.search_scope():
+        priority.at_depth(depth)
+        priority.join(race, rank)
+        await batcher.check(f"rank {rank}", 10.0)
+
+
+async def _certain(batcher: CheckBatcher, label: str, hole: int = 0) -> None:
+    """Work of a shallow search, not held (its key is worse than the deep search's)."""
+    with priority.search_scope():
+        priority.at_depth(1, hole_index=hole)
+        await batcher.check(label, 10.0)
+
+
+async def test_a_later_candidate_waits_behind_certain_work_while_an_earlier_one_runs() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=2)
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+    first = asyncio.create_task(_candidate(batcher, race, 0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)  # both slots taken: rank 0 and the blocker run
+    second = asyncio.create_task(_candidate(batcher, race, 1))
+    await asyncio.sleep(0.01)
+    # even a sketch's third hole (speculation 2) goes first: it is not held by anything
+    certain = asyncio.create_task(_certain(batcher, "certain", hole=2))
+    await asyncio.sleep(0.01)
+    server.gate.set()
+    await asyncio.gather(first, blocker, certain)
+    race.leave(0)
+    await second
+    await batcher.close()
+    # the deeper search's second candidate went after the shallow search's certain check
+    assert server.sent == ["rank 0", "blocker", "certain", "rank 1"]
+
+
+async def test_a_held_candidate_goes_at_once_when_lean_has_room() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=2)
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+    first = asyncio.create_task(_candidate(batcher, race, 0))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(_candidate(batcher, race, 1))
+    await asyncio.sleep(0.01)
+    # nothing else waits and a slot is free: speculating beats idling
+    assert server.sent == ["rank 0", "rank 1"] and race.holds(1)
+    server.gate.set()
+    await asyncio.gather(first, second)
+    await batcher.close()
+
+
+async def test_an_answered_earlier_candidate_releases_the_next_into_priority_order() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    race = priority.Siblings()
+    for rank in range(3):
+        race.enter(rank)
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    later = [asyncio.create_task(_candidate(batcher, race, rank, depth=4)) for rank in (1, 2)]
+    certain = asyncio.create_task(_certain(batcher, "certain"))
+    await asyncio.sleep(0.01)
+    race.leave(0)  # rank 0 failed elsewhere: rank 1 is certain work now, of the deepest search
+    await asyncio.sleep(0.01)
+    server.gate.set()
+    await asyncio.gather(blocker, certain, later[0])
+    race.leave(1)
+    await later[1]
+    await batcher.close()
+    assert server.sent == ["blocker", "rank 1", "certain", "rank 2"]
+
+
+async def test_a_held_candidate_of_a_won_race_is_dropped_unsent() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+    first = asyncio.create_task(_candidate(batcher, race, 0))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(_candidate(batcher, race, 1))
+    other = asyncio.create_task(_certain(batcher, "other"))
+    await asyncio.sleep(0.01)
+    second.cancel()  # rank 0 won: the engine cancels the rest of the race
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    race.leave(1)
+    server.gate.set()
+    await asyncio.gather(first, other)
+    race.leave(0)
+    await batcher.close()
+    assert server.sent == ["rank 0", "other"]
+    assert batcher.stats.dropped_unsent == 1 and batcher.stats.orphaned == 0
+
+
+async def test_a_later_holes_subtree_is_held_until_every_group_above_releases_it() -> None:
+    """A check deep in a sketch's second hole (its race's second candidate) is held by two groups:
+    the sketch's holes (hole 0 unsolved) and its race (candidate 0 unanswered); it joins the queue
+    only when neither holds it."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    holes, race = priority.Siblings(), priority.Siblings()
+    holes.enter(0)
+    holes.enter(1)
+    race.enter(0)
+    race.enter(1)
+
+    async def deep_candidate() -> None:
+        with priority.search_scope():
+            priority.at_depth(2, hole_index=1)
+            priority.join(holes, 1)
+            priority.join(race, 1)
+            await batcher.check("hole 1, candidate 1", 10.0)
+
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    held = asyncio.create_task(deep_candidate())
+    await asyncio.sleep(0.01)
+    holes.leave(0)  # hole 0 solved: the race still holds it
+    await asyncio.sleep(0.01)
+    certain = asyncio.create_task(_certain(batcher, "certain", hole=3))
+    await asyncio.sleep(0.01)
+    server.gate.set()
+    await asyncio.gather(blocker, certain, held)
+    await batcher.close()
+    # still held when the slot freed: the certain check went first, then room let the held one go
+    assert server.sent == ["blocker", "certain", "hole 1, candidate 1"]
+
+
+async def test_released_work_joins_the_queue_ahead_of_shallower_searches() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    holes, race = priority.Siblings(), priority.Siblings()
+    holes.enter(0)
+    holes.enter(1)
+    race.enter(0)
+
+    async def deep_hole() -> None:
+        with priority.search_scope():
+            priority.at_depth(3, hole_index=1)
+            priority.join(holes, 1)
+            priority.join(race, 0)
+            await batcher.check("deep hole 1", 10.0)
+
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    held = asyncio.create_task(deep_hole())
+    certain = asyncio.create_task(_certain(batcher, "shallow", hole=1))  # as speculative, shallower
+    await asyncio.sleep(0.01)
+    holes.leave(0)  # hole 0 solved, and nothing else holds it: the deeper search goes first
+    server.gate.set()
+    await asyncio.gather(blocker, held, certain)
+    await batcher.close()
+    assert server.sent == ["blocker", "deep hole 1", "shallow"]
+    assert not batcher._held_by_group  # nothing left registered with a group
+
+
 async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priority_order() -> None:
     from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
 
@@ -154,23 +325,32 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
     pool._workers = [Worker(slot=0, header="H")]
     loop = asyncio.get_running_loop()
 
-    def waiting(rank: int, depth: int) -> _Waiter:
+    race = priority.Siblings()
+    race.enter(0)  # its first candidate is still being checked
+    race.enter(2)
+
+    def waiting(rank: int | None, depth: int) -> _Waiter:
         with priority.search_scope():
             priority.at_depth(depth)
-            priority.speculative(rank)
+            if rank is not None:
+                priority.join(race, rank)
             waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)),
-                             time.monotonic())
+                             time.monotonic(), priority.current_siblings())
         pool._waiters.append(waiter)
         return waiter
 
-    older_shallow = waiting(0, 0)
-    speculative_deep = waiting(2, 3)
-    certain_deep = waiting(0, 2)
+    older_shallow = waiting(None, 0)
+    held_deep = waiting(2, 3)
+    certain_deep = waiting(None, 2)
     assert pool._next_waiter_for(pool._workers[0]) is certain_deep
     pool._waiters.remove(certain_deep)
-    assert pool._next_waiter_for(pool._workers[0]) is older_shallow
+    assert pool._next_waiter_for(pool._workers[0]) is older_shallow  # the held one goes last
     pool._waiters.remove(older_shallow)
-    assert pool._next_waiter_for(pool._workers[0]) is speculative_deep
+    # held, but nothing else waits: the free worker takes it rather than idle
+    assert pool._next_waiter_for(pool._workers[0]) is held_deep
+    pool._waiters.append(older_shallow)
+    race.leave(0)  # the earlier candidate answered: the deepest search's candidate is certain now
+    assert pool._next_waiter_for(pool._workers[0]) is held_deep
 
 
 async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:
@@ -179,9 +359,9 @@ async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(
     blocker = asyncio.create_task(batcher.check("first", 10.0))
     await asyncio.sleep(0.01)
 
-    async def at(label: str, rank: int) -> None:
+    async def at(label: str, hole: int) -> None:
         with priority.search_scope():
-            priority.speculative(rank)
+            priority.at_depth(1, hole_index=hole)
             await batcher.check(label, 10.0)
 
     starved = asyncio.create_task(at("speculative", 5))

@@ -23,6 +23,7 @@ async def test_bench_e2e_tiny_run_is_consistent() -> None:
     args = argparse.Namespace(
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8,
+        profile_bins=5,
     )
     row = await bench_e2e.e2e(args)
     assert row["proved"] == 3  # p_solve=1: every hole's lemma is proved, every sketch assembles
@@ -32,3 +33,4 @@ async def test_bench_e2e_tiny_run_is_consistent() -> None:
     for kind, count in row["records_stored"].items():
         assert row["records_emitted"][kind] == count, kind
     assert row["kimina_checks_per_s"] > 0 and row["llm_requests"] >= 3 * 3  # root, planner, holes
+    assert len(row["profile"]) == 1 + 5  # a header line and one per slice

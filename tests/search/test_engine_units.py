@@ -291,3 +291,68 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
     assert prover_attempts and all(a.generation_seconds >= 0.05 for a in prover_attempts)
     assert result.stats.engine_seconds > 0
     assert result.to_json()["engine_seconds"] >= 0
+
+
+async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer():
+    """Each candidate's checks carry its race and rank (lean/priority.py): submitted together,
+    the second and third are held while the first is unanswered; candidates of a later request,
+    arriving after every earlier one failed, are not held; the race ends with nothing open."""
+    from lemmaforge.lean import priority
+
+    seen: list[tuple[int, bool]] = []
+    races: set[priority.Siblings] = set()
+
+    class RaceRecordingVerifier(CountingVerifier):
+        async def check(self, code: str, *, timeout=None) -> CheckResult:
+            path = priority.current_siblings()
+            if path:
+                ((race, rank),) = path  # the root's race: nothing above it
+                races.add(race)
+                seen.append((rank, race.holds(rank)))
+            return await super().check(code, timeout=timeout)
+
+    class BatchProver(ScriptedProver):
+        async def prove(self, header, lemma_statement, n=1):
+            i = self.calls
+            self.calls += 1
+            await asyncio.sleep(self.delays[i])
+            return [Candidate("", f"{self.bodies[i]}_{k}" if self.bodies[i] == "bad" else "ok") for k in range(n)]
+
+    verifier = RaceRecordingVerifier(delay=0.02)
+    prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
+    budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
+    options = SearchOptions(budget=budget, prover_samples_per_call=3)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved
+    assert seen[:3] == [(0, False), (1, True), (2, True)]
+    assert seen[3] == (3, False)  # ranks 0-2 failed before the second request's candidates came
+    (race,) = races
+    assert not race.holds(10**6)  # every rank left: nothing holds anything any more
+
+
+async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved():
+    """The checks of a sketch's second hole carry the sketch's hole group (lean/priority.py) and
+    are held while the first hole is unsolved; the first hole's are not."""
+    from lemmaforge.lean import priority
+
+    held_at_submission: dict[str, list[bool]] = {"p_sub_1": [], "p_sub_2": [], "p_sub_3": []}  # by hole
+
+    class HoleVerifier(CountingVerifier):
+        async def check(self, code, *, timeout=None):
+            self.checked.append(code)
+            path = priority.current_siblings()
+            for name in held_at_submission:
+                if path and f"theorem {name}\n" in code and "sorry" not in code:
+                    held_at_submission[name].append(priority.held(path))
+            await asyncio.sleep(0.02)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
+    engine = SearchEngine(HoleVerifier(), _OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
+                          options=SearchOptions(budget=budget, portfolio=()))
+    await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,
+    # with nothing else waiting here, sends them anyway)
+    assert held_at_submission == {"p_sub_1": [False], "p_sub_2": [True], "p_sub_3": [True]}
