@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -63,6 +64,24 @@ def _pg_read_only(u: URL) -> URL:
     if isinstance(options, tuple):
         options = " ".join(options)
     return u.update_query_dict({"options": f"{options} -c default_transaction_read_only=on".strip()})
+
+
+def _switch_to_wal(cursor: Any, busy_timeout_ms: int) -> None:
+    """`PRAGMA journal_mode=WAL`, waiting up to the busy timeout. SQLite answers "database is
+    locked" at once, without calling its busy handler, when another connection holds the lock the
+    switch needs — e.g. another process creating the same new database at the same moment (Ray
+    workers opening one store) — so the wait is ours: retried with a growing pause."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    pause = 0.01
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
 
 
 def make_engine(url: str, *, busy_timeout_ms: int, echo: bool, read_only: bool) -> tuple[Engine, bool]:
@@ -132,10 +151,10 @@ def make_engine(url: str, *, busy_timeout_ms: int, echo: bool, read_only: bool) 
             dbapi_connection.isolation_level = None
             cur = dbapi_connection.cursor()
             try:
-                if not memory and not read_only:
-                    cur.execute("PRAGMA journal_mode=WAL")
-                    cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+                if not memory and not read_only:
+                    _switch_to_wal(cur, busy_timeout_ms)
+                    cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
             finally:
                 cur.close()

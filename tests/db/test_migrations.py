@@ -162,6 +162,34 @@ def test_the_db_module_command(any_db_url: str) -> None:
     assert proc.returncode == 2 and "usage:" in proc.stderr
 
 
+def test_opening_a_new_sqlite_database_waits_for_a_process_holding_its_lock(tmp_path: Path) -> None:
+    """SQLite answers "database is locked" at once, without its busy handler, when the switch to
+    WAL needs a lock that another process holds (here: a write transaction on the new file, as
+    when several processes create one store at the same moment; seen in CI). Opening waits up to
+    the busy timeout instead of failing."""
+    import time
+
+    path = tmp_path / "new.db"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import sqlite3, sys, time\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE'); c.execute('create table other (x int)')\n"
+            "print('held', flush=True); time.sleep(1.5); c.execute('COMMIT')\n"
+        ), str(path)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        store = Store(f"sqlite:///{path}", busy_timeout_ms=20_000)
+        assert time.monotonic() - started >= 0.5  # it waited for the holder's commit
+        assert store.schema.created and stored_revisions(f"sqlite:///{path}") == [SCHEMA_VERSION]
+        store.close()
+    finally:
+        holder.wait(timeout=30)
+
+
 def test_processes_opening_a_new_database_at_once_create_it_once(any_db_url: str) -> None:
     """Ray workers open the same store together: one creates the schema, the others wait for it
     (Postgres: an advisory lock; SQLite: BEGIN IMMEDIATE), and one revision is recorded."""
