@@ -26,6 +26,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
                                                          # 64 REPLs, trees of ~50 goal nodes
     python scripts/bench_e2e.py --repls 128 --problems 300 --scale 0.05 --json
     python scripts/bench_e2e.py --overhead --client-cpu --no-e2e
+    python scripts/bench_e2e.py --profile-bins 20                # where the run's end goes idle
 """
 
 from __future__ import annotations

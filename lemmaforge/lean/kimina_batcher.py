@@ -128,6 +128,10 @@ class CheckBatcher:
         self.orphans = _Orphans(orphan_bytes)
         self._queue: list[_Item] = []  # a heap, by (priority, arrival)
         self._held: list[_HeldEntry] = []  # a heap: speculative items waiting for earlier siblings
+        # entries of `_held` whose item left it another way (released, cancelled, sent as overdue):
+        # skipped when popped, and the heap is rebuilt when they are most of it (a long run would
+        # otherwise keep every released item, and its code, until the heap drains)
+        self._held_stale = 0
         self._held_by_group: dict[priority.Siblings, list[_Item]] = {}
         self._arrived: deque[_Item] = deque()  # every waiting item by arrival: the oldest is never starved
         self._arrivals = itertools.count()
@@ -172,6 +176,8 @@ class CheckBatcher:
         except asyncio.CancelledError:
             if not item.sent:
                 self.stats.dropped_unsent += 1  # the dispatcher skips it
+                if item.held:
+                    self._unhold(item)
                 item.future.cancel()
             else:
                 item.orphaned = True  # the request runs on; its verdict goes to `orphans`
@@ -206,7 +212,7 @@ class CheckBatcher:
             if group.holds(rank):
                 still.append(item)
             elif not priority.held(item.path):
-                item.held = False  # its held-heap entry is skipped from now on
+                self._unhold(item)
                 heapq.heappush(self._queue, item)
                 released = True
             # else: still held by another group on its path, which will tell when it moves
@@ -218,12 +224,23 @@ class CheckBatcher:
         if released and self._wake is not None:
             self._wake.set()
 
+    def _unhold(self, item: _Item) -> None:
+        """`item` leaves the held heap other than by being popped: its entry there goes stale."""
+        item.held = False
+        self._held_stale += 1
+        if self._held_stale > 64 and 2 * self._held_stale > len(self._held):
+            self._held = [e for e in self._held if self._live_held(e.item)]
+            heapq.heapify(self._held)
+            self._held_stale = 0
+
     def _pop_held(self) -> _Item | None:
-        """The least speculative item still held (taken because Lean has room)."""
+        """The least speculative item still held (taken because Lean has room), no longer held."""
         while self._held:
             item = heapq.heappop(self._held).item
             if self._live_held(item):
+                item.held = False
                 return item
+            self._held_stale -= 1
         return None
 
     async def close(self) -> None:
@@ -246,6 +263,7 @@ class CheckBatcher:
             group.forget(self._group_moved)
         self._held_by_group.clear()
         self._held.clear()
+        self._held_stale = 0
 
     # --- dispatching ----------------------------------------------------------------------------
 
@@ -271,9 +289,14 @@ class CheckBatcher:
             heapq.heappop(self._queue)  # cancelled while queued, or sent as overdue (deeper ones: at their turn)
         while self._held and not self._live_held(self._held[0].item):
             heapq.heappop(self._held)
+            self._held_stale -= 1
         while self._arrived and (self._arrived[0].future.done() or self._arrived[0].sent):
             self._arrived.popleft()
-        return len(self._queue) + len(self._held)
+        waiting = len(self._queue) + len(self._held)
+        if len(self._arrived) > 4 * waiting + 1024:
+            # an old item still waiting (held for long) keeps every later one here: drop the dead
+            self._arrived = deque(i for i in self._arrived if not (i.future.done() or i.sent))
+        return waiting
 
     @staticmethod
     def _live_held(item: _Item) -> bool:
@@ -318,7 +341,9 @@ class CheckBatcher:
             if len(batch) >= room or item.queued_at > overdue_before:
                 break
             if fits(item):
-                item.sent = True  # taken: the heap skips it
+                if item.held:
+                    self._unhold(item)
+                item.sent = True  # taken: the heaps skip it
                 batch.append(item)
         kept: list[_Item] = []
         while self._queue and len(batch) < room:
@@ -342,6 +367,7 @@ class CheckBatcher:
         for item in kept:
             heapq.heappush(self._queue, item)
         for item in held_kept:
+            item.held = True
             heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
         return batch
 

@@ -393,3 +393,29 @@ def test_the_repl_pool_serves_an_overdue_waiter_first() -> None:
         assert repl._first_served([old, new]) is old  # overdue: served first
     finally:
         loop.close()
+
+
+async def test_released_items_do_not_pile_up_in_the_held_heap() -> None:
+    """A long run releases held items by the thousand; their old entries in the held heap are
+    dropped once they are most of it, not kept (with their code) until the heap drains."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=8, window=0.0, max_in_flight=1)
+    group = priority.Siblings()
+    group.enter(0)
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+
+    async def later(i: int) -> None:
+        priority.join(group, 1)
+        await batcher.check(f"later {i}", 10.0)
+
+    waiting = [asyncio.create_task(later(i)) for i in range(300)]
+    await asyncio.sleep(0.01)
+    assert batcher.waiting == (0, 300)  # all held behind rank 0
+    group.leave(0)  # all released into the queue
+    queued, held = batcher.waiting
+    assert queued == 300 and held <= 64 + 1  # the stale entries were swept, not kept
+    server.gate.set()
+    await asyncio.gather(blocker, *waiting)
+    await batcher.close()
+    assert len(server.sent) == 301
