@@ -156,6 +156,16 @@ async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
     assert sent == ["first", "kept"] and batcher.stats.dropped_unsent == 1
 
 
+def _with_race(open_ranks: int, max_in_flight: int) -> tuple[HeldServer, CheckBatcher, priority.Siblings]:
+    """A held server, a batcher of single-check requests, a race whose first ranks are open."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=max_in_flight)
+    race = priority.Siblings()
+    for rank in range(open_ranks):
+        race.enter(rank)
+    return server, batcher, race
+
+
 async def _candidate(batcher: CheckBatcher, race: priority.Siblings, rank: int, depth: int = 3) -> None:
     """A race's `rank`-th candidate checked by a search that went `depth` deep."""
     with priority.search_scope():
@@ -172,11 +182,7 @@ async def _certain(batcher: CheckBatcher, label: str, hole: int = 0) -> None:
 
 
 async def test_a_later_candidate_waits_behind_certain_work_while_an_earlier_one_runs() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=2)
-    race = priority.Siblings()
-    race.enter(0)
-    race.enter(1)
+    server, batcher, race = _with_race(open_ranks=2, max_in_flight=2)
     first = asyncio.create_task(_candidate(batcher, race, 0))
     blocker = asyncio.create_task(batcher.check("blocker", 10.0))
     await asyncio.sleep(0.01)  # both slots taken: rank 0 and the blocker run
@@ -195,11 +201,7 @@ async def test_a_later_candidate_waits_behind_certain_work_while_an_earlier_one_
 
 
 async def test_a_held_candidate_goes_at_once_when_lean_has_room() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=2)
-    race = priority.Siblings()
-    race.enter(0)
-    race.enter(1)
+    server, batcher, race = _with_race(open_ranks=2, max_in_flight=2)
     first = asyncio.create_task(_candidate(batcher, race, 0))
     await asyncio.sleep(0.01)
     second = asyncio.create_task(_candidate(batcher, race, 1))
@@ -212,11 +214,7 @@ async def test_a_held_candidate_goes_at_once_when_lean_has_room() -> None:
 
 
 async def test_an_answered_earlier_candidate_releases_the_next_into_priority_order() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    race = priority.Siblings()
-    for rank in range(3):
-        race.enter(rank)
+    server, batcher, race = _with_race(open_ranks=3, max_in_flight=1)
     blocker = asyncio.create_task(batcher.check("blocker", 10.0))
     await asyncio.sleep(0.01)
     later = [asyncio.create_task(_candidate(batcher, race, rank, depth=4)) for rank in (1, 2)]
@@ -233,11 +231,7 @@ async def test_an_answered_earlier_candidate_releases_the_next_into_priority_ord
 
 
 async def test_a_held_candidate_of_a_won_race_is_dropped_unsent() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    race = priority.Siblings()
-    race.enter(0)
-    race.enter(1)
+    server, batcher, race = _with_race(open_ranks=2, max_in_flight=1)
     first = asyncio.create_task(_candidate(batcher, race, 0))
     await asyncio.sleep(0.01)
     second = asyncio.create_task(_candidate(batcher, race, 1))
@@ -255,28 +249,40 @@ async def test_a_held_candidate_of_a_won_race_is_dropped_unsent() -> None:
     assert batcher.stats.dropped_unsent == 1 and batcher.stats.orphaned == 0
 
 
+async def _one_slot_taken(
+    race_ranks: int,
+) -> tuple[HeldServer, CheckBatcher, asyncio.Task[CheckResult], priority.Siblings, priority.Siblings]:
+    """A batcher whose one slot a blocker holds; a sketch's holes 0 and 1 (both open) and a race of
+    `race_ranks` open candidates."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    holes, race = priority.Siblings(), priority.Siblings()
+    for rank in range(2):
+        holes.enter(rank)
+    for rank in range(race_ranks):
+        race.enter(rank)
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    return server, batcher, blocker, holes, race
+
+
+async def _in_hole(
+    batcher: CheckBatcher, label: str, depth: int, holes: priority.Siblings, race: priority.Siblings, *, rank: int
+) -> None:
+    """A check of the race's `rank`-th candidate in the sketch's second hole, `depth` deep."""
+    with priority.search_scope():
+        priority.at_depth(depth, hole_index=1)
+        priority.join(holes, 1)
+        priority.join(race, rank)
+        await batcher.check(label, 10.0)
+
+
 async def test_a_later_holes_subtree_is_held_until_every_group_above_releases_it() -> None:
     """A check deep in a sketch's second hole (its race's second candidate) is held by two groups:
     the sketch's holes (hole 0 unsolved) and its race (candidate 0 unanswered); it joins the queue
     only when neither holds it."""
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    holes, race = priority.Siblings(), priority.Siblings()
-    holes.enter(0)
-    holes.enter(1)
-    race.enter(0)
-    race.enter(1)
-
-    async def deep_candidate() -> None:
-        with priority.search_scope():
-            priority.at_depth(2, hole_index=1)
-            priority.join(holes, 1)
-            priority.join(race, 1)
-            await batcher.check("hole 1, candidate 1", 10.0)
-
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
-    await asyncio.sleep(0.01)
-    held = asyncio.create_task(deep_candidate())
+    server, batcher, blocker, holes, race = await _one_slot_taken(race_ranks=2)
+    held = asyncio.create_task(_in_hole(batcher, "hole 1, candidate 1", 2, holes, race, rank=1))
     await asyncio.sleep(0.01)
     holes.leave(0)  # hole 0 solved: the race still holds it
     await asyncio.sleep(0.01)
@@ -290,23 +296,8 @@ async def test_a_later_holes_subtree_is_held_until_every_group_above_releases_it
 
 
 async def test_released_work_joins_the_queue_ahead_of_shallower_searches() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    holes, race = priority.Siblings(), priority.Siblings()
-    holes.enter(0)
-    holes.enter(1)
-    race.enter(0)
-
-    async def deep_hole() -> None:
-        with priority.search_scope():
-            priority.at_depth(3, hole_index=1)
-            priority.join(holes, 1)
-            priority.join(race, 0)
-            await batcher.check("deep hole 1", 10.0)
-
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
-    await asyncio.sleep(0.01)
-    held = asyncio.create_task(deep_hole())
+    server, batcher, blocker, holes, race = await _one_slot_taken(race_ranks=1)
+    held = asyncio.create_task(_in_hole(batcher, "deep hole 1", 3, holes, race, rank=0))
     certain = asyncio.create_task(_certain(batcher, "shallow", hole=1))  # as speculative, shallower
     await asyncio.sleep(0.01)
     holes.leave(0)  # hole 0 solved, and nothing else holds it: the deeper search goes first
