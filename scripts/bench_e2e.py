@@ -372,6 +372,8 @@ def main() -> None:
     p.add_argument("--no-e2e", action="store_true")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.profile_bins < 1:
+        p.error("--profile-bins must be at least 1")
     out: dict[str, Any] = {}
     if not args.no_e2e:
         out["e2e"] = asyncio.run(e2e(args))

@@ -186,9 +186,12 @@ class CheckBatcher:
 
     # --- held speculative items ---------------------------------------------------------------------
 
-    def _hold(self, item: _Item) -> None:
+    def _push_held(self, item: _Item) -> None:
         item.held = True
         heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
+
+    def _hold(self, item: _Item) -> None:
+        self._push_held(item)
         for group, rank in item.path:
             if not group.holds(rank):
                 continue
@@ -367,8 +370,7 @@ class CheckBatcher:
         for item in kept:
             heapq.heappush(self._queue, item)
         for item in held_kept:
-            item.held = True
-            heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
+            self._push_held(item)
         return batch
 
     def _start(self, batch: list[_Item]) -> None:
