@@ -130,6 +130,10 @@ class SearchConfig(BaseModel):
     # Prover samples per model request (`n`); 0: all of a goal's samples in one request.
     prover_samples_per_call: int = Field(default=0, ge=0)
     correction_samples: int = Field(default=2, ge=1)  # samples per self-correction request
+    # A prover candidate's check goes at once while fewer than this many earlier candidates of its
+    # race are unanswered; later ones wait until Lean has room (lean/priority.py: 1 wastes the
+    # least Lean time on races already won, 2 measured best for the run's length).
+    race_window: int = Field(default=2, ge=1)
 
 
 class Settings(BaseModel):

@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -159,8 +159,26 @@ def stored_counts(db: Path) -> dict[str, int]:
         return {k: conn.execute(f"select count(*) from {t}").fetchone()[0] for k, t in tables.items() if t in names}
 
 
+def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
+    """(time.monotonic(), Lean seconds) of each orphaned check as its verdict comes back."""
+    log: list[tuple[float, float]] = []
+    kept = verifier.batcher.orphans
+
+    class Watched:
+        def put(self, code: str, result: Any) -> None:
+            log.append((time.monotonic(), result.time))
+            kept.put(code, result)
+
+        def pop(self, code: str) -> Any:
+            return kept.pop(code)
+
+    verifier.batcher.orphans = Watched()  # type: ignore[assignment]
+    return log
+
+
 def profile(lean: dict[str, Any], llm: dict[str, Any], started: float, wall: float,
-            client_queue: list[tuple[float, int]], bins: int = 10) -> list[str]:
+            client_queue: list[tuple[float, int]], bins: int = 10,
+            orphans: Sequence[tuple[float, float]] = ()) -> list[str]:
     """Where the wall time went, in `bins` equal slices of the run: mean REPLs checking / importing
     headers / checks waiting for a REPL, and mean LLM sequences decoding, each as a share of capacity
     (queued: waiting checks per REPL at the server; client: per REPL in the client, queued or held as
@@ -181,10 +199,14 @@ def profile(lean: dict[str, Any], llm: dict[str, Any], started: float, wall: flo
         i = min(bins - 1, max(0, int((at - started) // width)))
         client[i][0] += waiting
         client[i][1] += 1
-    rows = ["slice    check  header  wasted  queued/REPL  client/REPL  LLM decode"]
+    orphaned = [0.0] * bins  # Lean seconds of orphaned checks, by the slice their verdict came back in
+    for at, seconds in orphans:
+        orphaned[min(bins - 1, max(0, int(at // width)))] += seconds
+    rows = ["slice    check  orphan  header  wasted  queued/REPL  client/REPL  LLM decode"]
     for i, c in enumerate(sums):
         in_client = client[i][0] / client[i][1] / repls if client[i][1] else 0.0
         rows.append(f"{i * 100 // bins:>3}-{(i + 1) * 100 // bins:<3}%  {c['check'] / (repls * width):5.2f}  "
+                    f"{orphaned[i] / (repls * width):6.2f}  "
                     f"{c['header'] / (repls * width):6.2f}  {c['wasted'] / (repls * width):6.2f}  "
                     f"{c['queued'] / (repls * width):11.2f}  {in_client:11.2f}  {c['decode'] / (slots * width):10.2f}")
     return rows
@@ -202,7 +224,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         llm_args.append("--cot")
     with standin("kimina", *kimina_args) as kimina_url, standin("openai", *llm_args) as llm_url, \
             tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
+        db = Path(args.db) if args.db else Path(tmp) / "bench.db"
+        db.unlink(missing_ok=True)
         endpoint = {"url": llm_url + "/v1", "model": "standin", "retries": 2, "backoff": 0.1,
                     "concurrency": args.llm_slots, "timeout": 3600}
         settings = load_config(None, {
@@ -214,7 +237,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
                        "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
                        "sketch_alternatives": 2, "sketch_corrections": 0, "self_corrections": 0,
                        "wall_seconds": 36_000},
-            "search": {"prover_samples_per_call": 0},
+            "search": {"prover_samples_per_call": 0, "race_window": args.race_window},
             "db_url": f"sqlite:///{db}",
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
@@ -231,6 +254,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
             spans.append((time.monotonic() - started - result.seconds, time.monotonic() - started))
 
         spans: list[tuple[float, float]] = []  # each search's (start, end), seconds into the run
+        orphan_log = watch_orphans(verifier)
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
         async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
@@ -284,7 +308,10 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
         "records_emitted": dict(recorder.emitted), "records_stored": stored,
-        "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins),
+        "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins,
+                           orphans=[(at - started, seconds) for at, seconds in orphan_log]),
+        "last_problems": [{"start_s": round(a, 1), "end_s": round(b, 1), "status": r.status, "calls": r.calls,
+                           "checks": r.checks} for (a, b), r in sorted(zip(spans, results), key=lambda x: x[0][1])[-5:]],
         "last_problem_done_s": round(solved_at, 2),
         "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
                                     round(max(b - a for a, b in spans), 2)],
@@ -365,11 +392,13 @@ def main() -> None:
     p.add_argument("--tokens-per-s", type=float, default=200.0)
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
+    p.add_argument("--race-window", type=int, default=2, help="[search] race_window (lean/priority.py)")
     p.add_argument("--kimina-concurrency", type=int, default=128)
     p.add_argument("--profile-bins", type=int, default=10, help="slices of the wall-time profile (40: the tail in detail)")
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")
     p.add_argument("--client-cpu", action="store_true", help="also measure Kimina client CPU at 8/64/256 in flight")
     p.add_argument("--no-e2e", action="store_true")
+    p.add_argument("--db", help="keep the run's SQLite store at this path (replaced), e.g. to read the last searches' attempts")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.profile_bins < 1:

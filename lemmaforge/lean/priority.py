@@ -14,12 +14,22 @@ be lost: a race's candidates (only one is needed: a candidate checked while an e
 unanswered is wasted when another wins) and a sketch's holes (the sketch needs them all: the work on
 a hole is wasted when a sibling fails). A check that was sent runs to the end even when nobody wants
 it any more (lean/kimina_batcher.py: aborting one costs Kimina the REPL), so that waste is Lean time
-(measured: 8 % of it, before holding). So the k-th sibling's checks wait while an earlier sibling is
-still open — a candidate until the earlier candidates have failed, a hole until the earlier holes
-are solved — along the whole path from the root (a hole's subtree is held with it). Held work is
-released ahead of that only when Lean has room: when no check that is not held is waiting (a queue
-with nothing certain to run speculates rather than idle; the tail of a run, where few searches are
-left, is where that shortens the wall), least held first.
+(measured: 8 % of it, before holding). So the k-th sibling's checks wait while `window` earlier
+siblings are still open — a candidate until the earlier candidates have failed, a hole until the
+earlier holes are solved — along the whole path from the root (a hole's subtree is held with it).
+Held work is released ahead of that only when Lean has room: when no check that is not held is
+waiting (a queue with nothing certain to run speculates rather than idle; the tail of a run, where
+few searches are left, is where that shortens the wall), least held first.
+
+The window is a trade between the Lean time lost to speculation and the length of a search: held
+work runs one sibling at a time, so a big search (hundreds of checks) becomes one long chain, and
+the big searches are what is left at the run's end. Measured on scripts/bench_e2e.py (244
+problems, 64 REPLs): a race window of 2 (a candidate is checked at once while at most one earlier
+one is unanswered: each has a small chance to win) shortened the run without more orphaned Lean
+time (useful utilisation 0.898-0.911 -> 0.919-0.924, orphans 3.1-3.7 % -> 3.2-3.4 %); a hole
+window of 2 lost more (orphans 4.9 %, utilisation 0.880: a hole's subtree is much work, and a
+sketch's holes fail together often), and so did ranking held work by the earlier siblings still
+open rather than by position (orphans 6.2 %).
 
 Among the checks that are not held: less speculative first (a sketch's later hole counts as
 speculation, summed along the path from the root), then deepest search, deepest goal, oldest search.
@@ -92,12 +102,15 @@ def at_depth(depth: int, hole_index: int = 0) -> None:
 
 class Siblings:
     """Ranked siblings — a race's candidates by arrival, a sketch's holes by position. Rank k is
-    held while any earlier rank is still open; `listen` tells a queue when that may have changed,
-    so that it can release what it holds."""
+    held while `window` or more earlier ranks are still open (1: while any is); `listen` tells a
+    queue when that may have changed, so that it can release what it holds."""
 
-    __slots__ = ("_listeners", "_open")
+    __slots__ = ("_listeners", "_open", "window")
 
-    def __init__(self) -> None:
+    def __init__(self, window: int = 1) -> None:
+        if window < 1:
+            raise ValueError("a sibling window must be >= 1")
+        self.window = window
         self._open: set[int] = set()
         self._listeners: set[Callable[[Siblings], None]] = set()
 
@@ -118,7 +131,9 @@ class Siblings:
         self._changed()
 
     def holds(self, rank: int) -> bool:
-        return bool(self._open) and min(self._open) < rank
+        if len(self._open) < self.window:
+            return False
+        return sum(1 for r in self._open if r < rank) >= self.window
 
     def listen(self, listener: Callable[[Siblings], None]) -> None:
         self._listeners.add(listener)

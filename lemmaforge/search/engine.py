@@ -391,8 +391,8 @@ class _Run(TreeJournal):
         pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
         exhausted: BudgetExhausted | None = None
         # The candidates' order of arrival: a later one's check waits for the earlier ones' verdicts
-        # unless Lean has room (lean/priority.py).
-        race = lean_priority.Siblings()
+        # (all but `race_window - 1` of them) unless Lean has room (lean/priority.py).
+        race = lean_priority.Siblings(window=self.opts.race_window)
         rank = 0
         try:
             while pending:

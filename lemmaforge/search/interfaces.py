@@ -102,6 +102,7 @@ class SearchOptions:
     # prefill); 1 = one request per sample, each verified the moment it arrives.
     prover_samples_per_call: int = 0
     correction_samples: int = 2
+    race_window: int = 2  # see SearchConfig.race_window
     # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
     # check of the standalone lemma on any worker (see SearchConfig.automation).
     automation_on_proof_state: bool = False
@@ -117,6 +118,7 @@ class SearchOptions:
             tactic_timeout=search.tactic_timeout,
             prover_samples_per_call=search.prover_samples_per_call,
             correction_samples=search.correction_samples,
+            race_window=search.race_window,
             automation_on_proof_state=search.automation == "proof_state",
         )
 

@@ -410,3 +410,36 @@ async def test_released_items_do_not_pile_up_in_the_held_heap() -> None:
     await asyncio.gather(blocker, *waiting)
     await batcher.close()
     assert len(server.sent) == 301
+
+
+def test_a_race_window_lets_a_candidate_go_while_fewer_earlier_ones_are_open() -> None:
+    race = priority.Siblings(window=2)
+    for rank in range(4):
+        race.enter(rank)
+    # rank 1 has one earlier open rank (< 2): not held; ranks 2 and 3 have two or more
+    assert [race.holds(rank) for rank in range(4)] == [False, False, True, True]
+    race.leave(0)
+    assert [race.holds(rank) for rank in range(4)] == [False, False, False, True]
+    race.leave(2)  # a later-arriving answer counts too: only rank 1 is open before rank 3
+    assert not race.holds(3)
+    with pytest.raises(ValueError):
+        priority.Siblings(window=0)
+
+
+async def test_with_a_window_of_two_the_second_candidate_is_certain_work_and_the_third_is_held() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    race = priority.Siblings(window=2)
+    for rank in range(3):
+        race.enter(rank)
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    third = asyncio.create_task(_candidate(batcher, race, 2))
+    second = asyncio.create_task(_candidate(batcher, race, 1))
+    certain = asyncio.create_task(_certain(batcher, "certain"))  # a shallower search's
+    await asyncio.sleep(0.01)
+    assert batcher.waiting == (2, 1)  # the second candidate queues as certain work; the third is held
+    server.gate.set()
+    await asyncio.gather(blocker, second, certain, third)
+    await batcher.close()
+    assert server.sent == ["blocker", "rank 1", "certain", "rank 2"]

@@ -293,9 +293,11 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
     assert result.to_json()["engine_seconds"] >= 0
 
 
-async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer():
+@pytest.mark.parametrize("window", [1, 2])
+async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(window: int):
     """Each candidate's checks carry its race and rank (lean/priority.py): submitted together,
-    the second and third are held while the first is unanswered; candidates of a later request,
+    those with `race_window` earlier ones unanswered are held (window 1: the second and third while
+    the first is unanswered; window 2: the third only); candidates of a later request,
     arriving after every earlier one failed, are not held; the race ends with nothing open."""
     from lemmaforge.lean import priority
 
@@ -321,11 +323,11 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer()
     verifier = RaceRecordingVerifier(delay=0.02)
     prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
     budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=3)
+    options = SearchOptions(budget=budget, prover_samples_per_call=3, race_window=window)
     engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
-    assert seen[:3] == [(0, False), (1, True), (2, True)]
+    assert seen[:3] == [(rank, rank >= window) for rank in range(3)]
     assert seen[3] == (3, False)  # ranks 0-2 failed before the second request's candidates came
     (race,) = races
     assert not race.holds(10**6)  # every rank left: nothing holds anything any more

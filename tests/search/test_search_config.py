@@ -19,7 +19,7 @@ def test_search_section_reaches_the_engine_options(tmp_path: Path) -> None:
     config = tmp_path / "lemmaforge.toml"
     config.write_text(
         '[search]\nportfolio = ["omega", "simp"]\nautomation = "proof_state"\ntactic_timeout = 7.5\n'
-        "prover_samples_per_call = 2\ncorrection_samples = 3\n\n[verifier]\ntimeout = 44\n",
+        "prover_samples_per_call = 2\ncorrection_samples = 3\nrace_window = 4\n\n[verifier]\ntimeout = 44\n",
         encoding="utf-8",
     )
     options = search_options(load_config(config, environ={}))
@@ -27,6 +27,7 @@ def test_search_section_reaches_the_engine_options(tmp_path: Path) -> None:
     assert options.automation_on_proof_state is True
     assert (options.tactic_timeout, options.prover_samples_per_call, options.correction_samples) == (7.5, 2, 3)
     assert options.check_timeout == 44
+    assert options.race_window == 4
 
 
 def test_search_defaults_are_the_builtin_portfolio_one_lemma_check_and_n_per_request() -> None:
@@ -34,6 +35,7 @@ def test_search_defaults_are_the_builtin_portfolio_one_lemma_check_and_n_per_req
     assert options.portfolio == DEFAULT_PORTFOLIO
     assert options.automation_on_proof_state is False
     assert options.prover_samples_per_call == 0  # all of a goal's samples in one request
+    assert options.race_window == 2  # a candidate goes while at most one earlier one is unanswered
 
 
 def test_search_keys_are_validated() -> None:
@@ -41,6 +43,8 @@ def test_search_keys_are_validated() -> None:
         load_config(None, {"search": {"automation": "everywhere"}}, environ={})
     with pytest.raises(ConfigError, match="search.correction_samples"):
         load_config(None, {"search": {"correction_samples": 0}}, environ={})
+    with pytest.raises(ConfigError, match="search.race_window"):
+        load_config(None, {"search": {"race_window": 0}}, environ={})
 
 
 def test_kimina_knobs_reach_the_client() -> None:
