@@ -225,7 +225,6 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     with standin("kimina", *kimina_args) as kimina_url, standin("openai", *llm_args) as llm_url, \
             tempfile.TemporaryDirectory() as tmp:
         db = Path(args.db) if args.db else Path(tmp) / "bench.db"
-        db.unlink(missing_ok=True)
         endpoint = {"url": llm_url + "/v1", "model": "standin", "retries": 2, "backoff": 0.1,
                     "concurrency": args.llm_slots, "timeout": 3600}
         settings = load_config(None, {
@@ -398,11 +397,15 @@ def main() -> None:
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")
     p.add_argument("--client-cpu", action="store_true", help="also measure Kimina client CPU at 8/64/256 in flight")
     p.add_argument("--no-e2e", action="store_true")
-    p.add_argument("--db", help="keep the run's SQLite store at this path (replaced), e.g. to read the last searches' attempts")
+    p.add_argument("--db", help="keep the run's SQLite store at this new path, e.g. to read the last searches' attempts")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.profile_bins < 1:
         p.error("--profile-bins must be at least 1")
+    if args.race_window < 1:
+        p.error("--race-window must be at least 1")
+    if args.db and (Path(args.db).exists() or not Path(args.db).parent.is_dir()):
+        p.error(f"--db {args.db}: give a new file in an existing folder (a run never overwrites a store)")
     out: dict[str, Any] = {}
     if not args.no_e2e:
         out["e2e"] = asyncio.run(e2e(args))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -40,3 +41,17 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     assert len(ends) == 3 and ends == sorted(ends) and {p["status"] for p in row["last_problems"]} == {"proved"}
     with sqlite3.connect(tmp_path / "kept.db") as kept:  # --db keeps the store
         assert kept.execute("select count(*) from runs where kind = 'prove'").fetchone()[0] == 3
+
+
+@pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--db", "README.md"],
+                                 ["--db", "no/such/folder/run.db"]])
+def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
+    """Refused before anything starts (no stand-in server, no store): an existing --db is never
+    overwritten."""
+    root = SCRIPTS.parent
+    before = (root / "README.md").read_bytes()
+    done = subprocess.run([sys.executable, str(SCRIPTS / "bench_e2e.py"), *bad, "--no-e2e"], cwd=root,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines()[-1].startswith("bench_e2e.py: error: ")
+    assert (root / "README.md").read_bytes() == before
