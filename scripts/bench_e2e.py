@@ -13,6 +13,8 @@ Reported (each counts only time actually spent: a request aborted half-way count
   included) / REPLs), the time the busier resource needs at full use. Goal <= 1.10.
 - useful utilisation: REPL-seconds on answered checks whose caller still wanted the answer (not
   the orphans of a race already won) / (REPLs x wall - header seconds).
+  Also by phase: while problems are still being started (the steady state of a long bench) and
+  the drain after the last one started (what is left is the running searches' dependent chains).
 - Kimina throughput vs the stand-in's capacity (REPLs / mean check time).
 - client CPU per HTTP request and per Lean check (the whole client process: engine, clients,
   recorder thread); event-loop lag p50/p99 (a 10 ms ticker's lateness).
@@ -176,6 +178,34 @@ def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
     return log
 
 
+def useful_utilisation(intervals: Sequence[tuple[float, float, str]], orphans: Sequence[tuple[float, float]],
+                       repls: int, start: float, end: float) -> float | None:
+    """Useful utilisation within [start, end) (seconds into the run): REPL-seconds checking, less
+    the orphaned checks' (each ran in the `seconds` before it came back at `at`), over REPL-seconds
+    not spent importing headers. The whole run's figure is this over [0, wall]."""
+
+    def overlap(a: float, b: float) -> float:
+        return max(0.0, min(b, end) - max(a, start))
+
+    checking = sum(overlap(a, b) for a, b, kind in intervals if kind == "check")
+    headers = sum(overlap(a, b) for a, b, kind in intervals if kind == "header")
+    orphaned = sum(overlap(at - seconds, at) for at, seconds in orphans)
+    capacity = repls * (end - start) - headers
+    return round((checking - orphaned) / capacity, 3) if capacity > 0 else None
+
+
+def phases(lean: dict[str, Any], started: float, wall: float, last_start: float,
+           orphans: Sequence[tuple[float, float]]) -> dict[str, dict[str, float | None]]:
+    """The run in two phases: while the scheduler still had problems to start (a long bench is
+    mostly this: the steady state), and the drain after the last one started, when only the work
+    of the searches already running is left and their dependent chains (a hole's failure, a new
+    sketch, its holes, each level's assembly, the audit) set the end."""
+    intervals = [(a - started, b - started, kind) for a, b, kind in lean.get("intervals", [])]
+    return {name: {"seconds": round(b - a, 2),
+                   "useful_utilisation": useful_utilisation(intervals, orphans, lean["repls"], a, b)}
+            for name, (a, b) in (("admitting", (0.0, last_start)), ("draining", (last_start, wall)))}
+
+
 def profile(lean: dict[str, Any], llm: dict[str, Any], started: float, wall: float,
             client_queue: list[tuple[float, int]], bins: int = 10,
             orphans: Sequence[tuple[float, float]] = ()) -> list[str]:
@@ -281,6 +311,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     # Checks whose callers had left (a sibling candidate won, the sketch was abandoned) ran to the
     # end on the server (aborting would destroy the REPL) but were not useful work: not counted.
     useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds
+    orphans = [(at - started, seconds) for at, seconds in orphan_log]
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
         "proved": sum(r.proved for r in results), "statuses": dict(Counter(r.status for r in results)),
@@ -307,8 +338,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
         "records_emitted": dict(recorder.emitted), "records_stored": stored,
-        "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins,
-                           orphans=[(at - started, seconds) for at, seconds in orphan_log]),
+        "phases": phases(lean, started, wall, max(a for a, _ in spans), orphans),
+        "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins, orphans=orphans),
         "last_problems": [{"start_s": round(a, 1), "end_s": round(b, 1), "status": r.status, "calls": r.calls,
                            "checks": r.checks} for (a, b), r in sorted(zip(spans, results), key=lambda x: x[0][1])[-5:]],
         "last_problem_done_s": round(solved_at, 2),

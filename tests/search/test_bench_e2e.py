@@ -35,12 +35,31 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     for kind, count in row["records_stored"].items():
         assert row["records_emitted"][kind] == count, kind
     assert row["kimina_checks_per_s"] > 0 and row["llm_requests"] >= 3 * 3  # root, planner, holes
+    admitting, draining = row["phases"]["admitting"], row["phases"]["draining"]
+    assert admitting["seconds"] + draining["seconds"] == pytest.approx(row["wall_s"], abs=0.05)
+    assert all(0.0 <= p["useful_utilisation"] <= 1.0 for p in (admitting, draining) if p["useful_utilisation"] is not None)
     assert len(row["profile"]) == 1 + 5  # a header line and one per slice
     assert "orphan" in row["profile"][0]
     ends = [p["end_s"] for p in row["last_problems"]]
     assert len(ends) == 3 and ends == sorted(ends) and {p["status"] for p in row["last_problems"]} == {"proved"}
     with sqlite3.connect(tmp_path / "kept.db") as kept:  # --db keeps the store
         assert kept.execute("select count(*) from runs where kind = 'prove'").fetchone()[0] == 3
+
+
+def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_headers() -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_e2e
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    # two REPLs for 10 s: one checks throughout, the other imports its header for 4 s, then checks;
+    # a check whose caller had left came back at 10 s after 2 s of Lean time
+    intervals = [(0.0, 10.0, "check"), (0.0, 4.0, "header"), (4.0, 10.0, "check"), (1.0, 2.0, "queued")]
+    orphans = [(10.0, 2.0)]
+    assert bench_e2e.useful_utilisation(intervals, orphans, 2, 0.0, 10.0) == pytest.approx((16 - 2) / (20 - 4))
+    assert bench_e2e.useful_utilisation(intervals, orphans, 2, 5.0, 10.0) == pytest.approx((10 - 2) / 10)
+    assert bench_e2e.useful_utilisation(intervals, orphans, 2, 0.0, 4.0) == pytest.approx(4 / 4)
+    assert bench_e2e.useful_utilisation([(0.0, 4.0, "header")], [], 1, 0.0, 4.0) is None  # all header: no capacity
 
 
 @pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--db", "README.md"],
