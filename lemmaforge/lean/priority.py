@@ -26,7 +26,8 @@ work runs one sibling at a time, so a big search (hundreds of checks) becomes on
 the big searches are what is left at the run's end. Measured on scripts/bench_e2e.py (244
 problems, 64 REPLs): a race window of 2 (a candidate is checked at once while at most one earlier
 one is unanswered: each has a small chance to win) shortened the run without more orphaned Lean
-time (useful utilisation 0.898-0.911 -> 0.915-0.924, orphans 3.1-3.7 % -> 3.2-3.5 %); a hole
+time (useful utilisation 0.898-0.911 -> 0.915-0.924 in three runs each, then 0.895 and 0.918 in
+two more; orphans 3.1-3.7 % -> 3.2-3.6 %); a hole
 window of 2 lost more (orphans 4.9 %, utilisation 0.880: a hole's subtree is much work, and a
 sketch's holes fail together often), and so did ranking held work by the earlier siblings still
 open rather than by position (orphans 6.2 %).
