@@ -181,8 +181,10 @@ def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
 def useful_utilisation(intervals: Sequence[tuple[float, float, str]], orphans: Sequence[tuple[float, float]],
                        repls: int, start: float, end: float) -> float | None:
     """Useful utilisation within [start, end) (seconds into the run): REPL-seconds checking, less
-    the orphaned checks' (each ran in the `seconds` before it came back at `at`), over REPL-seconds
-    not spent importing headers. The whole run's figure is this over [0, wall]."""
+    the orphaned checks' (each taken as the `seconds` before its batch came back at `at`: a check
+    that ended earlier in a slower batch is placed a little late), over REPL-seconds not spent
+    importing headers. Over [0, wall] it is the headline figure, which takes the same quantities
+    from the server's and the batcher's totals."""
 
     def overlap(a: float, b: float) -> float:
         return max(0.0, min(b, end) - max(a, start))
@@ -312,6 +314,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     # end on the server (aborting would destroy the REPL) but were not useful work: not counted.
     useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds
     orphans = [(at - started, seconds) for at, seconds in orphan_log]
+    last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
         "proved": sum(r.proved for r in results), "statuses": dict(Counter(r.status for r in results)),
@@ -338,14 +341,14 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
         "records_emitted": dict(recorder.emitted), "records_stored": stored,
-        "phases": phases(lean, started, wall, max(a for a, _ in spans), orphans),
+        "phases": phases(lean, started, wall, last_start, orphans),
         "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins, orphans=orphans),
         "last_problems": [{"start_s": round(a, 1), "end_s": round(b, 1), "status": r.status, "calls": r.calls,
                            "checks": r.checks} for (a, b), r in sorted(zip(spans, results), key=lambda x: x[0][1])[-5:]],
         "last_problem_done_s": round(solved_at, 2),
         "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
                                     round(max(b - a for a, b in spans), 2)],
-        "last_problem_started_s": round(max(a for a, _ in spans), 2),
+        "last_problem_started_s": round(last_start, 2),
     }
 
 
