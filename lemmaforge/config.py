@@ -134,6 +134,13 @@ class SearchConfig(BaseModel):
     # race are unanswered; later ones wait until Lean has room (lean/priority.py: 1 wastes the
     # least Lean time on races already won, 2 measured best for the run's length).
     race_window: int = Field(default=2, ge=1)
+    # Start a goal's next model request before the search needs it, while the endpoint has room
+    # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,
+    # the planner's sketch while the prover's candidates are checked, the next alternative sketch
+    # while one is tried. A request is charged to `budget.llm_calls` only when its answer is used;
+    # one that is not needed is aborted and counted apart (`prefetched_unused`). Off: strictly one
+    # step after another (a GPU-bound run gains nothing from it).
+    prefetch: bool = True
 
 
 class Settings(BaseModel):

@@ -268,7 +268,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
                        "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
                        "sketch_alternatives": 2, "sketch_corrections": 0, "self_corrections": 0,
                        "wall_seconds": 36_000},
-            "search": {"prover_samples_per_call": 0, "race_window": args.race_window},
+            "search": {"prover_samples_per_call": 0, "race_window": args.race_window, "prefetch": not args.no_prefetch},
             "db_url": f"sqlite:///{db}",
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
@@ -337,6 +337,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "loop_lag_p50_ms": loop_lag["p50_ms"], "loop_lag_p99_ms": loop_lag["p99_ms"],
         "cancelled_calls": recorder.summed("cancelled_calls"),
         "cancelled_checks": recorder.summed("cancelled_checks"),
+        "prefetched_calls": recorder.summed("prefetched_calls"),
+        "prefetched_unused": recorder.summed("prefetched_unused"),
         "unsent_dropped": batcher.dropped_unsent, "sent_orphaned": batcher.orphaned,
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],
@@ -426,6 +428,7 @@ def main() -> None:
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
     p.add_argument("--race-window", type=int, default=2, help="[search] race_window (lean/priority.py)")
+    p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
     p.add_argument("--kimina-concurrency", type=int, default=128)
     p.add_argument("--profile-bins", type=int, default=10, help="slices of the wall-time profile (40: the tail in detail)")
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")

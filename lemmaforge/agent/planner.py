@@ -81,6 +81,11 @@ class Planner:
         self.llm = llm
         self.sampling = sampling
 
+    def has_room(self) -> bool:
+        """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
+        room = getattr(self.llm, "has_room", None)
+        return bool(room()) if callable(room) else False
+
     def _input(self, messages: list[dict[str, str]]) -> Any:
         if getattr(self.llm, "mode", "chat") == "completion":
             return prompts.to_plain(messages)

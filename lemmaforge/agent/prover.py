@@ -363,6 +363,11 @@ class Prover:
     def completion_mode(self) -> bool:
         return getattr(self.llm, "mode", "chat") == "completion"
 
+    def has_room(self) -> bool:
+        """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
+        room = getattr(self.llm, "has_room", None)
+        return bool(room()) if callable(room) else False
+
     async def _generate(self, inp: Any, n: int, sampling: dict[str, Any]) -> list[Completion]:
         opts = {**self.sampling, **sampling}
         if self.completion_mode:

@@ -198,6 +198,10 @@ class KiminaVerifier:
 
     # --- Verifier protocol -----------------------------------------------------------------
 
+    def has_room(self) -> bool:
+        """Whether a check submitted now would leave at once (`CheckBatcher.has_room`)."""
+        return self.batcher.has_room()
+
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         limit = self.timeout if timeout is None else timeout
         await self._ensure_shift_plan(code)

@@ -153,6 +153,13 @@ class CheckBatcher:
         checks cancelled while waiting are counted until the dispatcher skips them."""
         return len(self._queue), len(self._held)
 
+    def has_room(self) -> bool:
+        """Whether a check submitted now would be sent at once: below the in-flight limit and no
+        check that is not held waits (the same room that lets held work go)."""
+        while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
+            heapq.heappop(self._queue)
+        return self._in_flight < self.max_in_flight and not self._queue
+
     async def check(self, code: str, timeout: float) -> CheckResult:
         if self._closed:
             raise VerifierError("the Kimina verifier was closed")

@@ -228,6 +228,13 @@ class ReplVerifier:
 
     # ---- Verifier protocol --------------------------------------------------------------------
 
+    def has_room(self) -> bool:
+        """Whether a check submitted now finds a worker at once: nothing waits for one, and one is
+        idle or may still be started."""
+        if self._waiters:
+            return False
+        return len(self._workers) < self._capacity or any(not w.busy for w in self._workers)
+
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         return (await self._check_retrying(code, None, timeout))[0]
 

@@ -35,14 +35,23 @@ CheckAssembly = Callable[[str], Awaitable[bool]]
 
 async def assemble(
     header: str, sketch_code: str, hole_lemmas: Sequence[str], solutions: Sequence[Solution],
-    check: CheckAssembly,
+    check: CheckAssembly, *, theorem: str | None = None,
 ) -> Solution | None:
     """Inline first; lemma style when inline fails to check. `hole_lemmas` are the holes' lemma
-    statements (the child goals' text), in hole order, paired with their `solutions`."""
+    statements (the child goals' text), in hole order, paired with their `solutions`.
+
+    `theorem` (the root's own statement): each file checked states it, with the sketch's proof,
+    instead of the sketch's copy of it — the very file the whole proof will be (`header`, its
+    lemmas, `fill(theorem, [body])`), so that its check can be the final audit."""
+
+    def stated(code: str) -> str:
+        body = proof_body(code) if theorem is not None else None
+        return code if body is None or theorem is None else lean_syntax.fill(theorem, [body])
+
     lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
     inline = lean_syntax.fill(sketch_code, [s.body for s in solutions])
     prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
-    if await check(header + prefix + inline):
+    if await check(header + prefix + stated(inline)):
         body = proof_body(inline)
         if body is not None:
             return Solution(body, lemmas)
@@ -53,7 +62,7 @@ async def assemble(
     closers = [f"apply {name} <;> assumption" for name in names]
     lemma_style = lean_syntax.fill(sketch_code, closers)
     all_lemmas = lemmas + tuple(proved_lemmas)
-    if await check(header + "\n\n".join(all_lemmas) + "\n\n" + lemma_style):
+    if await check(header + "\n\n".join(all_lemmas) + "\n\n" + stated(lemma_style)):
         body = proof_body(lemma_style)
         if body is not None:
             return Solution(body, all_lemmas)

@@ -7,6 +7,12 @@ request, every caller gets its verdict). Every model request spends one unit of 
 it is awaited. So a run never sends more than its budgets allow, and what it reports is what it
 started: `cancelled_checks` / `cancelled_calls` count the requests that were spent and then
 cancelled before an answer came (the only way "reported" can exceed "received by the server").
+
+One exception, counted apart: a model request the engine starts ahead of need (`[search]
+prefetch`, only while the endpoint has room) spends its unit when the search takes its answer —
+exactly where a one-step-at-a-time search would have started it, so the budget buys the same
+search whatever the timing. One the search never needed is aborted and reported as
+`prefetched_unused`: the server receives at most `llm_calls + prefetched_unused` requests.
 """
 
 from __future__ import annotations
@@ -40,6 +46,11 @@ class SearchStats:
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
     cancelled_calls: int = 0  # started, then cancelled before the model answered
     cancelled_checks: int = 0  # started, then cancelled before Lean answered
+    # `[search] prefetch`: model requests started before the search needed them. One is charged to
+    # `llm_calls` (above) when the search takes its answer, as if started then; one the search
+    # never needed (its goal closed first) is aborted and counted here instead, never charged.
+    prefetched_calls: int = 0
+    prefetched_unused: int = 0
     engine_seconds: float = 0.0  # CPU time of the thread running the search (engine + in-process clients)
 
 
@@ -92,6 +103,11 @@ class BudgetedVerifier:
         self.supports_proof_states = verifier.supports_proof_states
         self._checked: dict[str, CheckResult] = {}
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
+
+    def has_room(self) -> bool:
+        """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
+        room = getattr(self.inner, "has_room", None)
+        return bool(room()) if callable(room) else False
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         known = self._checked.get(code)

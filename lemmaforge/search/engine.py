@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from lemmaforge.errors import AttemptFailed
@@ -170,6 +170,9 @@ class _Run(TreeJournal):
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
         self._lemma_counter = 0
+        self._prefetched: set[asyncio.Task[Generated]] = set()  # started ahead of need, not yet taken
+        # The root's assembly checks are audits (the file checked is the whole proof): by text.
+        self._audits: dict[str, AuditReport] = {}
         base = theorem.name if theorem else "goal"
         self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
 
@@ -221,9 +224,9 @@ class _Run(TreeJournal):
         body_file = lean_syntax.fill(self.theorem, [solution.body])
         lemmas = "\n\n".join(solution.lemmas)
         assembled = self.header + (lemmas + "\n\n" if lemmas else "") + body_file
-        report = await audit(
-            assembled, self.lean, original=self.original, config=self.opts.audit, timeout=self.opts.check_timeout
-        )
+        report = self._audits.get(assembled)  # the root's assembly check audited this very file
+        if report is None:
+            report = await self._audit(assembled)
         verdict: Verdict = "valid" if report.ok else ("rejected" if report.status.value == "rejected" else "error")
         self._attempt(root, "assembly", verdict, assembled, errors=[str(r) for r in report.reasons])
         if report.ok:
@@ -236,6 +239,10 @@ class _Run(TreeJournal):
                 )
             )
         return assembled, report
+
+    async def _audit(self, code: str) -> AuditReport:
+        return await audit(code, self.lean, original=self.original, config=self.opts.audit,
+                           timeout=self.opts.check_timeout)
 
     # -- one goal (OR node) ------------------------------------------------------------------------
 
@@ -250,25 +257,122 @@ class _Run(TreeJournal):
             return self._solved(node, "cache", Solution(cached))
         self.budget.stats.cache_misses += 1
 
-        if not is_root and self.opts.portfolio:
-            solution = await self._try_automation(node, hole)
-            if solution is not None:
-                return solution
-
-        if self.engine.prover is not None:
-            samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
-            if samples > 0:
-                solution = await self._try_prover(node, samples)
+        prover, planner = self.engine.prover, self.engine.planner
+        samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
+        calls = self._prover_calls(samples) if prover is not None else []
+        plans = planner is not None and node.depth < budget.max_depth
+        # Requests started ahead of need (`[search] prefetch`): each is taken where this goal's
+        # steps, one after another, would have made it, or dropped when the goal closes first.
+        provers_ahead: list[asyncio.Task[Generated] | None] = []
+        sketch_ahead: asyncio.Task[Generated] | None = None
+        try:
+            if not is_root and self.opts.portfolio:
+                if prover is not None:  # the prover's request, while automation is checked
+                    provers_ahead = [self._prefetch(prover, self._prove_call(node, k)) for k in calls]
+                solution = await self._try_automation(node, hole)
                 if solution is not None:
                     return solution
 
-        if self.engine.planner is not None and node.depth < budget.max_depth:
-            solution = await self._try_sketches(node)
-            if solution is not None:
-                return solution
+            if calls:
+                if plans:  # the first sketch, while the prover's candidates are generated and checked
+                    sketch_ahead = self._prefetch(planner, self._draft_call(node, ()))
+                solution = await self._try_prover(node, calls, provers_ahead)
+                if solution is not None:
+                    return solution
+
+            if plans:
+                solution = await self._try_sketches(node, sketch_ahead)
+                if solution is not None:
+                    return solution
+        finally:
+            for task in (*provers_ahead, sketch_ahead):
+                self._drop(task)
 
         self._set_status(node, "failed", reason="no strategy closed the goal")
         return None
+
+    # -- model requests ahead of need ----------------------------------------------------------------
+
+    def _prefetch(self, agent: Any, make: Callable[[], Awaitable[Any]]) -> asyncio.Task[Generated] | None:
+        """Start the request `make()` now, uncharged, if prefetching is on and it should not cost
+        anything: the model has room (fewer requests out than half its concurrency), the budget
+        has room for it beside what is already prefetched, and this goal's Lean work is not held
+        behind an earlier sibling while Lean is busy (such a hole waits its turn, and its sketch is
+        often abandoned before then). None: the request is made when it is needed."""
+        if not self.opts.prefetch:
+            return None
+        room = getattr(agent, "has_room", None)
+        if not callable(room) or not room():
+            return None
+        if self.budget.stats.llm_calls + len(self._prefetched) >= self.opts.budget.llm_calls:
+            return None
+        if lean_priority.held(lean_priority.current_siblings()) and not self.lean.has_room():
+            return None
+        task = asyncio.ensure_future(self._request(make))
+        self._prefetched.add(task)
+        self.budget.stats.prefetched_calls += 1
+        return task
+
+    async def _take(self, ahead: asyncio.Task[Generated] | None, make: Callable[[], Awaitable[Any]]) -> Generated:
+        """The answer of a request: the prefetched one (charged now, where a one-step-at-a-time
+        search would have started it), else one made now through the budget."""
+        if ahead is None or ahead not in self._prefetched:
+            return await self._generate(make())
+        self._prefetched.discard(ahead)
+        try:
+            self.budget.spend_call()
+        except BudgetExhausted:
+            self._prefetched.add(ahead)
+            self._drop(ahead)
+            raise
+        try:
+            out = await ahead
+        except asyncio.CancelledError:
+            self.budget.stats.cancelled_calls += 1
+            raise
+        self.budget.stats.generation_seconds += out.seconds
+        return out
+
+    def _drop(self, ahead: asyncio.Task[Generated] | None) -> None:
+        """A prefetched request the search did not take: aborted (vLLM frees its slot), never charged."""
+        if ahead is None or ahead not in self._prefetched:
+            return
+        self._prefetched.discard(ahead)
+        self.budget.stats.prefetched_unused += 1
+        if not ahead.done():
+            ahead.cancel()
+        elif not ahead.cancelled():
+            ahead.exception()  # retrieved: an endpoint error here is met again by the request made instead
+
+    @staticmethod
+    async def _request(make: Callable[[], Awaitable[Any]]) -> Generated:
+        """One model request, outside the budget (a prefetch: charged when taken). Made inside the
+        task, so that one cancelled before it ran leaves no coroutine unawaited."""
+        started = time.monotonic()
+        try:
+            out = Generated(await make())
+        except AttemptFailed:
+            out = Generated()  # the server refused this request: a failed attempt, as in `_generate`
+        out.seconds = time.monotonic() - started
+        return out
+
+    def _prover_calls(self, samples: int) -> list[int]:
+        """The sizes (`n`) of the requests for a goal's `samples` prover samples."""
+        if samples <= 0:
+            return []
+        per_call = self.opts.prover_samples_per_call or samples
+        return [min(per_call, samples - i) for i in range(0, samples, per_call)]
+
+    def _prove_call(self, node: Node, n: int) -> Callable[[], Awaitable[Any]]:
+        prover = self.engine.prover
+        assert prover is not None
+        return lambda: prover.prove(self.header, node.text, n=n)
+
+    def _draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
+        planner = self.engine.planner
+        assert planner is not None
+        informal = self.problem.informal if node.parent_id is None else None
+        return lambda: planner.draft(self.header, node.text, informal, n=1, avoid=avoid)
 
     def _solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution:
         node.strategy = strategy
@@ -334,14 +438,16 @@ class _Run(TreeJournal):
 
     # -- (2) prover --------------------------------------------------------------------------------
 
-    async def _try_prover(self, node: Node, samples: int) -> Solution | None:
+    async def _try_prover(
+        self, node: Node, calls: list[int], ahead: list[asyncio.Task[Generated] | None]
+    ) -> Solution | None:
         prover = self.engine.prover
         assert prover is not None
-        per_call = self.opts.prover_samples_per_call or samples
-        calls = [min(per_call, samples - i) for i in range(0, samples, per_call)]
         failures: list[tuple[CandidateLike, CheckResult]] = []
+        prefetched = ahead + [None] * (len(calls) - len(ahead))
         solution = await self._race_candidates(
-            node, [self._generate(prover.prove(self.header, node.text, n=k)) for k in calls], "prover", failures
+            node, [self._take(t, self._prove_call(node, k)) for t, k in zip(prefetched, calls, strict=True)],
+            "prover", failures,
         )
         if solution is not None:
             return solution
@@ -462,29 +568,35 @@ class _Run(TreeJournal):
 
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
 
-    async def _try_sketches(self, node: Node) -> Solution | None:
+    async def _try_sketches(self, node: Node, ahead: asyncio.Task[Generated] | None = None) -> Solution | None:
         planner = self.engine.planner
         assert planner is not None
-        informal = self.problem.informal if node.parent_id is None else None
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
-        for _alternative in range(self.opts.budget.sketch_alternatives):
-            sketches = await self._generate(planner.draft(self.header, node.text, informal, n=1, avoid=tuple(failed)))
-            if not sketches:
-                continue
-            failed.append(sketches[0].code)
-            elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
-            if elaborated is None:
-                continue
-            sketch, result = elaborated
-            if self._proves(result):  # the "sketch" is already a complete proof
-                body = proof_body(sketch.code)
-                if body is not None:
-                    return self._solved(node, "planner", Solution(body))
-                continue
-            solution = await self._solve_sketch(node, sketch, result)
-            if solution is not None:
-                return self._solved(node, "planner", solution)
-        return None
+        alternatives = self.opts.budget.sketch_alternatives
+        try:
+            for alternative in range(alternatives):
+                sketches = await self._take(ahead, self._draft_call(node, tuple(failed)))
+                ahead = None
+                if not sketches:
+                    continue
+                failed.append(sketches[0].code)
+                if alternative + 1 < alternatives:  # the next alternative, while this one is tried
+                    ahead = self._prefetch(planner, self._draft_call(node, tuple(failed)))
+                elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
+                if elaborated is None:
+                    continue
+                sketch, result = elaborated
+                if self._proves(result):  # the "sketch" is already a complete proof
+                    body = proof_body(sketch.code)
+                    if body is not None:
+                        return self._solved(node, "planner", Solution(body))
+                    continue
+                solution = await self._solve_sketch(node, sketch, result)
+                if solution is not None:
+                    return self._solved(node, "planner", solution)
+            return None
+        finally:
+            self._drop(ahead)
 
     async def _elaborate_sketch(
         self, node: Node, sketch: SketchLike, generation_seconds: float = 0.0
@@ -592,16 +704,29 @@ class _Run(TreeJournal):
     async def _assemble(
         self, node: Node, sketch_node: Node, sketch_code: str, children: list[Node], solutions: list[Solution]
     ) -> Solution | None:
-        """Inline first; lemma style when inline fails to check (search/assemble.py)."""
+        """Inline first; lemma style when inline fails to check (search/assemble.py). At the root
+        the file checked is the whole proof (our statement, the sketch's proof), and its check is
+        the audit's own (the axiom probe rides along): the audit that follows reads the report
+        instead of checking the same file again, one check less at the end of every proof."""
+        root = node.parent_id is None
 
         async def check(code: str) -> bool:
-            result = await self._check(code)
+            if root:
+                report = self._audits[code] = await self._audit(code)
+                result = report.check  # None: refused before Lean (the report says why)
+                if result is None:
+                    self._attempt(sketch_node, "assembly", "rejected", code,
+                                  errors=[str(r) for r in report.reasons[:8]])
+                    return False
+            else:
+                result = await self._check(code)
             proved = self._proves(result)
             self._attempt(sketch_node, "assembly", "valid" if proved else verdict_of(result), code,
                           errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
             return proved
 
-        return await assemble(self.header, sketch_code, [child.text for child in children], solutions, check)
+        return await assemble(self.header, sketch_code, [child.text for child in children], solutions, check,
+                              theorem=self.theorem if root else None)
 
     def _proves(self, result: CheckResult) -> bool:
         """Lean accepted the code: no error, and no hole or sorry warning past the context (the

@@ -86,6 +86,8 @@ class SearchResult:
             "cache_misses": self.stats.cache_misses,
             "cancelled_calls": self.stats.cancelled_calls,
             "cancelled_checks": self.stats.cancelled_checks,
+            "prefetched_calls": self.stats.prefetched_calls,
+            "prefetched_unused": self.stats.prefetched_unused,
             "engine_seconds": round(self.stats.engine_seconds, 4),
             "audit": self.audit.to_json() if self.audit else None,
         }
@@ -103,6 +105,7 @@ class SearchOptions:
     prover_samples_per_call: int = 0
     correction_samples: int = 2
     race_window: int = 2  # see SearchConfig.race_window
+    prefetch: bool = True  # see SearchConfig.prefetch
     # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
     # check of the standalone lemma on any worker (see SearchConfig.automation).
     automation_on_proof_state: bool = False
@@ -119,6 +122,7 @@ class SearchOptions:
             prover_samples_per_call=search.prover_samples_per_call,
             correction_samples=search.correction_samples,
             race_window=search.race_window,
+            prefetch=search.prefetch,
             automation_on_proof_state=search.automation == "proof_state",
         )
 

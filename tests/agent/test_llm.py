@@ -437,3 +437,22 @@ async def test_vllm_offline_batches_concurrent_calls(monkeypatch, recorder):
     completion = VLLMOfflineLLM("org/model", mode="completion")
     [out] = await completion.generate("prompt text", stop=["```"])
     assert out.text == "prompt text #0" and log[-1] == ("generate", 1)
+
+
+async def test_has_room_while_fewer_requests_are_out_than_half_the_concurrency(fake_openai, make_client):
+    """`has_room` (the search starts requests ahead of need only then) counts this client's and
+    its views' requests in flight or waiting for a slot against half of `concurrency`; the
+    in-process backends never claim room."""
+    fake_openai.delay = 0.3
+    llm = make_client(concurrency=4)
+    view = llm.bind(role="planner")
+    assert llm.has_room() and view.has_room()
+    one = asyncio.create_task(llm.generate("a"))
+    await asyncio.sleep(0.05)
+    assert llm.has_room()  # 1 of 4
+    two = asyncio.create_task(view.generate("b"))
+    await asyncio.sleep(0.05)
+    assert not llm.has_room() and not view.has_room()  # 2 of 4: half
+    await asyncio.gather(one, two)
+    assert llm.has_room()
+    assert VLLMOfflineLLM.has_room(object.__new__(VLLMOfflineLLM)) is False

@@ -443,3 +443,22 @@ async def test_with_a_window_of_two_the_second_candidate_is_certain_work_and_the
     await asyncio.gather(blocker, second, certain, third)
     await batcher.close()
     assert server.sent == ["blocker", "rank 1", "certain", "rank 2"]
+
+
+async def test_the_batcher_has_room_only_below_its_limit_with_nothing_unheld_waiting() -> None:
+    """`has_room` (what the search asks before starting model requests ahead of need): room while
+    the in-flight limit is not reached and no check that is not held waits; held work does not
+    take the room away (it is what room lets go)."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    assert batcher.has_room()
+    first = asyncio.create_task(batcher.check("first", 10.0))
+    await asyncio.sleep(0.01)
+    assert server.sent == ["first"] and not batcher.has_room()  # at the limit
+    waiting = asyncio.create_task(batcher.check("second", 10.0))
+    await asyncio.sleep(0.01)
+    assert not batcher.has_room()
+    server.gate.set()
+    await asyncio.gather(first, waiting)
+    assert batcher.has_room()
+    await batcher.close()

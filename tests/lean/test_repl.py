@@ -490,3 +490,18 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
     finally:
         loop.set_exception_handler(previous)
     assert unhandled == []
+
+
+async def test_has_room_while_a_worker_is_free_or_may_start(pool: Factory) -> None:
+    """`has_room` (the search starts model requests ahead of need only then): a check submitted
+    now would find a worker at once."""
+    verifier, _ = pool(workers=1, latency={"cmd_s": 0.4, "header_s": 0.05})
+    assert verifier.has_room()  # no worker yet, one may start
+    running = asyncio.create_task(verifier.check(HEADER + SKETCH))
+    await asyncio.sleep(0.1)
+    assert not verifier.has_room()  # the only worker is busy
+    waiting = asyncio.create_task(verifier.check(HEADER + SKETCH + "\n"))
+    await asyncio.sleep(0.05)
+    assert not verifier.has_room()
+    await asyncio.gather(running, waiting)
+    assert verifier.has_room()

@@ -8,7 +8,10 @@ REPL processes (ReplVerifier through lean-interact, with proof states: extract_g
 half of the worlds, automation as tactic steps). The servers count what they received; for every
 run:
 
-  received ≤ reported ≤ budget                  (for LLM calls and for Lean requests)
+  received ≤ reported ≤ budget                  (for Lean requests; for LLM calls, received ≤
+                                                 reported + prefetched_unused: a request started
+                                                 ahead of need (`[search] prefetch`) and never
+                                                 taken is aborted and reported apart, uncharged)
   reported − received ≤ cancelled               (a request is counted when it starts; one the
                                                  run cancelled may not have left the client)
 
@@ -100,12 +103,15 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
                         lean_sent: int) -> None:
     stats = result.stats
-    assert llm_sent <= stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
+    assert llm_sent <= stats.llm_calls + stats.prefetched_unused, (llm_sent, stats)
+    assert stats.llm_calls <= budget["llm_calls"], stats
+    assert stats.prefetched_unused <= stats.prefetched_calls, stats
     assert stats.llm_calls - llm_sent <= stats.cancelled_calls, (llm_sent, stats)
     assert lean_sent <= stats.checks <= budget["lean_checks"], (lean_sent, stats)
     assert stats.checks - lean_sent <= stats.cancelled_checks, (lean_sent, stats)
     assert len(finished) == 1
     assert (finished[0].summary["calls"], finished[0].summary["checks"]) == (stats.llm_calls, stats.checks)
+    assert finished[0].summary["prefetched_unused"] == stats.prefetched_unused
     assert not any(n.status == "open" for n in result.tree.nodes())
 
 

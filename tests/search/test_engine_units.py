@@ -358,3 +358,168 @@ async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved(
     # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,
     # with nothing else waiting here, sends them anyway)
     assert held_at_submission == {"p_sub_1": [False], "p_sub_2": [True], "p_sub_3": [True]}
+
+
+# --- model requests ahead of need ([search] prefetch) -----------------------------------------------
+
+_TWO_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by sorry\n  sorry\n")
+
+
+class _SketchOnce:
+    """Drafts one two-hole sketch; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        self.calls += 1
+        return [Candidate(_TWO_HOLES, None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+class _RoomyProver(ScriptedProver):
+    """A prover whose model has room (or not), logging when each request starts and whether it
+    was cancelled."""
+
+    def __init__(self, room: bool, log: list[tuple[str, float]], delay: float = 0.05) -> None:
+        super().__init__(["ok"], [delay])
+        self.room, self.log, self.cancelled = room, log, 0
+
+    def has_room(self) -> bool:
+        return self.room
+
+    async def prove(self, header, lemma_statement, n=1):
+        self.log.append(("prove", asyncio.get_running_loop().time()))
+        try:
+            return await super().prove(header, lemma_statement, n)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+
+
+class _AutomationVerifier(CountingVerifier):
+    """Sketches check with their holes; the automation check (`auto_ok`) takes `auto_delay` and
+    closes the goal only when `closes`; a body `ok` proves; `room` is what `has_room` says."""
+
+    def __init__(self, log: list[tuple[str, float]], *, closes: bool, room: bool | None) -> None:
+        super().__init__()
+        self.log, self.closes = log, closes
+        if room is not None:
+            self.has_room = lambda: room  # type: ignore[method-assign]
+
+    async def check(self, code: str, *, timeout=None) -> CheckResult:
+        if "auto_ok" in code and "#print axioms" not in code:
+            self.checked.append(code)
+            await asyncio.sleep(0.2)
+            self.log.append(("automation", asyncio.get_running_loop().time()))
+            msgs = [] if self.closes else [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "no"}]
+            return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+        if "sorry" in code and "#print axioms" not in code:
+            self.checked.append(code)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+        return await super().check(code, timeout=timeout)
+
+
+def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool, prefetch: bool = True,
+                     prover_delay: float = 0.05):
+    log: list[tuple[str, float]] = []
+    verifier = _AutomationVerifier(log, closes=closes, room=lean_room)
+    prover = _RoomyProver(prover_room, log, prover_delay)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=prefetch)
+    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), options=options)
+    return engine, prover, log
+
+
+@pytest.mark.parametrize("lean_room", [None, True])
+async def test_the_provers_request_starts_while_automation_is_checked_and_is_charged_when_taken(lean_room):
+    """With room at the model, a hole's prover request goes out with its automation check, not
+    after it; the budget is charged once per request taken. A later hole is held behind the first
+    (lean/priority.py): while Lean has no room (a verifier that cannot say has none), its request
+    waits for its turn; with room, it goes ahead too."""
+    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved
+    automation_done = sorted(t for kind, t in log if kind == "automation")
+    proves = sorted(t for kind, t in log if kind == "prove")
+    assert len(automation_done) == len(proves) == 2
+    ahead = 2 if lean_room else 1
+    assert sum(p < automation_done[0] for p in proves) == ahead
+    stats = result.stats
+    assert (stats.prefetched_calls, stats.prefetched_unused) == (ahead, 0)
+    assert stats.llm_calls == 3 == prover.calls + 1  # the sketch and two prover requests, each once
+
+
+async def test_a_prefetched_request_not_needed_is_aborted_and_never_charged():
+    """Automation closes both holes: the prover requests started ahead are cancelled, counted as
+    unused, and not charged to the budget; the run reports it."""
+    engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=True, prover_delay=5.0)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)  # not waiting for them
+    assert result.proved
+    assert result.stats.prefetched_calls == result.stats.prefetched_unused == 2
+    assert prover.cancelled == 2
+    assert result.stats.llm_calls == 1  # the sketch only
+    assert result.to_json()["prefetched_unused"] == 2
+
+
+@pytest.mark.parametrize(("prover_room", "prefetch"), [(False, True), (True, False)])
+async def test_without_room_or_with_prefetch_off_requests_follow_automation(prover_room, prefetch):
+    engine, _, log = _prefetch_engine(prover_room=prover_room, lean_room=True, closes=False, prefetch=prefetch)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and result.stats.prefetched_calls == 0
+    first_automation = min(t for kind, t in log if kind == "automation")
+    assert all(t >= first_automation for kind, t in log if kind == "prove")
+
+
+async def test_prefetch_leaves_budget_room_for_what_is_already_ahead():
+    """A request goes ahead only while the calls charged plus those already ahead are below the
+    budget: a search never has more requests out than its budget allows."""
+    from lemmaforge.search.engine import _Run
+
+    engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
+    engine.options.budget = BudgetConfig(llm_calls=2)
+    run = _Run(engine, PROBLEM, "r")
+    make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
+    first, second = run._prefetch(prover, make), run._prefetch(prover, make)
+    assert first is not None and second is not None
+    assert run._prefetch(prover, make) is None
+    taken = await run._take(first, make)
+    assert taken and run.budget.stats.llm_calls == 1
+    assert run._prefetch(prover, make) is None  # 1 charged + 1 ahead = the budget
+    run._drop(second)
+    await asyncio.sleep(0)
+    assert run.budget.stats.prefetched_unused == 1 and run._prefetch(prover, make) is not None
+    for task in list(run._prefetched):
+        run._drop(task)
+
+
+async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statement():
+    """At the root, the assembled file checked is the whole proof — our statement (not the
+    sketch's copy, here formatted differently) with the sketch's proof — and that one check carries
+    the audit's axiom probe: the audit reads its report, and the file is not checked twice."""
+
+    class Reformatting(_SketchOnce):
+        async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+            self.calls += 1
+            return [Candidate(_TWO_HOLES.replace(" : x = x := by", " :\n    x = x := by", 1), None)]
+
+    verifier = _AutomationVerifier([], closes=True, room=None)
+    budget = BudgetConfig(root_whole_proof_attempts=0, self_corrections=0, sketch_alternatives=1)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
+    recorder = MemoryRecorder()
+    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, options=options)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and result.proof is not None
+    assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
+    probed = [c for c in verifier.checked if "#print axioms" in c]
+    assert probed == [result.proof.rstrip() + "\n\n#print axioms p\n"]
+    assert result.stats.checks == len(verifier.checked) == 4  # the sketch, two holes' automation, the file
+    from lemmaforge.records import AttemptRecord
+
+    root_assemblies = [a for a in recorder.of_type(AttemptRecord) if a.strategy == "assembly"]
+    assert [a.verdict for a in root_assemblies] == ["valid", "valid"]  # the sketch's assembly, the root's audit
+    assert all(a.code == result.proof for a in root_assemblies)

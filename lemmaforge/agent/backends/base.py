@@ -163,6 +163,12 @@ class BaseLLM:
             view.role = role
         return view
 
+    def has_room(self) -> bool:
+        """Whether a request started now finds the model with room to spare (the search starts a
+        request before it needs it only then: `[search] prefetch`). In-process backends say no:
+        their batches are their own, and a request there is never free."""
+        return False
+
     # -- generate ---------------------------------------------------------------------------
 
     def _sampling(

@@ -195,7 +195,7 @@ class OpenAICompatibleLLM(BaseLLM):
         )
         self._semaphore = asyncio.Semaphore(concurrency)
         # mutable state shared with the views `bind` makes (a view is a shallow copy)
-        self._shared = SimpleNamespace(model=model or "", model_lock=asyncio.Lock())
+        self._shared = SimpleNamespace(model=model or "", model_lock=asyncio.Lock(), requests=0)
         self._default_name = name is None
         if not model and name is None:
             self.name = f"{role}:{url}"
@@ -262,12 +262,21 @@ class OpenAICompatibleLLM(BaseLLM):
         kwargs["timeout"] = httpx.Timeout(
             request_timeout(sampling.max_tokens, self.timeout), connect=CONNECT_TIMEOUT
         )
-        async with self._semaphore:
-            if isinstance(inp, list):
-                resp = await self._client.chat.completions.create(messages=inp, **kwargs)
-            else:
-                resp = await self._client.completions.create(prompt=inp, **kwargs)
+        self._shared.requests += 1  # waiting for a slot or in flight
+        try:
+            async with self._semaphore:
+                if isinstance(inp, list):
+                    resp = await self._client.chat.completions.create(messages=inp, **kwargs)
+                else:
+                    resp = await self._client.completions.create(prompt=inp, **kwargs)
+        finally:
+            self._shared.requests -= 1
         return self._parse(resp, chat=isinstance(inp, list), n=n)
+
+    def has_room(self) -> bool:
+        """Fewer requests out (in flight or waiting for a slot, this object and its views) than
+        half of `concurrency`: the server, sized by that limit, has room for one more."""
+        return self._shared.requests < max(1, self.concurrency // 2)
 
     def _parse(self, resp: Any, *, chat: bool, n: int) -> RawOutput:
         """The texts of an OpenAI response, checked for its shape: the client builds its objects
