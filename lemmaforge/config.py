@@ -141,6 +141,13 @@ class SearchConfig(BaseModel):
     # one that is not needed is aborted and counted apart (`prefetched_unused`). Off: strictly one
     # step after another (a GPU-bound run gains nothing from it).
     prefetch: bool = True
+    # While Lean and the planner both have room, a goal's next alternative sketch starts beside the
+    # one being tried instead of after it fails; its Lean work is held behind the earlier one's (sent
+    # only when nothing else waits). The first to close the goal wins. It shortens the end of a
+    # bench (the last searches' chains), but spends budget on alternatives a one-at-a-time search
+    # may never have tried, and how much depends on load: off by default, so that a budget buys
+    # the same search on any machine.
+    parallel_alternatives: bool = False
 
 
 class Settings(BaseModel):

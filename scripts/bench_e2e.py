@@ -268,7 +268,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
                        "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
                        "sketch_alternatives": 2, "sketch_corrections": 0, "self_corrections": 0,
                        "wall_seconds": 36_000},
-            "search": {"prover_samples_per_call": 0, "race_window": args.race_window, "prefetch": not args.no_prefetch},
+            "search": {"prover_samples_per_call": 0, "race_window": args.race_window, "prefetch": not args.no_prefetch,
+                       "parallel_alternatives": args.parallel_alternatives},
             "db_url": f"sqlite:///{db}",
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
@@ -429,6 +430,8 @@ def main() -> None:
     p.add_argument("--batch-size", type=int, default=4)
     p.add_argument("--race-window", type=int, default=2, help="[search] race_window (lean/priority.py)")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
+    p.add_argument("--parallel-alternatives", action="store_true",
+                   help="[search] parallel_alternatives = true: the next sketch beside the current one while Lean has room")
     p.add_argument("--kimina-concurrency", type=int, default=128)
     p.add_argument("--profile-bins", type=int, default=10, help="slices of the wall-time profile (40: the tail in detail)")
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")

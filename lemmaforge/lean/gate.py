@@ -31,7 +31,7 @@ import bisect
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lemmaforge.errors import InputError
@@ -542,10 +542,11 @@ async def probe_axioms(
     body = code.rstrip()
     probe_line = body.count("\n") + 3  # a blank line, then the probe
     full = body + "\n\n" + probe_command(declaration) + "\n"
-    result = await verifier.check(full, timeout=timeout)
-    probe_msgs = [m for m in result.messages if m.pos is not None and m.pos.line == probe_line and m.pos.column == 0]
-    # The probe's messages are the product's, not the proof's: keep them out of the proof's own.
-    result.messages = [m for m in result.messages if m not in probe_msgs]
+    checked = await verifier.check(full, timeout=timeout)
+    probe_msgs = [m for m in checked.messages if m.pos is not None and m.pos.line == probe_line and m.pos.column == 0]
+    # The probe's messages are the product's, not the proof's: keep them out of the proof's own —
+    # in a copy: a verifier that deduplicates hands the same result to every check of this text.
+    result = replace(checked, messages=[m for m in checked.messages if m not in probe_msgs])
     if result.status is CheckStatus.ERROR and not result.errors and result.error is None:
         result.status = CheckStatus.INCOMPLETE if result.holes else CheckStatus.VALID
     return result, (probe_msgs if result.status not in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) else None)

@@ -59,6 +59,11 @@ from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.tree import Node, ProofTree
 
 
+# How often a goal with alternative sketches left looks for room to start the next one beside the
+# running one (a Mathlib check takes seconds: this is well within one).
+ROOM_POLL_SECONDS = 0.5
+
+
 class _HoleFailed(Exception):
     """A hole of a sketch could not be solved: abandon the sketch, cancel its siblings."""
 
@@ -569,34 +574,78 @@ class _Run(TreeJournal):
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
 
     async def _try_sketches(self, node: Node, ahead: asyncio.Task[Generated] | None = None) -> Solution | None:
+        """Up to `sketch_alternatives` sketches, each drafted to differ from the earlier ones, in
+        order: the next one is drafted when the current one failed — or, while Lean and the planner
+        both have room (`[search] parallel_alternatives`), beside it, its Lean work held behind the
+        earlier alternatives' (lean/priority.py: sent only when nothing else waits). The first
+        alternative that closes the goal wins; the others are cancelled."""
         planner = self.engine.planner
         assert planner is not None
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
         alternatives = self.opts.budget.sketch_alternatives
+        order = lean_priority.Siblings()
+        running: dict[asyncio.Task[Solution | None], int] = {}  # each alternative's task: its rank
+        drafted = 0
         try:
-            for alternative in range(alternatives):
-                sketches = await self._take(ahead, self._draft_call(node, tuple(failed)))
-                ahead = None
-                if not sketches:
+            while True:
+                more = drafted < alternatives
+                if more and (not running or self._room_beside(planner)):
+                    rank, drafted = drafted, drafted + 1
+                    sketches = await self._take(ahead, self._draft_call(node, tuple(failed)))
+                    ahead = None
+                    if not sketches:
+                        continue
+                    failed.append(sketches[0].code)
+                    if drafted < alternatives:  # the next alternative's draft, while this one is tried
+                        ahead = self._prefetch(planner, self._draft_call(node, tuple(failed)))
+                    order.enter(rank)
+                    running[asyncio.ensure_future(self._try_alternative(order, rank, node, sketches))] = rank
                     continue
-                failed.append(sketches[0].code)
-                if alternative + 1 < alternatives:  # the next alternative, while this one is tried
-                    ahead = self._prefetch(planner, self._draft_call(node, tuple(failed)))
-                elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
-                if elaborated is None:
-                    continue
-                sketch, result = elaborated
-                if self._proves(result):  # the "sketch" is already a complete proof
-                    body = proof_body(sketch.code)
-                    if body is not None:
-                        return self._solved(node, "planner", Solution(body))
-                    continue
-                solution = await self._solve_sketch(node, sketch, result)
-                if solution is not None:
-                    return self._solved(node, "planner", solution)
-            return None
+                if not running:
+                    return None
+                # Wait for an alternative to settle; while more could start, look for room now and then.
+                done, _ = await asyncio.wait(running, timeout=ROOM_POLL_SECONDS if more else None,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                # errors first, then the earlier alternative (what a one-at-a-time search finds)
+                for task in sorted(done, key=lambda t: (t.cancelled() or t.exception() is None, running[t])):
+                    del running[task]
+                    solution = task.result()  # an endpoint, verifier or budget error propagates
+                    if solution is not None:
+                        return self._solved(node, "planner", solution)
         finally:
             self._drop(ahead)
+            for task in running:
+                task.cancel()
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
+            order.end()
+
+    def _room_beside(self, planner: Any) -> bool:
+        """Whether the next alternative may start beside a running one: Lean and the planner idle
+        enough that its work takes nothing from work that is needed."""
+        if not self.opts.parallel_alternatives or not self.lean.has_room():
+            return False
+        room = getattr(planner, "has_room", None)
+        return callable(room) and bool(room())
+
+    async def _try_alternative(
+        self, order: lean_priority.Siblings, rank: int, node: Node, sketches: Generated
+    ) -> Solution | None:
+        """One sketch for `node`: elaborated (corrected up to N rounds), then its holes solved and
+        the pieces assembled. In its own task: its Lean work waits while an earlier alternative is
+        still open, unless Lean has room."""
+        lean_priority.join(order, rank)
+        try:
+            elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
+            if elaborated is None:
+                return None
+            sketch, result = elaborated
+            if self._proves(result):  # the "sketch" is already a complete proof
+                body = proof_body(sketch.code)
+                return Solution(body) if body is not None else None
+            return await self._solve_sketch(node, sketch, result)
+        finally:
+            order.leave(rank)
 
     async def _elaborate_sketch(
         self, node: Node, sketch: SketchLike, generation_seconds: float = 0.0
@@ -631,6 +680,16 @@ class _Run(TreeJournal):
     async def _solve_sketch(self, node: Node, sketch: SketchLike, result: CheckResult) -> Solution | None:
         sketch_node = self.tree.add_sketch(sketch.code, parent_id=node.node_id, depth=node.depth)
         self._emit_node(sketch_node)
+        try:
+            return await self._solve_sketch_holes(node, sketch_node, sketch, result)
+        except asyncio.CancelledError:
+            # another alternative or a sibling hole settled it first: nothing below stays "open"
+            self._cancel_subtree(sketch_node.node_id, "cancelled: the goal was settled another way")
+            raise
+
+    async def _solve_sketch_holes(
+        self, node: Node, sketch_node: Node, sketch: SketchLike, result: CheckResult
+    ) -> Solution | None:
         text_holes = lean_syntax.holes(sketch.code)
         lean_holes = align_holes(text_holes, result.holes, header_lines=self.header.count("\n"))
         children: list[tuple[Node, Goal | None]] = []

@@ -106,6 +106,7 @@ class SearchOptions:
     correction_samples: int = 2
     race_window: int = 2  # see SearchConfig.race_window
     prefetch: bool = True  # see SearchConfig.prefetch
+    parallel_alternatives: bool = False  # see SearchConfig.parallel_alternatives
     # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
     # check of the standalone lemma on any worker (see SearchConfig.automation).
     automation_on_proof_state: bool = False
@@ -123,6 +124,7 @@ class SearchOptions:
             correction_samples=search.correction_samples,
             race_window=search.race_window,
             prefetch=search.prefetch,
+            parallel_alternatives=search.parallel_alternatives,
             automation_on_proof_state=search.automation == "proof_state",
         )
 

@@ -77,6 +77,15 @@ class TreeJournal:
             if node.status == "open":
                 self._set_status(node, "cancelled", reason="search stopped")
 
+    def _cancel_subtree(self, node_id: str, reason: str) -> None:
+        """`node_id` and everything below it still open: cancelled (its task was)."""
+        stack = [self.tree.node(node_id)]
+        while stack:
+            node = stack.pop()
+            if node.status == "open":
+                self._set_status(node, "cancelled", reason=reason)
+            stack.extend(self.tree.children(node.node_id))
+
     def _changed(self) -> None:
         if self.on_update is not None:
             self.on_update(self.tree)

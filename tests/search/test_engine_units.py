@@ -523,3 +523,79 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     root_assemblies = [a for a in recorder.of_type(AttemptRecord) if a.strategy == "assembly"]
     assert [a.verdict for a in root_assemblies] == ["valid", "valid"]  # the sketch's assembly, the root's audit
     assert all(a.code == result.proof for a in root_assemblies)
+
+
+# --- alternative sketches beside each other ([search] parallel_alternatives) -------------------------
+
+
+class _TwoAlternatives:
+    """The first sketch's hole is stuck (its prover answers late, wrongly); the second's closes."""
+
+    def __init__(self, room: bool) -> None:
+        self.room, self.avoided = room, []
+
+    def has_room(self) -> bool:
+        return self.room
+
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        if statement.startswith("theorem p "):  # the root's (holes' sketches may be drafted ahead)
+            self.avoided.append(tuple(avoid))
+        step = "Stuck x" if not avoid else "x + 0 = x"
+        return [Candidate(f"theorem p (x : ℕ) : x = x := by\n  have h1 : {step} := by sorry\n  exact rfl\n", None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+class _StuckProver(ScriptedProver):
+    def __init__(self) -> None:
+        super().__init__(["ok"], [0.0])
+
+    async def prove(self, header, lemma_statement, n=1):
+        self.calls += 1
+        if "Stuck" in lemma_statement:
+            await asyncio.sleep(1.0)
+            return [Candidate("", "bad")]
+        return [Candidate("", "ok")]
+
+
+def _alternatives_engine(*, room: bool, parallel: bool):
+    class Verifier(_AutomationVerifier):
+        def has_room(self) -> bool:
+            return room
+
+    planner = _TwoAlternatives(room)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=2, sketch_corrections=0)
+    options = SearchOptions(budget=budget, portfolio=(), parallel_alternatives=parallel)
+    engine = SearchEngine(Verifier([], closes=False, room=None), planner, _StuckProver(),
+                          recorder=MemoryRecorder(), options=options)
+    return engine, planner
+
+
+async def test_with_room_the_next_alternative_runs_beside_and_the_first_to_close_wins():
+    """Lean and the planner idle: the second sketch (drafted to differ from the first) starts
+    beside the first instead of after its stuck hole fails, closes the goal first, and the first
+    alternative's work is cancelled — nothing left open."""
+    engine, planner = _alternatives_engine(room=True, parallel=True)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and "x + 0 = x" in (result.proof or "")
+    assert loop.time() - started < 0.9  # not after the stuck hole's 1 s
+    assert len(planner.avoided) == 2 and len(planner.avoided[1]) == 1  # the second avoids the first
+    sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
+    assert sorted(n.status for n in sketches) == ["cancelled", "solved"]
+    assert not any(n.status == "open" for n in result.tree.nodes())
+
+
+@pytest.mark.parametrize(("room", "parallel"), [(False, True), (True, False)])
+async def test_without_room_or_switched_off_alternatives_run_one_after_another(room, parallel):
+    engine, planner = _alternatives_engine(room=room, parallel=parallel)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and "x + 0 = x" in (result.proof or "")
+    assert loop.time() - started >= 1.0  # the first alternative's stuck hole failed first
+    sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
+    assert sorted(n.status for n in sketches) == ["abandoned", "solved"]
