@@ -219,3 +219,18 @@ def test_sorry_in_comments_and_strings_is_not_a_hole():
     code = GOOD + '\n-- sorry\n/- admit /- nested sorry -/ -/\ndef s : String := "sorry"\n'
     assert sorry_tokens(code) == []
     assert [t for t, _ in sorry_tokens(ORIGINAL)] == ["sorry"]
+
+
+async def test_the_same_file_audited_twice_through_a_deduplicating_door_is_judged_alike(kimina) -> None:
+    """The search's budgeted door hands one result to every check of the same text (the root's
+    assembly checks are audits, and two alternatives can assemble the same file): the probe's
+    messages are taken out of a copy, so the second audit still finds the axiom list."""
+    from lemmaforge.config import BudgetConfig
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+
+    door = BudgetedVerifier(kimina, Budget(BudgetConfig()), timeout=30)
+    code = HEADER + "theorem t (x : ℕ) : x + 0 = x := by\n  simp\n"
+    first = await audit(code, door, original=HEADER + "theorem t (x : ℕ) : x + 0 = x := by\n  sorry\n")
+    second = await audit(code, door, original=HEADER + "theorem t (x : ℕ) : x + 0 = x := by\n  sorry\n")
+    assert first.status is AuditStatus.PROVED and second.status is AuditStatus.PROVED
+    assert first.axioms == second.axioms and door.budget.stats.dedup_hits == 1
