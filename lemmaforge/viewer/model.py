@@ -199,7 +199,10 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
     if seconds is None and run.finished_at is not None:
         seconds = round(run.finished_at - run.started_at, 3)
     budget = {
-        "llm_calls": {"spent": summary.get("calls", len(calls)), "limit": limits.get("llm_calls")},
+        # spent: the calls charged; requests started ahead of need and never used are recorded
+        # (they are in `calls` and the timeline) but not charged (`[search] prefetch`)
+        "llm_calls": {"spent": summary.get("calls", len(calls)), "limit": limits.get("llm_calls"),
+                      "ahead_unused": summary.get("prefetched_unused", 0)},
         "lean_checks": {"spent": summary.get("checks", sum(1 for a in attempts if a.code)), "limit": limits.get("lean_checks")},
         "depth": {"spent": max_depth, "limit": limits.get("max_depth")},
         "wall_seconds": {"spent": seconds, "limit": limits.get("wall_seconds")},
