@@ -599,3 +599,25 @@ async def test_without_room_or_switched_off_alternatives_run_one_after_another(r
     assert loop.time() - started >= 1.0  # the first alternative's stuck hole failed first
     sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
     assert sorted(n.status for n in sketches) == ["abandoned", "solved"]
+
+
+async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken():
+    """A prefetched request that failed (endpoint down) raises where the search takes it — the run
+    fails with that error, as it would without prefetch — and is never counted as a failed
+    attempt of the model."""
+    from lemmaforge.agent.errors import LLMUnavailableError
+
+    class DownProver(_RoomyProver):
+        async def prove(self, header, lemma_statement, n=1):
+            self.calls += 1
+            raise LLMUnavailableError("connection refused", backend="LLM endpoint http://x (model m)")
+
+    log: list[tuple[str, float]] = []
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    recorder = MemoryRecorder()
+    engine = SearchEngine(_AutomationVerifier(log, closes=False, room=True), _SketchOnce(), DownProver(True, log),
+                          recorder=recorder, options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+    with pytest.raises(LLMUnavailableError):
+        await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert [f.status for f in recorder.of_type(RunFinished)] == ["failed"]
