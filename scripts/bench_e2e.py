@@ -347,7 +347,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "phases": phases(lean, started, wall, last_start, orphans),
         "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins, orphans=orphans),
         "last_problems": [{"start_s": round(a, 1), "end_s": round(b, 1), "status": r.status, "calls": r.calls,
-                           "checks": r.checks} for (a, b), r in sorted(zip(spans, results), key=lambda x: x[0][1])[-5:]],
+                           "checks": r.checks} for (a, b), r in sorted(zip(spans, results, strict=True), key=lambda x: x[0][1])[-5:]],
         "last_problem_done_s": round(solved_at, 2),
         "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
                                     round(max(b - a for a, b in spans), 2)],

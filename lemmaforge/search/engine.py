@@ -42,6 +42,7 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search import automation
+from lemmaforge.search.ahead import RequestsAhead
 from lemmaforge.search.assemble import Solution, align_holes, assemble, proof_body, verdict_of
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
@@ -57,7 +58,6 @@ from lemmaforge.search.interfaces import (
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.tree import Node, ProofTree
-
 
 # How often a goal with alternative sketches left looks for room to start the next one beside the
 # running one (a Mathlib check takes seconds: this is well within one).
@@ -175,7 +175,8 @@ class _Run(TreeJournal):
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
         self._lemma_counter = 0
-        self._prefetched: set[asyncio.Task[Generated]] = set()  # started ahead of need, not yet taken
+        # model requests started ahead of need ([search] prefetch: search/ahead.py)
+        self.ahead = RequestsAhead(self.budget, self.lean, self._generate, enabled=self.opts.prefetch)
         # The root's assembly checks are audits (the file checked is the whole proof): by text.
         self._audits: dict[str, AuditReport] = {}
         base = theorem.name if theorem else "goal"
@@ -273,14 +274,14 @@ class _Run(TreeJournal):
         try:
             if not is_root and self.opts.portfolio:
                 if prover is not None:  # the prover's request, while automation is checked
-                    provers_ahead = [self._prefetch(prover, self._prove_call(node, k)) for k in calls]
+                    provers_ahead = [self.ahead.start(prover, self._prove_call(node, k)) for k in calls]
                 solution = await self._try_automation(node, hole)
                 if solution is not None:
                     return solution
 
             if calls:
                 if plans:  # the first sketch, while the prover's candidates are generated and checked
-                    sketch_ahead = self._prefetch(planner, self._draft_call(node, ()))
+                    sketch_ahead = self.ahead.start(planner, self._draft_call(node, ()))
                 solution = await self._try_prover(node, calls, provers_ahead)
                 if solution is not None:
                     return solution
@@ -291,75 +292,12 @@ class _Run(TreeJournal):
                     return solution
         finally:
             for task in (*provers_ahead, sketch_ahead):
-                self._drop(task)
+                self.ahead.drop(task)
 
         self._set_status(node, "failed", reason="no strategy closed the goal")
         return None
 
-    # -- model requests ahead of need ----------------------------------------------------------------
-
-    def _prefetch(self, agent: Any, make: Callable[[], Awaitable[Any]]) -> asyncio.Task[Generated] | None:
-        """Start the request `make()` now, uncharged, if prefetching is on and it should not cost
-        anything: the model has room (fewer requests out than half its concurrency), the budget
-        has room for it beside what is already prefetched, and this goal's Lean work is not held
-        behind an earlier sibling while Lean is busy (such a hole waits its turn, and its sketch is
-        often abandoned before then). None: the request is made when it is needed."""
-        if not self.opts.prefetch:
-            return None
-        room = getattr(agent, "has_room", None)
-        if not callable(room) or not room():
-            return None
-        if self.budget.stats.llm_calls + len(self._prefetched) >= self.opts.budget.llm_calls:
-            return None
-        if lean_priority.held(lean_priority.current_siblings()) and not self.lean.has_room():
-            return None
-        task = asyncio.ensure_future(self._request(make))
-        self._prefetched.add(task)
-        self.budget.stats.prefetched_calls += 1
-        return task
-
-    async def _take(self, ahead: asyncio.Task[Generated] | None, make: Callable[[], Awaitable[Any]]) -> Generated:
-        """The answer of a request: the prefetched one (charged now, where a one-step-at-a-time
-        search would have started it), else one made now through the budget."""
-        if ahead is None or ahead not in self._prefetched:
-            return await self._generate(make())
-        self._prefetched.discard(ahead)
-        try:
-            self.budget.spend_call()
-        except BudgetExhausted:
-            self._prefetched.add(ahead)
-            self._drop(ahead)
-            raise
-        try:
-            out = await ahead
-        except asyncio.CancelledError:
-            self.budget.stats.cancelled_calls += 1
-            raise
-        self.budget.stats.generation_seconds += out.seconds
-        return out
-
-    def _drop(self, ahead: asyncio.Task[Generated] | None) -> None:
-        """A prefetched request the search did not take: aborted (vLLM frees its slot), never charged."""
-        if ahead is None or ahead not in self._prefetched:
-            return
-        self._prefetched.discard(ahead)
-        self.budget.stats.prefetched_unused += 1
-        if not ahead.done():
-            ahead.cancel()
-        elif not ahead.cancelled():
-            ahead.exception()  # retrieved: an endpoint error here is met again by the request made instead
-
-    @staticmethod
-    async def _request(make: Callable[[], Awaitable[Any]]) -> Generated:
-        """One model request, outside the budget (a prefetch: charged when taken). Made inside the
-        task, so that one cancelled before it ran leaves no coroutine unawaited."""
-        started = time.monotonic()
-        try:
-            out = Generated(await make())
-        except AttemptFailed:
-            out = Generated()  # the server refused this request: a failed attempt, as in `_generate`
-        out.seconds = time.monotonic() - started
-        return out
+    # -- model requests --------------------------------------------------------------------------------
 
     def _prover_calls(self, samples: int) -> list[int]:
         """The sizes (`n`) of the requests for a goal's `samples` prover samples."""
@@ -451,7 +389,7 @@ class _Run(TreeJournal):
         failures: list[tuple[CandidateLike, CheckResult]] = []
         prefetched = ahead + [None] * (len(calls) - len(ahead))
         solution = await self._race_candidates(
-            node, [self._take(t, self._prove_call(node, k)) for t, k in zip(prefetched, calls, strict=True)],
+            node, [self.ahead.take(t, self._prove_call(node, k)) for t, k in zip(prefetched, calls, strict=True)],
             "prover", failures,
         )
         if solution is not None:
@@ -591,13 +529,13 @@ class _Run(TreeJournal):
                 more = drafted < alternatives
                 if more and (not running or self._room_beside(planner)):
                     rank, drafted = drafted, drafted + 1
-                    sketches = await self._take(ahead, self._draft_call(node, tuple(failed)))
+                    sketches = await self.ahead.take(ahead, self._draft_call(node, tuple(failed)))
                     ahead = None
                     if not sketches:
                         continue
                     failed.append(sketches[0].code)
                     if drafted < alternatives:  # the next alternative's draft, while this one is tried
-                        ahead = self._prefetch(planner, self._draft_call(node, tuple(failed)))
+                        ahead = self.ahead.start(planner, self._draft_call(node, tuple(failed)))
                     order.enter(rank)
                     running[asyncio.ensure_future(self._try_alternative(order, rank, node, sketches))] = rank
                     continue
@@ -613,7 +551,7 @@ class _Run(TreeJournal):
                     if solution is not None:
                         return self._solved(node, "planner", solution)
         finally:
-            self._drop(ahead)
+            self.ahead.drop(ahead)
             for task in running:
                 task.cancel()
             if running:

@@ -482,19 +482,19 @@ async def test_prefetch_leaves_budget_room_for_what_is_already_ahead():
 
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
     engine.options.budget = BudgetConfig(llm_calls=2)
-    run = _Run(engine, PROBLEM, "r")
+    ahead = _Run(engine, PROBLEM, "r").ahead
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
-    first, second = run._prefetch(prover, make), run._prefetch(prover, make)
+    first, second = ahead.start(prover, make), ahead.start(prover, make)
     assert first is not None and second is not None
-    assert run._prefetch(prover, make) is None
-    taken = await run._take(first, make)
-    assert taken and run.budget.stats.llm_calls == 1
-    assert run._prefetch(prover, make) is None  # 1 charged + 1 ahead = the budget
-    run._drop(second)
+    assert ahead.start(prover, make) is None
+    taken = await ahead.take(first, make)
+    assert taken and ahead.budget.stats.llm_calls == 1
+    assert ahead.start(prover, make) is None  # 1 charged + 1 ahead = the budget
+    ahead.drop(second)
     await asyncio.sleep(0)
-    assert run.budget.stats.prefetched_unused == 1 and run._prefetch(prover, make) is not None
-    for task in list(run._prefetched):
-        run._drop(task)
+    assert ahead.budget.stats.prefetched_unused == 1 and ahead.start(prover, make) is not None
+    for task in list(ahead.pending):
+        ahead.drop(task)
 
 
 async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statement():
