@@ -524,12 +524,21 @@ class _Run(TreeJournal):
         order = lean_priority.Siblings()
         running: dict[asyncio.Task[Solution | None], int] = {}  # each alternative's task: its rank
         drafted = 0
+        # A budget that runs out while an alternative still runs stops only what it would pay for:
+        # no new alternative starts, the running ones finish, and it is raised if none succeeds.
+        exhausted: BaseException | None = None
         try:
             while True:
-                more = drafted < alternatives
+                more = drafted < alternatives and exhausted is None
                 if more and (not running or self._room_beside(planner)):
                     rank, drafted = drafted, drafted + 1
-                    sketches = await self.ahead.take(ahead, self._draft_call(node, tuple(failed)))
+                    try:
+                        sketches = await self.ahead.take(ahead, self._draft_call(node, tuple(failed)))
+                    except BudgetExhausted as error:
+                        if not running:
+                            raise
+                        exhausted = error
+                        continue
                     ahead = None
                     if not sketches:
                         continue
@@ -540,6 +549,8 @@ class _Run(TreeJournal):
                     running[asyncio.ensure_future(self._try_alternative(order, rank, node, sketches))] = rank
                     continue
                 if not running:
+                    if exhausted is not None:
+                        raise exhausted
                     return None
                 # Wait for an alternative to settle; while more could start, look for room now and then.
                 done, _ = await asyncio.wait(running, timeout=ROOM_POLL_SECONDS if more else None,
@@ -547,6 +558,10 @@ class _Run(TreeJournal):
                 # errors first, then the earlier alternative (what a one-at-a-time search finds)
                 for task in sorted(done, key=lambda t: (t.cancelled() or t.exception() is None, running[t])):
                     del running[task]
+                    error = None if task.cancelled() else task.exception()
+                    if error is not None and running and isinstance(first_leaf(error), BudgetExhausted):
+                        exhausted = exhausted or error
+                        continue
                     solution = task.result()  # an endpoint, verifier or budget error propagates
                     if solution is not None:
                         return self._solved(node, "planner", solution)

@@ -621,3 +621,24 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
     with pytest.raises(LLMUnavailableError):
         await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert [f.status for f in recorder.of_type(RunFinished)] == ["failed"]
+
+
+async def test_a_budget_spent_by_an_alternative_beside_lets_the_running_one_finish():
+    """The budget runs out in the alternative started beside the first: nothing new starts, but
+    the first alternative, already paid for, runs to its end and closes the goal."""
+
+    class SlowButRight(_StuckProver):
+        async def prove(self, header, lemma_statement, n=1):
+            self.calls += 1
+            if "Stuck" in lemma_statement:
+                await asyncio.sleep(0.5)
+            return [Candidate("", "ok")]
+
+    engine, _ = _alternatives_engine(room=True, parallel=True)
+    engine.prover = SlowButRight()
+    engine.options.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
+                                         self_corrections=0, sketch_alternatives=2, sketch_corrections=0,
+                                         llm_calls=3)  # two drafts and the first sketch's prover request
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and "Stuck x" in (result.proof or "")
+    assert result.stats.llm_calls == 3
