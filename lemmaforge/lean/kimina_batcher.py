@@ -38,6 +38,9 @@ from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
 log = logging.getLogger(__name__)
 
+# How long `close` lets requests already sent finish (a Mathlib check takes seconds).
+CLOSE_GRACE_SECONDS = 5.0
+
 SendBatch = Callable[[Sequence[str], float], Awaitable[list[CheckResult]]]
 
 
@@ -253,13 +256,21 @@ class CheckBatcher:
             self._held_stale -= 1
         return None
 
-    async def close(self) -> None:
+    async def close(self, grace: float = CLOSE_GRACE_SECONDS) -> None:
+        """Stop: nothing more is sent, checks still waiting are cancelled, and requests already
+        sent get `grace` seconds to finish before they are aborted (aborting one costs Kimina the
+        REPL running it: at the end of a bench those are the last orphans of won races)."""
         self._closed = True
-        tasks = [t for t in (self._dispatcher, *self._sending) if t is not None]
-        for task in tasks:
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+            await asyncio.gather(self._dispatcher, return_exceptions=True)
+        sending = list(self._sending)
+        if sending and grace > 0:
+            await asyncio.wait(sending, timeout=grace)
+        for task in sending:
             task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        if sending:
+            await asyncio.gather(*sending, return_exceptions=True)
         queued, self._queue = self._queue, []
         queued += [entry.item for entry in self._held]
         self._forget_held()

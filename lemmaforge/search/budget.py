@@ -41,7 +41,7 @@ class SearchStats:
     checks: int = 0  # Lean requests started (checks and tactic steps; one unit of budget.lean_checks each)
     generation_seconds: float = 0.0
     check_seconds: float = 0.0
-    cache_hits: int = 0
+    cache_hits: int = 0  # at the goal's start, or proved meanwhile by another hole (checked again before each step)
     cache_misses: int = 0
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
     cancelled_calls: int = 0  # started, then cancelled before the model answered

@@ -105,6 +105,14 @@ class SubgoalCache:
                 self._local.setdefault(key, proof)
         return self._count(proof)
 
+    def solved_meanwhile(self, header: str, lemma: str) -> str | None:
+        """A proof of `lemma` put here since it was looked up (local only: the store already
+        answered then). Counted as a hit when found; a miss here is not a new miss."""
+        proof = self._local.get(cache_key(header, lemma))
+        if proof is not None:
+            self.hits += 1
+        return proof
+
     def put(self, header: str, lemma: str, proof: str) -> CacheKey:
         key = cache_key(header, lemma)
         self._local.setdefault(key, proof)

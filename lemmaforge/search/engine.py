@@ -279,6 +279,8 @@ class _Run(TreeJournal):
                 if solution is not None:
                     return solution
 
+            if (solved := self._solved_meanwhile(node)) is not None:
+                return solved
             if calls:
                 if plans:  # the first sketch, while the prover's candidates are generated and checked
                     sketch_ahead = self.ahead.start(planner, self._draft_call(node, ()))
@@ -287,6 +289,8 @@ class _Run(TreeJournal):
                     return solution
 
             if plans:
+                if (solved := self._solved_meanwhile(node)) is not None:
+                    return solved
                 solution = await self._try_sketches(node, sketch_ahead)
                 if solution is not None:
                     return solution
@@ -316,6 +320,18 @@ class _Run(TreeJournal):
         assert planner is not None
         informal = self.problem.informal if node.parent_id is None else None
         return lambda: planner.draft(self.header, node.text, informal, n=1, avoid=avoid)
+
+    def _solved_meanwhile(self, node: Node) -> Solution | None:
+        """The same statement proved since this goal looked in the cache — by a hole of another
+        sketch or alternative, often while this one's work was held behind its siblings: taken
+        instead of paying for the next step."""
+        if node.parent_id is None:
+            return None
+        proof = self.cache.solved_meanwhile(self.header, node.text)
+        if proof is None:
+            return None
+        self.budget.stats.cache_hits += 1
+        return self._solved(node, "cache", Solution(proof))
 
     def _solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution:
         node.strategy = strategy

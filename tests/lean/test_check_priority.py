@@ -462,3 +462,27 @@ async def test_the_batcher_has_room_only_below_its_limit_with_nothing_unheld_wai
     await asyncio.gather(first, waiting)
     assert batcher.has_room()
     await batcher.close()
+
+
+async def test_closing_lets_sent_requests_finish_within_a_grace_and_cancels_the_unsent() -> None:
+    """Aborting a sent request costs Kimina its REPL: `close` lets what was sent finish (within a
+    grace), cancels what was never sent, and aborts only what outlives the grace."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    sent = asyncio.create_task(batcher.check("sent", 10.0))
+    await asyncio.sleep(0.01)
+    unsent = asyncio.create_task(batcher.check("unsent", 10.0))
+    await asyncio.sleep(0.01)
+    asyncio.get_running_loop().call_later(0.05, server.gate.set)
+    await batcher.close(grace=2.0)
+    assert (await sent).status is CheckStatus.VALID  # finished, not aborted
+    with pytest.raises(asyncio.CancelledError):
+        await unsent
+    assert server.sent == ["sent"]
+    server2 = HeldServer()  # never answers: aborted once the grace is over
+    batcher2 = CheckBatcher(server2.send, batch_size=1, window=0.0, max_in_flight=1)
+    stuck = asyncio.create_task(batcher2.check("stuck", 10.0))
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(batcher2.close(grace=0.05), timeout=1.0)
+    with pytest.raises(asyncio.CancelledError):
+        await stuck

@@ -642,3 +642,25 @@ async def test_a_budget_spent_by_an_alternative_beside_lets_the_running_one_fini
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and "Stuck x" in (result.proof or "")
     assert result.stats.llm_calls == 3
+
+
+async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_next_step():
+    """A goal looks in the cache when it starts; if the same statement is proved while its
+    automation runs (by a hole of another sketch or alternative), it takes that proof instead of
+    asking the prover."""
+    cache = SubgoalCache()
+    log: list[tuple[str, float]] = []
+    verifier = _AutomationVerifier(log, closes=False, room=None)
+    prover = _RoomyProver(False, log)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
+                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.1, cache.put, HEADER, "theorem elsewhere (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and "simp" in (result.proof or "")
+    [hole] = [n for n in result.tree.nodes() if n.kind == "goal" and n.hole_index == 0]
+    assert hole.strategy == "cache"
+    assert prover.calls == 1  # the closing hole only
+    assert result.stats.cache_hits == 1
