@@ -561,15 +561,20 @@ class _Run(TreeJournal):
                     failed.append(sketches[0].code)
                     if drafted < alternatives:  # the next alternative's draft, while this one is tried
                         ahead = self.ahead.start(planner, self._draft_call(node, tuple(failed)))
+                    # Started beside a running one, its work is speculation, held behind the earlier
+                    # ranks; started alone, it is what a one-at-a-time search does now: held by nothing.
                     order.enter(rank)
-                    running[asyncio.ensure_future(self._try_alternative(order, rank, node, sketches))] = rank
+                    task = self._try_alternative(order, bool(running), rank, node, sketches)
+                    running[asyncio.ensure_future(task)] = rank
                     continue
                 if not running:
                     if exhausted is not None:
                         raise exhausted
                     return None
-                # Wait for an alternative to settle; while more could start, look for room now and then.
-                done, _ = await asyncio.wait(running, timeout=ROOM_POLL_SECONDS if more else None,
+                # Wait for an alternative to settle; while more could start beside it, look for room
+                # now and then.
+                poll = more and self.opts.parallel_alternatives
+                done, _ = await asyncio.wait(running, timeout=ROOM_POLL_SECONDS if poll else None,
                                              return_when=asyncio.FIRST_COMPLETED)
                 # errors first, then the earlier alternative (what a one-at-a-time search finds)
                 for task in sorted(done, key=lambda t: (t.cancelled() or t.exception() is None, running[t])):
@@ -598,12 +603,13 @@ class _Run(TreeJournal):
         return callable(room) and bool(room())
 
     async def _try_alternative(
-        self, order: lean_priority.Siblings, rank: int, node: Node, sketches: Generated
+        self, order: lean_priority.Siblings, beside: bool, rank: int, node: Node, sketches: Generated
     ) -> Solution | None:
         """One sketch for `node`: elaborated (corrected up to N rounds), then its holes solved and
-        the pieces assembled. In its own task: its Lean work waits while an earlier alternative is
-        still open, unless Lean has room."""
-        lean_priority.join(order, rank)
+        the pieces assembled. In its own task; started `beside` earlier alternatives, its Lean work
+        waits while one of them is still open, unless Lean has room."""
+        if beside:
+            lean_priority.join(order, rank)
         try:
             elaborated = await self._elaborate_sketch(node, sketches[0], sketches.seconds)
             if elaborated is None:

@@ -564,11 +564,21 @@ def _alternatives_engine(*, room: bool, parallel: bool):
         def has_room(self) -> bool:
             return room
 
+        async def check(self, code: str, *, timeout=None) -> CheckResult:
+            from lemmaforge.lean import priority
+
+            if "sorry" in code and "theorem p " in code and "#print" not in code:  # a root sketch's check
+                step = "second" if "x + 0 = x" in code else "first"
+                self.sketch_paths.append((step, len(priority.current_siblings())))
+            return await super().check(code, timeout=timeout)
+
     planner = _TwoAlternatives(room)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=2, sketch_corrections=0)
     options = SearchOptions(budget=budget, portfolio=(), parallel_alternatives=parallel)
-    engine = SearchEngine(Verifier([], closes=False, room=None), planner, _StuckProver(),
+    verifier = Verifier([], closes=False, room=None)
+    verifier.sketch_paths = []
+    engine = SearchEngine(verifier, planner, _StuckProver(),
                           recorder=MemoryRecorder(), options=options)
     return engine, planner
 
@@ -586,6 +596,8 @@ async def test_with_room_the_next_alternative_runs_beside_and_the_first_to_close
     assert len(planner.avoided) == 2 and len(planner.avoided[1]) == 1  # the second avoids the first
     sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
     assert sorted(n.status for n in sketches) == ["cancelled", "solved"]
+    # the second alternative's checks carry its place behind the first (lean/priority.py)
+    assert sorted(engine.verifier.sketch_paths) == [("first", 0), ("second", 1)]
     assert not any(n.status == "open" for n in result.tree.nodes())
 
 
@@ -599,6 +611,8 @@ async def test_without_room_or_switched_off_alternatives_run_one_after_another(r
     assert loop.time() - started >= 1.0  # the first alternative's stuck hole failed first
     sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
     assert sorted(n.status for n in sketches) == ["abandoned", "solved"]
+    # one after another, neither alternative is speculation: no sibling group on their checks
+    assert engine.verifier.sketch_paths == [("first", 0), ("second", 0)]
 
 
 async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken():
