@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
+from lemmaforge.agent.backends.base import model_has_room
 from lemmaforge.agent.llm import LLM, Completion
 from lemmaforge.agent.output import informal_part
 from lemmaforge.agent.prover import (
@@ -83,8 +84,7 @@ class Planner:
 
     def has_room(self) -> bool:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
-        room = getattr(self.llm, "has_room", None)
-        return bool(room()) if callable(room) else False
+        return model_has_room(self.llm)
 
     def _input(self, messages: list[dict[str, str]]) -> Any:
         if getattr(self.llm, "mode", "chat") == "completion":

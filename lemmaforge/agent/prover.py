@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
+from lemmaforge.agent.backends.base import model_has_room
 from lemmaforge.agent.llm import LLM, Completion
 from lemmaforge.agent.output import (
     CodeBlock,
@@ -365,8 +366,7 @@ class Prover:
 
     def has_room(self) -> bool:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
-        room = getattr(self.llm, "has_room", None)
-        return bool(room()) if callable(room) else False
+        return model_has_room(self.llm)
 
     async def _generate(self, inp: Any, n: int, sampling: dict[str, Any]) -> list[Completion]:
         opts = {**self.sampling, **sampling}
