@@ -45,6 +45,7 @@ fresh search and are held by nothing.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -132,9 +133,13 @@ class Siblings:
         self._changed()
 
     def holds(self, rank: int) -> bool:
+        return self.open_before(rank) >= self.window
+
+    def open_before(self, rank: int) -> int:
+        """How many earlier ranks are still open."""
         if len(self._open) < self.window:
-            return False
-        return sum(1 for r in self._open if r < rank) >= self.window
+            return 0
+        return sum(1 for r in self._open if r < rank)
 
     def listen(self, listener: Callable[[Siblings], None]) -> None:
         self._listeners.add(listener)
@@ -163,6 +168,35 @@ def held(path: SiblingPath) -> bool:
     return any(group.holds(rank) for group, rank in path)
 
 
+def next_in_line(path: SiblingPath) -> bool:
+    """Whether work on `path` is due or one sibling away from it: on every group, at most its
+    window of earlier ranks open (held at most by the sibling running now)."""
+    return all(group.open_before(rank) <= group.window for group, rank in path)
+
+
+async def until_next_in_line(path: SiblingPath) -> None:
+    """Wait until `next_in_line(path)`: the moment to start what this work will need first (a
+    model request takes about as long as the sibling ahead of it), without starting it for every
+    later sibling of a sketch that is often abandoned before their turn."""
+    if next_in_line(path):
+        return
+    moved = asyncio.Event()
+
+    def wake(_group: Siblings) -> None:
+        moved.set()
+
+    groups = {group for group, _ in path}
+    for group in groups:
+        group.listen(wake)
+    try:
+        while not next_in_line(path):
+            moved.clear()
+            await moved.wait()
+    finally:
+        for group in groups:
+            group.forget(wake)
+
+
 def held_rank(path: SiblingPath) -> int:
     """How speculative held work on `path` is: its ranks summed."""
     return sum(rank for _, rank in path)
@@ -188,5 +222,6 @@ def current() -> Priority:
 
 __all__ = [
     "MAX_WAIT_SECONDS", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
-    "current_siblings", "held", "held_order", "held_rank", "join", "search_scope",
+    "current_siblings", "held", "held_order", "held_rank", "join", "next_in_line", "search_scope",
+    "until_next_in_line",
 ]

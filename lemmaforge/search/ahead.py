@@ -5,8 +5,11 @@ model call, then a check… — and every model call on such a chain is time the
 goal's next request is known before its turn comes (the prover's while the goal's automation is
 checked, the planner's first sketch while the prover's candidates are, the next alternative's while
 a sketch is tried), so it can start early: but only when that costs nothing — the model endpoint
-has room, the budget has room beside what is already ahead, and the goal is not a hole waiting its
-turn behind an earlier sibling while Lean is busy (its sketch is often abandoned before then).
+has room and the budget has room beside what is already ahead. A hole waiting its turn behind
+earlier siblings while Lean is busy (lean/priority.py holds its checks) starts its request when it
+is next in line — one sibling away from its turn, about a model request's time before it — not at
+once: its sketch is often abandoned before then. (Measured on scripts/bench_e2e.py: starting every
+held hole's request at once shortened the run's tail but made 2.8 x as many requests nobody took.)
 
 Budgets: a request started ahead spends its unit of `llm_calls` when the search takes its answer,
 exactly where a one-step-at-a-time search would have started it, so a budget buys the same search
@@ -27,6 +30,7 @@ from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
 from lemmaforge.search.interfaces import Generated
 
 MakeRequest = Callable[[], Awaitable[Any]]  # makes the request's coroutine when called
+Ahead = asyncio.Task["Generated | None"]  # a request started ahead; None: it was never sent
 
 
 class RequestsAhead:
@@ -44,11 +48,12 @@ class RequestsAhead:
         self.lean = lean
         self.enabled = enabled
         self._generate = generate  # the search's own budgeted request, for what was not started ahead
-        self.pending: set[asyncio.Task[Generated]] = set()  # started, not yet taken or dropped
+        self.pending: set[Ahead] = set()  # started, not yet taken or dropped
+        self.sent: set[asyncio.Task[Any]] = set()  # of those, the ones whose request went out
 
-    def start(self, agent: Any, make: MakeRequest) -> asyncio.Task[Generated] | None:
-        """Start `make()` now, uncharged, if it costs nothing (see the module's doc); None: the
-        request will be made when it is needed."""
+    def start(self, agent: Any, make: MakeRequest) -> Ahead | None:
+        """Start `make()` now, uncharged, if it costs nothing (see the module's doc), or when the
+        current goal is next in line; None: the request will be made when it is needed."""
         if not self.enabled:
             return None
         room = getattr(agent, "has_room", None)
@@ -56,23 +61,44 @@ class RequestsAhead:
             return None
         if self.budget.stats.llm_calls + len(self.pending) >= self.budget.cfg.llm_calls:
             return None
-        if lean_priority.held(lean_priority.current_siblings()) and not self.lean.has_room():
-            return None
-        task = asyncio.ensure_future(_request(make))
+        path = lean_priority.current_siblings()
+        if lean_priority.next_in_line(path) or not lean_priority.held(path) or self.lean.has_room():
+            task = asyncio.ensure_future(_request(make))
+            self._sent(task)
+        else:
+            task = asyncio.ensure_future(self._when_next_in_line(path, room, make))
         self.pending.add(task)
-        self.budget.stats.prefetched_calls += 1
         return task
 
-    async def take(self, ahead: asyncio.Task[Generated] | None, make: MakeRequest) -> Generated:
+    async def _when_next_in_line(self, path: lean_priority.SiblingPath, room: Callable[[], bool],
+                                 make: MakeRequest) -> Generated | None:
+        await lean_priority.until_next_in_line(path)
+        if not room():
+            return None  # not sent: the request is made when needed
+        task = asyncio.current_task()
+        assert task is not None
+        self._sent(task)
+        return await _request(make)
+
+    def _sent(self, task: asyncio.Task[Any]) -> None:
+        self.sent.add(task)
+        self.budget.stats.prefetched_calls += 1
+
+    async def take(self, ahead: Ahead | None, make: MakeRequest) -> Generated:
         """The request's answer: the one started ahead (charged now), else one made now through the
         budget."""
         if ahead is None or ahead not in self.pending:
             return await self._generate(make())
         self.pending.discard(ahead)
+        if ahead not in self.sent:  # still waiting for its turn, or it came without room: never sent
+            ahead.cancel()
+            return await self._generate(make())
+        self.sent.discard(ahead)
         try:
             self.budget.spend_call()
         except BudgetExhausted:
             self.pending.add(ahead)
+            self.sent.add(ahead)
             self.drop(ahead)
             raise
         try:
@@ -80,15 +106,18 @@ class RequestsAhead:
         except asyncio.CancelledError:
             self.budget.stats.cancelled_calls += 1
             raise
+        assert out is not None  # a sent request's answer
         self.budget.stats.generation_seconds += out.seconds
         return out
 
-    def drop(self, ahead: asyncio.Task[Generated] | None) -> None:
+    def drop(self, ahead: Ahead | None) -> None:
         """A request started ahead that the search will not take: aborted, never charged."""
         if ahead is None or ahead not in self.pending:
             return
         self.pending.discard(ahead)
-        self.budget.stats.prefetched_unused += 1
+        if ahead in self.sent:
+            self.sent.discard(ahead)
+            self.budget.stats.prefetched_unused += 1
         if not ahead.done():
             ahead.cancel()
         elif not ahead.cancelled():

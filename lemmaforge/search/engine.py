@@ -42,7 +42,7 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search import automation
-from lemmaforge.search.ahead import RequestsAhead
+from lemmaforge.search.ahead import Ahead, RequestsAhead
 from lemmaforge.search.assemble import Solution, align_holes, assemble, proof_body, verdict_of
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
@@ -269,8 +269,8 @@ class _Run(TreeJournal):
         plans = planner is not None and node.depth < budget.max_depth
         # Requests started ahead of need (`[search] prefetch`): each is taken where this goal's
         # steps, one after another, would have made it, or dropped when the goal closes first.
-        provers_ahead: list[asyncio.Task[Generated] | None] = []
-        sketch_ahead: asyncio.Task[Generated] | None = None
+        provers_ahead: list[Ahead | None] = []
+        sketch_ahead: Ahead | None = None
         try:
             if not is_root and self.opts.portfolio:
                 if prover is not None:  # the prover's request, while automation is checked
@@ -398,7 +398,7 @@ class _Run(TreeJournal):
     # -- (2) prover --------------------------------------------------------------------------------
 
     async def _try_prover(
-        self, node: Node, calls: list[int], ahead: list[asyncio.Task[Generated] | None]
+        self, node: Node, calls: list[int], ahead: list[Ahead | None]
     ) -> Solution | None:
         prover = self.engine.prover
         assert prover is not None
@@ -527,7 +527,7 @@ class _Run(TreeJournal):
 
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
 
-    async def _try_sketches(self, node: Node, ahead: asyncio.Task[Generated] | None = None) -> Solution | None:
+    async def _try_sketches(self, node: Node, ahead: Ahead | None = None) -> Solution | None:
         """Up to `sketch_alternatives` sketches, each drafted to differ from the earlier ones, in
         order: the next one is drafted when the current one failed — or, while Lean and the planner
         both have room (`[search] parallel_alternatives`), beside it, its Lean work held behind the

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from lemmaforge.config import BudgetConfig
+from lemmaforge.lean import priority
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
 from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
@@ -363,17 +364,20 @@ async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved(
 # --- model requests ahead of need ([search] prefetch) -----------------------------------------------
 
 _TWO_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by sorry\n  sorry\n")
+_THREE_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by sorry\n"
+                "  have h2 : 0 + x = x := by sorry\n  sorry\n")
 
 
 class _SketchOnce:
-    """Drafts one two-hole sketch; counts its calls."""
+    """Drafts one sketch (two holes, or `holes`); counts its calls."""
 
-    def __init__(self) -> None:
+    def __init__(self, holes: int = 2) -> None:
         self.calls = 0
+        self.sketch = {2: _TWO_HOLES, 3: _THREE_HOLES}[holes]
 
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
         self.calls += 1
-        return [Candidate(_TWO_HOLES, None)]
+        return [Candidate(self.sketch, None)]
 
     async def correct(self, *a, **kw):
         return []
@@ -424,34 +428,99 @@ class _AutomationVerifier(CountingVerifier):
 
 
 def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool, prefetch: bool = True,
-                     prover_delay: float = 0.05):
+                     prover_delay: float = 0.05, holes: int = 2):
     log: list[tuple[str, float]] = []
     verifier = _AutomationVerifier(log, closes=closes, room=lean_room)
     prover = _RoomyProver(prover_room, log, prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=prefetch)
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), options=options)
+    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), options=options)
     return engine, prover, log
 
 
 @pytest.mark.parametrize("lean_room", [None, True])
 async def test_the_provers_request_starts_while_automation_is_checked_and_is_charged_when_taken(lean_room):
     """With room at the model, a hole's prover request goes out with its automation check, not
-    after it; the budget is charged once per request taken. A later hole is held behind the first
-    (lean/priority.py): while Lean has no room (a verifier that cannot say has none), its request
-    waits for its turn; with room, it goes ahead too."""
-    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False)
+    after it; the budget is charged once per request taken. Later holes are held behind the first
+    (lean/priority.py): while Lean has no room (a verifier that cannot say has none), the second,
+    next in line, starts its request at once, the third not (here its automation answers before
+    the first hole is solved: its request is made then); with room, all go ahead."""
+    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False, holes=3)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     automation_done = sorted(t for kind, t in log if kind == "automation")
     proves = sorted(t for kind, t in log if kind == "prove")
-    assert len(automation_done) == len(proves) == 2
-    ahead = 2 if lean_room else 1
+    assert len(automation_done) == len(proves) == 3
+    ahead = 3 if lean_room else 2
     assert sum(p < automation_done[0] for p in proves) == ahead
     stats = result.stats
     assert (stats.prefetched_calls, stats.prefetched_unused) == (ahead, 0)
-    assert stats.llm_calls == 3 == prover.calls + 1  # the sketch and two prover requests, each once
+    assert stats.llm_calls == 4 == prover.calls + 1  # the sketch and three prover requests, each once
+
+
+def _ahead_behind_two_holes():
+    """A search's RequestsAhead (Lean without room), and a sketch's hole group with holes 0 and 1
+    open: work for hole 2 is held, two siblings from its turn."""
+    from lemmaforge.search.engine import _Run
+
+    engine, _, _ = _prefetch_engine(prover_room=True, lean_room=None, closes=False)
+    ahead = _Run(engine, PROBLEM, "r").ahead
+    holes = priority.Siblings()
+    for rank in range(3):
+        holes.enter(rank)
+    return ahead, holes
+
+
+async def test_a_held_holes_request_starts_when_it_is_next_in_line():
+    """Hole 2's request waits while two earlier holes are open and goes out when one of them is
+    solved (one sibling from its turn); taken, it is charged once and counted as ahead."""
+    log: list[tuple[str, float]] = []
+    prover = _RoomyProver(True, log)
+    ahead, holes = _ahead_behind_two_holes()
+    make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
+
+    async def hole_two():
+        priority.join(holes, 2)
+        task = ahead.start(prover, make)
+        assert task is not None
+        await asyncio.sleep(0.05)
+        assert prover.calls == 0 and ahead.budget.stats.prefetched_calls == 0  # two siblings away
+        holes.leave(0)
+        await asyncio.sleep(0.01)
+        assert prover.calls == 1 and ahead.budget.stats.prefetched_calls == 1  # next in line: sent
+        return await ahead.take(task, make)
+
+    out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
+    assert out and ahead.budget.stats.llm_calls == 1 and prover.calls == 1
+    assert not ahead.pending and not ahead.sent
+
+
+@pytest.mark.parametrize("ending", ["take", "drop"])
+async def test_a_held_holes_request_not_yet_sent_is_made_when_needed_or_never(ending):
+    """Taken before its hole was next in line (Lean found room for its checks first), the waiting
+    request is made then, as a plain request; dropped, it was never sent: neither counts as ahead."""
+    prover = _RoomyProver(True, [])
+    ahead, holes = _ahead_behind_two_holes()
+    make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
+
+    async def hole_two():
+        priority.join(holes, 2)
+        task = ahead.start(prover, make)
+        await asyncio.sleep(0.01)
+        if ending == "take":
+            return await ahead.take(task, make)
+        ahead.drop(task)
+        return None
+
+    out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
+    holes.end()  # a waiter left behind would wake here and send
+    await asyncio.sleep(0.01)
+    stats = ahead.budget.stats
+    assert (stats.prefetched_calls, stats.prefetched_unused) == (0, 0)
+    assert prover.calls == stats.llm_calls == (1 if ending == "take" else 0)
+    assert (out is not None) == (ending == "take")
+    assert not ahead.pending and not ahead.sent
 
 
 async def test_a_prefetched_request_not_needed_is_aborted_and_never_charged():
