@@ -12,7 +12,8 @@ Reported (each counts only time actually spent: a request aborted half-way count
 - wall / ideal: ideal = max(LLM sequence-seconds / LLM slots, Lean REPL-seconds (headers
   included) / REPLs), the time the busier resource needs at full use. Goal <= 1.10.
 - useful utilisation: REPL-seconds on answered checks whose caller still wanted the answer (not
-  the orphans of a race already won) / (REPLs x wall - header seconds).
+  the orphans of a race already won, nor checks started ahead of need that the search never took)
+  / (REPLs x wall - header seconds).
   Also by phase: while problems are still being started (the steady state of a long bench) and
   the drain after the last one started (what is left is the running searches' dependent chains).
 - Kimina throughput vs the stand-in's capacity (REPLs / mean check time).
@@ -59,6 +60,7 @@ from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
+from lemmaforge.search.budget import BudgetedVerifier  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -159,6 +161,26 @@ def stored_counts(db: Path) -> dict[str, int]:
     with sqlite3.connect(db) as conn:
         names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
         return {k: conn.execute(f"select count(*) from {t}").fetchone()[0] for k, t in tables.items() if t in names}
+
+
+@contextmanager
+def watch_unused_ahead() -> Any:
+    """(time.monotonic(), Lean seconds) of each check started ahead of need (while Lean had room)
+    that answered but was never taken: Lean time that was not useful work, like an orphan's."""
+    log: list[tuple[float, float]] = []
+    drop = BudgetedVerifier.drop_ahead
+
+    def watched(self: BudgetedVerifier, code: str) -> None:
+        task = self._ahead.get(code)
+        if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+            log.append((time.monotonic(), task.result().time))
+        drop(self, code)
+
+    BudgetedVerifier.drop_ahead = watched  # type: ignore[method-assign]
+    try:
+        yield log
+    finally:
+        BudgetedVerifier.drop_ahead = drop  # type: ignore[method-assign]
 
 
 def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
@@ -289,12 +311,13 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         orphan_log = watch_orphans(verifier)
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
-        async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
-            # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
-            # look-ahead), then its search, `concurrent_problems` at once.
-            await run_jobs(problems, services=services, settings=settings, bench_run_id=new_id(),
-                           versions={}, shared_cache=False, concurrency=args.concurrent_problems, on_result=done)
-            solved_at = time.monotonic() - started
+        with watch_unused_ahead() as unused_ahead:
+            async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
+                # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
+                # look-ahead), then its search, `concurrent_problems` at once.
+                await run_jobs(problems, services=services, settings=settings, bench_run_id=new_id(),
+                               versions={}, shared_cache=False, concurrency=args.concurrent_problems, on_result=done)
+                solved_at = time.monotonic() - started
         wall = time.monotonic() - started
         cpu = time.process_time() - cpu0
         loop_lag = await lag.stop()
@@ -313,8 +336,10 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     useful_capacity = lean["repls"] * wall - lean["header_seconds"]
     # Checks whose callers had left (a sibling candidate won, the sketch was abandoned) ran to the
     # end on the server (aborting would destroy the REPL) but were not useful work: not counted.
-    useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds
-    orphans = [(at - started, seconds) for at, seconds in orphan_log]
+    # Checks started ahead that answered but were never taken: not useful either.
+    unused_ahead_seconds = sum(seconds for _, seconds in unused_ahead)
+    useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds - unused_ahead_seconds
+    orphans = [(at - started, seconds) for at, seconds in [*orphan_log, *unused_ahead]]
     last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
@@ -340,6 +365,9 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "cancelled_checks": recorder.summed("cancelled_checks"),
         "prefetched_calls": recorder.summed("prefetched_calls"),
         "prefetched_unused": recorder.summed("prefetched_unused"),
+        "checks_ahead": recorder.summed("checks_ahead"),
+        "checks_ahead_unused": recorder.summed("checks_ahead_unused"),
+        "unused_ahead_share": round(unused_ahead_seconds / max(1e-9, lean["check_seconds"]), 3),
         "unsent_dropped": batcher.dropped_unsent, "sent_orphaned": batcher.orphaned,
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],

@@ -13,6 +13,8 @@ prefetch`, only while the endpoint has room) spends its unit when the search tak
 exactly where a one-step-at-a-time search would have started it, so the budget buys the same
 search whatever the timing. One the search never needed is aborted and reported as
 `prefetched_unused`: the server receives at most `llm_calls + prefetched_unused` requests.
+Checks likewise (`BudgetedVerifier.check_ahead`, only while Lean has room): one started ahead is
+charged when the search checks that code, one never needed is reported as `checks_ahead_unused`.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ class SearchStats:
     # never needed (its goal closed first) is aborted and counted here instead, never charged.
     prefetched_calls: int = 0
     prefetched_unused: int = 0
+    # Lean checks started ahead of need while Lean had room (BudgetedVerifier.check_ahead): the
+    # same rule, in units of `checks`.
+    checks_ahead: int = 0
+    checks_ahead_unused: int = 0
     engine_seconds: float = 0.0  # CPU time of the thread running the search (engine + in-process clients)
 
 
@@ -103,6 +109,7 @@ class BudgetedVerifier:
         self.supports_proof_states = verifier.supports_proof_states
         self._checked: dict[str, CheckResult] = {}
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
+        self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
 
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
@@ -118,11 +125,21 @@ class BudgetedVerifier:
         if running is not None:
             self.budget.stats.dedup_hits += 1
             return await asyncio.shield(running)
-        self.budget.spend_check()
+        ahead = self._ahead.pop(code, None)
+        try:
+            self.budget.spend_check()
+        except BudgetExhausted:
+            if ahead is not None:
+                self._ahead[code] = ahead
+                self.drop_ahead(code)
+            raise
         future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
         self._inflight[code] = future
         try:
-            result = await self.inner.check(code, timeout=self.timeout if timeout is None else timeout)
+            if ahead is not None:  # started ahead of need: charged now, as if started now
+                result = await ahead
+            else:
+                result = await self.inner.check(code, timeout=self.timeout if timeout is None else timeout)
         except BaseException as exc:
             if isinstance(exc, asyncio.CancelledError):
                 self.budget.stats.cancelled_checks += 1
@@ -136,6 +153,31 @@ class BudgetedVerifier:
             self._checked[code] = result
         future.set_result(result)
         return result
+
+    def check_ahead(self, code: str) -> bool:
+        """Start checking `code` before the search needs it, uncharged, if that costs nothing: Lean
+        has room (the check starts at once, on a worker that would idle) and the budget has room
+        beside what is already ahead. The search takes it by checking the same code (charged then,
+        where a one-step-at-a-time search would have started it); `drop_ahead` if it never does."""
+        if code in self._checked or code in self._inflight or code in self._ahead:
+            return False
+        if self.budget.stats.checks + len(self._ahead) >= self.budget.cfg.lean_checks or not self.has_room():
+            return False
+        self._ahead[code] = asyncio.ensure_future(self.inner.check(code, timeout=self.timeout))
+        self.budget.stats.checks_ahead += 1
+        return True
+
+    def drop_ahead(self, code: str) -> None:
+        """A check started ahead that the search will not take: never charged, reported unused
+        (cancelled if still running: the verifier lets a sent check finish, lean/kimina_batcher.py)."""
+        task = self._ahead.pop(code, None)
+        if task is None:
+            return
+        self.budget.stats.checks_ahead_unused += 1
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # retrieved: an infrastructure error here is met again if checked for real
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
         return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))

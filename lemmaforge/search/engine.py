@@ -271,11 +271,12 @@ class _Run(TreeJournal):
         # steps, one after another, would have made it, or dropped when the goal closes first.
         provers_ahead: list[Ahead | None] = []
         sketch_ahead: Ahead | None = None
+        checks_ahead: list[str] = []
         try:
             if not is_root and self.opts.portfolio:
                 if prover is not None:  # the prover's request, while automation is checked
                     provers_ahead = [self.ahead.start(prover, self._prove_call(node, k)) for k in calls]
-                solution = await self._try_automation(node, hole)
+                solution = await self._automation_beside(node, hole, provers_ahead, checks_ahead)
                 if solution is not None:
                     return solution
 
@@ -297,6 +298,8 @@ class _Run(TreeJournal):
         finally:
             for task in (*provers_ahead, sketch_ahead):
                 self.ahead.drop(task)
+            for code in checks_ahead:
+                self.lean.drop_ahead(code)
 
         self._set_status(node, "failed", reason="no strategy closed the goal")
         return None
@@ -348,6 +351,40 @@ class _Run(TreeJournal):
         return solution
 
     # -- (1) automation ----------------------------------------------------------------------------
+
+    async def _automation_beside(
+        self, node: Node, hole: Goal | None, provers_ahead: list[Ahead | None], checks_ahead: list[str]
+    ) -> Solution | None:
+        """The automation attempt; meanwhile, when the prover's request started ahead answers and
+        Lean has room, its candidates' checks start ahead too (`BudgetedVerifier.check_ahead`,
+        charged only if the prover's turn comes): on a run's tail, where each goal's steps are one
+        dependent chain in a near-empty system, the automation check and the candidates' checks
+        then take the time of one, not two."""
+        waiting = {t for t in provers_ahead if t is not None}
+        if not waiting:
+            return await self._try_automation(node, hole)
+        attempt = asyncio.ensure_future(self._try_automation(node, hole))
+        try:
+            while waiting and not attempt.done():
+                done, _ = await asyncio.wait({attempt, *waiting}, return_when=asyncio.FIRST_COMPLETED)
+                for task in done & waiting:
+                    waiting.discard(task)
+                    self._check_candidates_ahead(node, task, checks_ahead)
+            return await attempt
+        finally:
+            if not attempt.done():
+                attempt.cancel()
+                await asyncio.gather(attempt, return_exceptions=True)
+
+    def _check_candidates_ahead(self, node: Node, request: Ahead, checks_ahead: list[str]) -> None:
+        if request.cancelled() or request.exception() is not None or request not in self.ahead.sent:
+            return
+        generated = request.result()
+        for candidate in generated or ():
+            if candidate.body:
+                code = self.header + lean_syntax.fill(node.text, [candidate.body])
+                if self.lean.check_ahead(code):
+                    checks_ahead.append(code)
 
     async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
         tactics = self.opts.portfolio

@@ -88,6 +88,8 @@ class SearchResult:
             "cancelled_checks": self.stats.cancelled_checks,
             "prefetched_calls": self.stats.prefetched_calls,
             "prefetched_unused": self.stats.prefetched_unused,
+            "checks_ahead": self.stats.checks_ahead,
+            "checks_ahead_unused": self.stats.checks_ahead_unused,
             "engine_seconds": round(self.stats.engine_seconds, 4),
             "audit": self.audit.to_json() if self.audit else None,
         }

@@ -107,11 +107,16 @@ def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int]
     assert stats.llm_calls <= budget["llm_calls"], stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
     assert stats.llm_calls - llm_sent <= stats.cancelled_calls, (llm_sent, stats)
-    assert lean_sent <= stats.checks <= budget["lean_checks"], (lean_sent, stats)
+    # checks started ahead (while Lean had room) are charged when taken; those never taken are
+    # reported apart, like the model requests
+    assert lean_sent <= stats.checks + stats.checks_ahead_unused, (lean_sent, stats)
+    assert stats.checks <= budget["lean_checks"], stats
+    assert stats.checks_ahead_unused <= stats.checks_ahead, stats
     assert stats.checks - lean_sent <= stats.cancelled_checks, (lean_sent, stats)
     assert len(finished) == 1
     assert (finished[0].summary["calls"], finished[0].summary["checks"]) == (stats.llm_calls, stats.checks)
     assert finished[0].summary["prefetched_unused"] == stats.prefetched_unused
+    assert finished[0].summary["checks_ahead_unused"] == stats.checks_ahead_unused
     assert not any(n.status == "open" for n in result.tree.nodes())
 
 

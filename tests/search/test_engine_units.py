@@ -523,6 +523,71 @@ async def test_a_held_holes_request_not_yet_sent_is_made_when_needed_or_never(en
     assert not ahead.pending and not ahead.sent
 
 
+@pytest.mark.parametrize("lean_room", [None, True])
+async def test_with_lean_room_the_candidates_are_checked_while_automation_is(lean_room):
+    """The prover's request started ahead answers while automation is checked: with room at Lean,
+    its candidates' checks start then (ahead of need, uncharged) and the prover's turn takes their
+    verdicts, charged once each; without room they wait for automation to fail."""
+    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False)
+    verifier = engine.verifier
+    started: list[tuple[str, float]] = []
+    check = verifier.check
+
+    async def logged(code, *, timeout=None):
+        if "  ok" in code and "have h1" not in code:  # a hole's candidate, not the assembled file
+            started.append(("candidate", asyncio.get_running_loop().time()))
+        return await check(code, timeout=timeout)
+
+    verifier.check = logged
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved
+    first_automation = min(t for kind, t in log if kind == "automation")
+    candidates = [t for _, t in started]
+    assert len(candidates) == 2  # one per hole: each checked once, ahead or not
+    assert all((t < first_automation) == bool(lean_room) for t in candidates)
+    stats = result.stats
+    assert (stats.checks_ahead, stats.checks_ahead_unused) == ((2, 0) if lean_room else (0, 0))
+    # the sketch, two automation checks, two candidates, the assembled file: the same either way
+    assert stats.checks == len(verifier.checked) == 6
+
+
+async def test_candidates_checked_ahead_but_not_needed_are_never_charged():
+    """Automation closes both holes (slowly): the candidates checked ahead meanwhile are dropped,
+    reported unused and not charged."""
+    engine, _, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=True)
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved
+    stats = result.stats
+    assert stats.checks_ahead == stats.checks_ahead_unused == 2
+    assert stats.checks == len(engine.verifier.checked) - 2  # all Lean saw, less the two never taken
+    assert result.to_json()["checks_ahead_unused"] == 2
+
+
+async def test_a_check_ahead_needs_lean_room_and_budget_room_and_is_charged_once_when_taken():
+    from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
+
+    inner = CountingVerifier(delay=0.01)
+    lean = BudgetedVerifier(inner, Budget(BudgetConfig(lean_checks=2)), timeout=5)
+    assert not lean.check_ahead("a  ok")  # a verifier that cannot say has no room
+    inner.has_room = lambda: True
+    assert lean.check_ahead("a  ok") and lean.check_ahead("b")
+    assert not lean.check_ahead("c")  # 0 charged + 2 ahead = the budget
+    assert not lean.check_ahead("a  ok")  # already ahead
+    assert lean.budget.stats.checks == 0 and lean.budget.stats.checks_ahead == 2
+    assert (await lean.check("a  ok")).status is CheckStatus.VALID
+    lean.drop_ahead("b")
+    await asyncio.sleep(0.02)
+    stats = lean.budget.stats
+    assert (stats.checks, stats.checks_ahead_unused) == (1, 1)
+    assert inner.checked == ["a  ok", "b"]  # each sent once: the taken check was not sent again
+    assert (await lean.check("a  ok")).status is CheckStatus.VALID and stats.dedup_hits == 1
+    assert lean.check_ahead("d")
+    await lean.check("e")  # the budget's last unit
+    with pytest.raises(BudgetExhausted):
+        await lean.check("d")  # taking it would go over: dropped, never charged
+    assert (stats.checks, stats.checks_ahead_unused) == (2, 2)
+
+
 async def test_a_prefetched_request_not_needed_is_aborted_and_never_charged():
     """Automation closes both holes: the prover requests started ahead are cancelled, counted as
     unused, and not charged to the budget; the run reports it."""
