@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from lemmaforge.errors import AttemptFailed
@@ -276,7 +276,9 @@ class _Run(TreeJournal):
             if not is_root and self.opts.portfolio:
                 if prover is not None:  # the prover's request, while automation is checked
                     provers_ahead = [self.ahead.start(prover, self._prove_call(node, k)) for k in calls]
-                solution = await self._automation_beside(node, hole, provers_ahead, checks_ahead)
+                solution = await self._beside(  # with room, the candidates' checks meanwhile
+                    self._try_automation(node, hole), provers_ahead,
+                    lambda out: self._check_candidates_ahead(node, out, checks_ahead))
                 if solution is not None:
                     return solution
 
@@ -285,7 +287,9 @@ class _Run(TreeJournal):
             if calls:
                 if plans:  # the first sketch, while the prover's candidates are generated and checked
                     sketch_ahead = self.ahead.start(planner, self._draft_call(node, ()))
-                solution = await self._try_prover(node, calls, provers_ahead)
+                solution = await self._beside(  # with room, the first sketch's check meanwhile
+                    self._try_prover(node, calls, provers_ahead), [sketch_ahead],
+                    lambda out: self._check_sketch_ahead(node, out, checks_ahead))
                 if solution is not None:
                     return solution
 
@@ -352,39 +356,48 @@ class _Run(TreeJournal):
 
     # -- (1) automation ----------------------------------------------------------------------------
 
-    async def _automation_beside(
-        self, node: Node, hole: Goal | None, provers_ahead: list[Ahead | None], checks_ahead: list[str]
+    async def _beside(
+        self, attempt: Awaitable[Solution | None], requests: Sequence[Ahead | None],
+        answered: Callable[[Generated], None],
     ) -> Solution | None:
-        """The automation attempt; meanwhile, when the prover's request started ahead answers and
-        Lean has room, its candidates' checks start ahead too (`BudgetedVerifier.check_ahead`,
-        charged only if the prover's turn comes): on a run's tail, where each goal's steps are one
-        dependent chain in a near-empty system, the automation check and the candidates' checks
-        then take the time of one, not two."""
-        waiting = {t for t in provers_ahead if t is not None}
+        """`attempt`; meanwhile, as each of the `requests` started ahead answers, `answered(its
+        candidates)` (which starts their checks ahead when Lean has room). On a run's tail, where
+        each goal's steps are one dependent chain in a near-empty system, a step's check and the
+        next step's then take the time of one."""
+        waiting = [t for t in requests if t is not None]
         if not waiting:
-            return await self._try_automation(node, hole)
-        attempt = asyncio.ensure_future(self._try_automation(node, hole))
+            return await attempt
+        # The attempt runs in this task, as it would alone (its requests and budget spends keep
+        # their order); the watch beside it ends with it.
+        watch = asyncio.ensure_future(self._watch_answers(waiting, answered))
         try:
-            while waiting and not attempt.done():
-                done, _ = await asyncio.wait({attempt, *waiting}, return_when=asyncio.FIRST_COMPLETED)
-                for task in done & waiting:
-                    waiting.discard(task)
-                    self._check_candidates_ahead(node, task, checks_ahead)
             return await attempt
         finally:
-            if not attempt.done():
-                attempt.cancel()
-                await asyncio.gather(attempt, return_exceptions=True)
+            watch.cancel()
 
-    def _check_candidates_ahead(self, node: Node, request: Ahead, checks_ahead: list[str]) -> None:
-        if request.cancelled() or request.exception() is not None or request not in self.ahead.sent:
-            return
-        generated = request.result()
-        for candidate in generated or ():
+    async def _watch_answers(self, requests: list[Ahead], answered: Callable[[Generated], None]) -> None:
+        """`answered(candidates)` for each of `requests` as it answers, while it is still ahead."""
+        pending = set(requests)
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for request in done:
+                if not request.cancelled() and request.exception() is None and request in self.ahead.sent:
+                    answered(request.result() or Generated())
+
+    def _check_candidates_ahead(self, node: Node, candidates: Generated, checks_ahead: list[str]) -> None:
+        """The prover's candidates, checked ahead (as `_verify_candidate` will check them)."""
+        for candidate in candidates:
             if candidate.body:
                 code = self.header + lean_syntax.fill(node.text, [candidate.body])
                 if self.lean.check_ahead(code):
                     checks_ahead.append(code)
+
+    def _check_sketch_ahead(self, node: Node, sketches: Generated, checks_ahead: list[str]) -> None:
+        """The first sketch, checked ahead (as `_elaborate_sketch` will check it)."""
+        if sketches and lean_syntax.same_statement(node.text, sketches[0].code):
+            code = self.header + sketches[0].code
+            if self.lean.check_ahead(code):
+                checks_ahead.append(code)
 
     async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
         tactics = self.opts.portfolio

@@ -551,6 +551,48 @@ async def test_with_lean_room_the_candidates_are_checked_while_automation_is(lea
     assert stats.checks == len(verifier.checked) == 6
 
 
+@pytest.mark.parametrize("lean_room", [None, True])
+async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_candidates_are(lean_room):
+    """At the root the prover's candidate fails (slowly); the first sketch, drafted ahead
+    meanwhile, is checked meanwhile too when Lean has room, and charged once when its turn
+    comes; without room its check waits for the prover's turn to end."""
+    log: list[tuple[str, float]] = []
+    verifier = _AutomationVerifier(log, closes=True, room=lean_room)
+    verifier.delay = 0.2  # the candidates' checks (the sketch's check is immediate)
+    sketch_checks: list[float] = []
+    check = verifier.check
+
+    async def logged(code, *, timeout=None):
+        if "sorry" in code and "#print" not in code:
+            sketch_checks.append(asyncio.get_running_loop().time())
+        return await check(code, timeout=timeout)
+
+    verifier.check = logged
+
+    class RoomyPlanner(_SketchOnce):
+        def has_room(self) -> bool:
+            return True
+
+    prover = _RoomyProver(True, log)
+    prover.bodies = ["bad"]
+    budget = BudgetConfig(root_whole_proof_attempts=1, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1, max_depth=1)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
+    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), options=options)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved  # automation closes the holes
+    assert len(sketch_checks) == 1  # checked once, ahead or not
+    # the candidate's check ends ~0.25 s in (its request, then 0.2 s): the sketch's started before
+    assert (sketch_checks[0] - began < 0.2) == bool(lean_room)
+    stats = result.stats
+    # with room: the sketch's check, and each hole's candidate (automation closed the holes
+    # first: never taken, never charged)
+    assert (stats.checks_ahead, stats.checks_ahead_unused) == ((3, 2) if lean_room else (0, 0))
+    assert stats.checks == len(verifier.checked) - stats.checks_ahead_unused
+
+
 async def test_candidates_checked_ahead_but_not_needed_are_never_charged():
     """Automation closes both holes (slowly): the candidates checked ahead meanwhile are dropped,
     reported unused and not charged."""
