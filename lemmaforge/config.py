@@ -138,8 +138,9 @@ class SearchConfig(BaseModel):
     # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,
     # the planner's sketch while the prover's candidates are checked, the next alternative sketch
     # while one is tried. A request is charged to `budget.llm_calls` only when its answer is used;
-    # one that is not needed is aborted and counted apart (`prefetched_unused`). Off: strictly one
-    # step after another (a GPU-bound run gains nothing from it).
+    # one that is not needed is aborted and counted apart (`prefetched_unused`). While Lean has room,
+    # the checks of such answers start ahead too, under the same rule (`checks_ahead_unused`).
+    # Off: strictly one step after another (a GPU-bound run gains nothing from it).
     prefetch: bool = True
     # While Lean and the planner both have room, a goal's next alternative sketch starts beside the
     # one being tried instead of after it fails; its Lean work is held behind the earlier one's (sent

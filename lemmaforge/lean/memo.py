@@ -30,8 +30,22 @@ class ByteBoundedMemo(Generic[V]):
         self.misses = 0
         self._items: OrderedDict[str, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+        # The last text asked about, and its value: the search asks about the same text object
+        # several times in a row (a goal's lemma for each candidate filled into it), and this
+        # answers those without the lock and the LRU bookkeeping. One tuple, swapped whole, so a
+        # reader on another thread sees a matching pair.
+        self._last: tuple[str, V] | None = None
 
     def __call__(self, key: str) -> V:
+        last = self._last
+        if last is not None and last[0] is key:
+            self.hits += 1
+            return last[1]
+        value = self._lookup(key)
+        self._last = (key, value)
+        return value
+
+    def _lookup(self, key: str) -> V:
         with self._lock:
             entry = self._items.get(key)
             if entry is not None:
@@ -55,6 +69,7 @@ class ByteBoundedMemo(Generic[V]):
         with self._lock:
             self._items.clear()
             self.bytes = 0
+            self._last = None
 
     def __len__(self) -> int:
         return len(self._items)

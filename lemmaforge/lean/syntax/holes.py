@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, analyze
 from lemmaforge.lean.syntax.lexer import Lines, Token, strip_comments, tokens
 
@@ -48,7 +49,13 @@ def _is_sorry(t: Token) -> bool:
     return t.kind == "ident" and t.text == "sorry"
 
 
-def _hole_contexts(code: str) -> list[_HoleContext]:
+def _hole_contexts(code: str) -> tuple[_HoleContext, ...]:
+    """The holes of `code` with what `fill` needs to know about each (memoised like `analyze`:
+    a goal's lemma is filled once per candidate)."""
+    return _hole_contexts_memo(code)
+
+
+def _hole_contexts_uncached(code: str) -> tuple[_HoleContext, ...]:
     an = analyze(code)
     stripped = strip_comments(code)
     out: list[_HoleContext] = []
@@ -73,7 +80,10 @@ def _hole_contexts(code: str) -> list[_HoleContext]:
                 line_start=an.line_start_tok[i],
             )
         )
-    return out
+    return tuple(out)
+
+
+_hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 4 << 20, lambda code, found: 2 * len(code) + 200 * len(found))
 
 
 def holes(code: str) -> list[Hole]:
