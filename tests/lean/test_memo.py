@@ -63,3 +63,42 @@ def test_lean_lexing_is_memoized_for_short_texts_too(monkeypatch) -> None:
     lean_code.holes(lemma)
     lean_code.last_theorem(lemma)
     assert lexed.count(lemma) == 1
+
+
+def test_a_repeat_of_the_last_text_is_answered_without_recomputing_and_a_clear_forgets_it() -> None:
+    calls: list[str] = []
+
+    def upper(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    memo = ByteBoundedMemo(upper, max_bytes=10)
+    big = "y" * 40  # over the budget: never stored, but still the last text asked about
+    assert memo(big) == big.upper() and memo(big) == big.upper()
+    assert calls == [big] and memo.hits == 1
+    memo.cache_clear()
+    assert memo(big) == big.upper() and calls == [big, big]
+
+
+def test_filling_a_lemma_reads_its_holes_once_per_text(monkeypatch) -> None:
+    """The search fills each candidate into the same lemma: its hole contexts are computed once."""
+    import importlib
+
+    holes_module = importlib.import_module("lemmaforge.lean.syntax.holes")
+    memo = holes_module._hole_contexts_memo
+    read: list[str] = []
+    inner = memo.fn
+
+    def counting(code: str):
+        read.append(code)
+        return inner(code)
+
+    monkeypatch.setattr(memo, "fn", counting)
+    memo.cache_clear()
+    lemma = "theorem memo_probe_9 (x : ℕ) : x + 0 = x := by\n  sorry"
+    filled = [lean_code.fill(lemma, [tactic]) for tactic in ("simp", "omega", "rfl")]
+    other = "theorem memo_probe_10 (x : ℕ) : x = x := by\n  sorry"
+    lean_code.fill(other, ["rfl"])
+    lean_code.fill(lemma, ["simp"])  # not the last text any more: from the memo itself
+    assert filled == [lemma.replace("sorry", t) for t in ("simp", "omega", "rfl")]
+    assert read == [lemma, other]
