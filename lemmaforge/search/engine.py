@@ -382,7 +382,10 @@ class _Run(TreeJournal):
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for request in done:
                 if not request.cancelled() and request.exception() is None and request in self.ahead.sent:
-                    answered(request.result() or Generated())
+                    try:
+                        answered(request.result() or Generated())
+                    except ValueError:
+                        pass  # a candidate `fill` refuses: the prover's turn meets it and records it
 
     def _check_candidates_ahead(self, node: Node, candidates: Generated, checks_ahead: list[str]) -> None:
         """The prover's candidates, checked ahead (as `_verify_candidate` will check them)."""
