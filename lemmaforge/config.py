@@ -144,10 +144,12 @@ class SearchConfig(BaseModel):
     prefetch: bool = True
     # While Lean and the planner both have room, a goal's next alternative sketch starts beside the
     # one being tried instead of after it fails; its Lean work is held behind the earlier one's (sent
-    # only when nothing else waits). The first to close the goal wins. It shortens the end of a
-    # bench (the last searches' chains), but spends budget on alternatives a one-at-a-time search
-    # may never have tried, and how much depends on load: off by default, so that a budget buys
-    # the same search on any machine.
+    # only when nothing else waits). The first to close the goal wins. It shortens the end of a bench
+    # (the last searches' chains). Budget-neutral: what it spends before its turn is provisional —
+    # charged when every earlier alternative failed, refunded (`speculative_calls` /
+    # `speculative_checks`) when one closed the goal, and given up to work on its turn that needs
+    # the units. Off by default all the same: it does work a one-at-a-time search may never need
+    # (reported apart), and which alternative's proof comes back can depend on timing.
     parallel_alternatives: bool = False
 
 

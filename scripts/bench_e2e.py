@@ -12,7 +12,8 @@ Reported (each counts only time actually spent: a request aborted half-way count
 - wall / ideal: ideal = max(LLM sequence-seconds / LLM slots, Lean REPL-seconds (headers
   included) / REPLs), the time the busier resource needs at full use. Goal <= 1.10.
 - useful utilisation: REPL-seconds on answered checks whose caller still wanted the answer (not
-  the orphans of a race already won, nor checks started ahead of need that the search never took)
+  the orphans of a race already won, nor checks started ahead of need that the search never took,
+  nor the checks of an alternative tried beside an earlier one that closed the goal first)
   / (REPLs x wall - header seconds).
   Also by phase: while problems are still being started (the steady state of a long bench) and
   the drain after the last one started (what is left is the running searches' dependent chains).
@@ -60,7 +61,7 @@ from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
-from lemmaforge.search.budget import BudgetedVerifier  # noqa: E402
+from lemmaforge.search.budget import Budget, BudgetedVerifier  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -181,6 +182,25 @@ def watch_unused_ahead() -> Any:
         yield log
     finally:
         BudgetedVerifier.drop_ahead = drop  # type: ignore[method-assign]
+
+
+@contextmanager
+def watch_refunded() -> Any:
+    """(time.monotonic(), Lean seconds) of the checks of each alternative tried before its turn
+    that never had it (refunded: an earlier alternative closed the goal first): not useful work."""
+    log: list[tuple[float, float]] = []
+    refund = Budget.refund
+
+    def watched(self: Budget, ledger: Any) -> None:
+        if ledger is not None and ledger.state == "open":
+            log.append((time.monotonic(), ledger.check_seconds))
+        refund(self, ledger)
+
+    Budget.refund = watched  # type: ignore[method-assign]
+    try:
+        yield log
+    finally:
+        Budget.refund = refund  # type: ignore[method-assign]
 
 
 def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
@@ -311,7 +331,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         orphan_log = watch_orphans(verifier)
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
-        with watch_unused_ahead() as unused_ahead:
+        with watch_unused_ahead() as unused_ahead, watch_refunded() as refunded:
             async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
                 # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
                 # look-ahead), then its search, `concurrent_problems` at once.
@@ -336,10 +356,12 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     useful_capacity = lean["repls"] * wall - lean["header_seconds"]
     # Checks whose callers had left (a sibling candidate won, the sketch was abandoned) ran to the
     # end on the server (aborting would destroy the REPL) but were not useful work: not counted.
-    # Checks started ahead that answered but were never taken: not useful either.
+    # Checks started ahead that answered but were never taken, and the answered checks of
+    # alternatives tried before their turn that never had it: not useful either.
     unused_ahead_seconds = sum(seconds for _, seconds in unused_ahead)
-    useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds - unused_ahead_seconds
-    orphans = [(at - started, seconds) for at, seconds in [*orphan_log, *unused_ahead]]
+    refunded_seconds = sum(seconds for _, seconds in refunded)
+    useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds - unused_ahead_seconds - refunded_seconds
+    orphans = [(at - started, seconds) for at, seconds in [*orphan_log, *unused_ahead, *refunded]]
     last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
@@ -368,6 +390,9 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "checks_ahead": recorder.summed("checks_ahead"),
         "checks_ahead_unused": recorder.summed("checks_ahead_unused"),
         "unused_ahead_share": round(unused_ahead_seconds / max(1e-9, lean["check_seconds"]), 3),
+        "speculative_calls": recorder.summed("speculative_calls"),
+        "speculative_checks": recorder.summed("speculative_checks"),
+        "speculative_share": round(refunded_seconds / max(1e-9, lean["check_seconds"]), 3),
         "unsent_dropped": batcher.dropped_unsent, "sent_orphaned": batcher.orphaned,
         "repl_kills": lean["repl_kills"], "llm_aborted": llm["aborted"],
         "header_imports": lean["header_imports"],

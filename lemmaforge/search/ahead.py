@@ -59,7 +59,7 @@ class RequestsAhead:
         room = getattr(agent, "has_room", None)
         if not callable(room) or not room():
             return None
-        if self.budget.stats.llm_calls + len(self.pending) >= self.budget.cfg.llm_calls:
+        if not self.budget.has_calls(len(self.pending)):
             return None
         path = lean_priority.current_siblings()
         if lean_priority.next_in_line(path) or not lean_priority.held(path) or self.lean.has_room():

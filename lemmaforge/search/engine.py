@@ -44,7 +44,7 @@ from lemmaforge.records import (
 from lemmaforge.search import automation
 from lemmaforge.search.ahead import Ahead, RequestsAhead
 from lemmaforge.search.assemble import Solution, align_holes, assemble, proof_body, verdict_of
-from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
+from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, Provisional, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.interfaces import (
     CandidateLike,
@@ -585,40 +585,87 @@ class _Run(TreeJournal):
         order: the next one is drafted when the current one failed — or, while Lean and the planner
         both have room (`[search] parallel_alternatives`), beside it, its Lean work held behind the
         earlier alternatives' (lean/priority.py: sent only when nothing else waits). The first
-        alternative that closes the goal wins; the others are cancelled."""
+        alternative that closes the goal wins; the others are cancelled.
+
+        One started beside an earlier one spends provisionally (search/budget.py `Provisional`):
+        charged when its turn comes (every earlier one failed), refunded when an earlier one closes
+        the goal, so the budget buys the same search as one alternative at a time. One whose units
+        the work on its turn needed is cancelled then, and tried again from the same draft (its
+        request charged then) when its turn comes."""
         planner = self.engine.planner
         assert planner is not None
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
         alternatives = self.opts.budget.sketch_alternatives
         order = lean_priority.Siblings()
         running: dict[asyncio.Task[Solution | None], int] = {}  # each alternative's task: its rank
+        ledgers: dict[int, Provisional | None] = {}  # each one's provisional spends (None: on its turn)
+        drafts: dict[int, Generated] = {}
+        ended: set[int] = set()  # failed (or stopped by the budget), on their turn or before it
+        preempted: set[int] = set()  # cancelled before their turn: tried again on it
         drafted = 0
+        no_room_beside = False  # a draft beside did not fit the budget: wait for something to settle
         # A budget that runs out while an alternative still runs stops only what it would pay for:
         # no new alternative starts, the running ones finish, and it is raised if none succeeds.
         exhausted: BaseException | None = None
         try:
             while True:
-                more = drafted < alternatives and exhausted is None
-                if more and (not running or self._room_beside(planner)):
-                    rank, drafted = drafted, drafted + 1
+                turn = min((r for r in range(drafted) if r not in ended), default=drafted)
+                for rank in range(turn + 1):  # the failed ones before it, and the one on its turn
+                    self.budget.charge(ledgers.get(rank))
+                if turn in preempted:  # its turn came: tried again, alone, from its draft
+                    preempted.discard(turn)
                     try:
-                        sketches = await self.ahead.take(ahead, self._draft_call(node, tuple(failed)))
+                        self.budget.spend_call()  # its draft's request, refunded when it was cancelled
                     except BudgetExhausted as error:
                         if not running:
                             raise
+                        exhausted = exhausted or error
+                        ended.add(turn)
+                        continue
+                    ledgers[turn] = None
+                    order.enter(turn)
+                    running[asyncio.ensure_future(self._try_alternative(order, False, turn, node, drafts[turn]))] = turn
+                    continue
+                more = drafted < alternatives and exhausted is None
+                on_turn = turn == drafted
+                if more and (on_turn or (not no_room_beside and self._room_beside(planner))):
+                    rank, drafted = drafted, drafted + 1
+                    ledger = None if on_turn else self.budget.provisional()
+                    try:
+                        with Budget.within(ledger):
+                            sketches = await self.ahead.take(ahead, self._draft_call(node, tuple(failed)))
+                    except BudgetExhausted as error:
+                        ahead = None
+                        if ledger is not None:  # no room beside: this one waits for its turn
+                            self.budget.refund(ledger)
+                            drafted -= 1
+                            no_room_beside = True
+                            continue
+                        if not running:
+                            raise
                         exhausted = error
+                        ended.add(rank)
                         continue
                     ahead = None
+                    ledgers[rank] = ledger
                     if not sketches:
+                        ended.add(rank)
                         continue
+                    drafts[rank] = sketches
                     failed.append(sketches[0].code)
                     if drafted < alternatives:  # the next alternative's draft, while this one is tried
                         ahead = self.ahead.start(planner, self._draft_call(node, tuple(failed)))
+                    if ledger is not None and ledger.state == "refunded":  # its units were needed meanwhile
+                        preempted.add(rank)
+                        continue
                     # Started beside a running one, its work is speculation, held behind the earlier
                     # ranks; started alone, it is what a one-at-a-time search does now: held by nothing.
                     order.enter(rank)
-                    task = self._try_alternative(order, bool(running), rank, node, sketches)
-                    running[asyncio.ensure_future(task)] = rank
+                    task = asyncio.ensure_future(
+                        self._try_alternative(order, ledger is not None, rank, node, sketches, ledger))
+                    if ledger is not None:
+                        ledger.cancel = task.cancel
+                    running[task] = rank
                     continue
                 if not running:
                     if exhausted is not None:
@@ -629,22 +676,32 @@ class _Run(TreeJournal):
                 poll = more and self.opts.parallel_alternatives
                 done, _ = await asyncio.wait(running, timeout=ROOM_POLL_SECONDS if poll else None,
                                              return_when=asyncio.FIRST_COMPLETED)
+                if done:
+                    no_room_beside = False
                 # errors first, then the earlier alternative (what a one-at-a-time search finds)
                 for task in sorted(done, key=lambda t: (t.cancelled() or t.exception() is None, running[t])):
-                    del running[task]
-                    error = None if task.cancelled() else task.exception()
-                    if error is not None and running and isinstance(first_leaf(error), BudgetExhausted):
+                    rank = running.pop(task)
+                    if task.cancelled():  # before its turn, its units went to work on its turn
+                        preempted.add(rank)
+                        continue
+                    error = task.exception()
+                    if error is not None and (running or preempted) and isinstance(first_leaf(error), BudgetExhausted):
                         exhausted = exhausted or error
+                        ended.add(rank)
                         continue
                     solution = task.result()  # an endpoint, verifier or budget error propagates
                     if solution is not None:
+                        self.budget.charge(ledgers.get(rank))  # it closed the goal: its work counts
                         return self._solved(node, "planner", solution)
+                    ended.add(rank)
         finally:
             self.ahead.drop(ahead)
             for task in running:
                 task.cancel()
             if running:
                 await asyncio.gather(*running, return_exceptions=True)
+            for ledger in ledgers.values():
+                self.budget.refund(ledger)  # those not charged: never their turn
             order.end()
 
     def _room_beside(self, planner: Any) -> bool:
@@ -656,11 +713,13 @@ class _Run(TreeJournal):
         return callable(room) and bool(room())
 
     async def _try_alternative(
-        self, order: lean_priority.Siblings, beside: bool, rank: int, node: Node, sketches: Generated
+        self, order: lean_priority.Siblings, beside: bool, rank: int, node: Node, sketches: Generated,
+        ledger: Provisional | None = None,
     ) -> Solution | None:
         """One sketch for `node`: elaborated (corrected up to N rounds), then its holes solved and
         the pieces assembled. In its own task; started `beside` earlier alternatives, its Lean work
-        waits while one of them is still open, unless Lean has room."""
+        waits while one of them is still open, unless Lean has room, and it spends into `ledger`."""
+        Budget.enter(ledger)
         if beside:
             lean_priority.join(order, rank)
         try:

@@ -90,6 +90,8 @@ class SearchResult:
             "prefetched_unused": self.stats.prefetched_unused,
             "checks_ahead": self.stats.checks_ahead,
             "checks_ahead_unused": self.stats.checks_ahead_unused,
+            "speculative_calls": self.stats.speculative_calls,
+            "speculative_checks": self.stats.speculative_checks,
             "engine_seconds": round(self.stats.engine_seconds, 4),
             "audit": self.audit.to_json() if self.audit else None,
         }

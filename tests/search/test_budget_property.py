@@ -65,6 +65,7 @@ def world(seed: int) -> dict[str, Any]:
         "search": {
             "prover_samples_per_call": rng.choice([0, 1]),
             "automation": rng.choice(["lemma", "proof_state"]),
+            "parallel_alternatives": rng.random() < 0.5,
         },
         "hard_provable": rng.random() < 0.6,
         "closing_provable": rng.random() < 0.7,
@@ -103,13 +104,15 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
                         lean_sent: int) -> None:
     stats = result.stats
-    assert llm_sent <= stats.llm_calls + stats.prefetched_unused, (llm_sent, stats)
+    # requests started ahead and never taken, and work refunded because an alternative tried
+    # beside an earlier one never had its turn, are reported apart from the budget's units
+    assert llm_sent <= stats.llm_calls + stats.prefetched_unused + stats.speculative_calls, (llm_sent, stats)
     assert stats.llm_calls <= budget["llm_calls"], stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
     assert stats.llm_calls - llm_sent <= stats.cancelled_calls, (llm_sent, stats)
     # checks started ahead (while Lean had room) are charged when taken; those never taken are
     # reported apart, like the model requests
-    assert lean_sent <= stats.checks + stats.checks_ahead_unused, (lean_sent, stats)
+    assert lean_sent <= stats.checks + stats.checks_ahead_unused + stats.speculative_checks, (lean_sent, stats)
     assert stats.checks <= budget["lean_checks"], stats
     assert stats.checks_ahead_unused <= stats.checks_ahead, stats
     assert stats.checks - lean_sent <= stats.cancelled_checks, (lean_sent, stats)

@@ -831,7 +831,81 @@ async def test_a_budget_spent_by_an_alternative_beside_lets_the_running_one_fini
                                          llm_calls=3)  # two drafts and the first sketch's prover request
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and "Stuck x" in (result.proof or "")
-    assert result.stats.llm_calls == 3
+    # what a one-alternative-at-a-time search spends: the first draft and its prover request; the
+    # second draft, beside it, never had its turn: refunded, reported apart
+    assert (result.stats.llm_calls, result.stats.speculative_calls) == (2, 1)
+
+
+class _QuickStuckProver(_StuckProver):
+    """The stuck hole fails at once; the second sketch's hole is proved, slowly."""
+
+    async def prove(self, header, lemma_statement, n=1):
+        self.calls += 1
+        if "Stuck" in lemma_statement:
+            return [Candidate("", "bad")]
+        await asyncio.sleep(0.3)
+        return [Candidate("", "ok")]
+
+
+async def test_an_alternative_tried_beside_spends_what_it_would_on_its_turn():
+    """The second alternative starts beside the first; the first fails, so the second's turn comes
+    while it runs and it closes the goal: the budget is charged exactly what a one-at-a-time search
+    spends (nothing speculative left over)."""
+    spent = {}
+    for parallel in (False, True):
+        engine, _ = _alternatives_engine(room=True, parallel=parallel)
+        engine.prover = _QuickStuckProver()
+        result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+        assert result.proved and "x + 0 = x" in (result.proof or "")
+        stats = result.stats
+        spent[parallel] = (stats.llm_calls, stats.checks, stats.speculative_calls, stats.speculative_checks)
+    assert spent[True] == spent[False] and spent[True][2:] == (0, 0)
+
+
+def test_provisional_spends_are_held_then_charged_or_refunded_and_work_on_its_turn_comes_first():
+    from lemmaforge.search.budget import Budget, BudgetExhausted
+
+    budget = Budget(BudgetConfig(llm_calls=3, lean_checks=10))
+    cancelled: list[str] = []
+    first, second = budget.provisional(), budget.provisional()
+    first.cancel, second.cancel = (lambda: cancelled.append("first")), (lambda: cancelled.append("second"))
+    with Budget.within(first):
+        budget.spend_call()
+        budget.spend_check()
+    with Budget.within(second):
+        budget.spend_call()
+        inner = budget.provisional()  # work before its turn inside work before its turn
+        with Budget.within(inner):
+            budget.spend_check()
+    assert (budget.stats.llm_calls, budget.held_calls, budget.held_checks) == (0, 2, 2)
+    budget.charge(inner)  # its turn within `second`: still provisional, as part of it
+    assert second.checks == 1 and budget.held_checks == 2
+    budget.spend_call()  # on its turn: beside the 2 held, 3 of 3
+    budget.spend_call()  # the budget is held: the latest provisional work is cancelled for it
+    assert cancelled == ["second"] and second.state == "refunded" and inner.state == "charged"
+    assert (budget.stats.llm_calls, budget.held_calls, budget.stats.speculative_calls) == (2, 1, 1)
+    with Budget.within(first), pytest.raises(BudgetExhausted):
+        budget.spend_call()  # provisional work cannot take units from work on its turn
+    with Budget.within(second), pytest.raises(BudgetExhausted):
+        budget.spend_check()  # cancelled work spends nothing more
+    budget.charge(first)  # its turn came
+    assert (budget.stats.llm_calls, budget.stats.checks, budget.held_calls, budget.held_checks) == (3, 1, 0, 0)
+    assert (budget.stats.speculative_calls, budget.stats.speculative_checks) == (1, 1)
+
+
+def test_the_lean_time_of_refunded_work_is_reported_apart():
+    from lemmaforge.search.budget import Budget
+
+    budget = Budget(BudgetConfig())
+    kept, lost = budget.provisional(), budget.provisional()
+    budget.checked(1.0)  # on its turn
+    with Budget.within(kept):
+        budget.checked(2.0)
+    with Budget.within(lost):
+        budget.checked(4.0)
+    budget.charge(kept)
+    budget.refund(lost)
+    assert budget.stats.check_seconds == 7.0 and budget.stats.speculative_check_seconds == 4.0
 
 
 async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_next_step():
