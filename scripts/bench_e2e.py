@@ -165,42 +165,44 @@ def stored_counts(db: Path) -> dict[str, int]:
 
 
 @contextmanager
+def _wasted_lean_time(cls: Any, method: str, seconds_of: Callable[[Any, Any], float | None]) -> Any:
+    """While in force, `cls.method(self, arg)` logs (time.monotonic(), seconds) whenever
+    `seconds_of(self, arg)` names Lean seconds that turned out not to be useful work."""
+    log: list[tuple[float, float]] = []
+    original = getattr(cls, method)
+
+    def watched(self: Any, arg: Any) -> None:
+        seconds = seconds_of(self, arg)
+        if seconds is not None:
+            log.append((time.monotonic(), seconds))
+        original(self, arg)
+
+    setattr(cls, method, watched)
+    try:
+        yield log
+    finally:
+        setattr(cls, method, original)
+
+
+def _answered_ahead(lean: BudgetedVerifier, code: str) -> float | None:
+    """A check started ahead of need that answered, dropped: the search never took it."""
+    task = lean._ahead.get(code)
+    if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+        return None
+    return float(task.result().time)
+
+
+def _refunded(_budget: Budget, ledger: Any) -> float | None:
+    """An alternative tried before its turn that never had it: its checks' Lean time."""
+    return float(ledger.check_seconds) if ledger is not None and ledger.state == "open" else None
+
+
 def watch_unused_ahead() -> Any:
-    """(time.monotonic(), Lean seconds) of each check started ahead of need (while Lean had room)
-    that answered but was never taken: Lean time that was not useful work, like an orphan's."""
-    log: list[tuple[float, float]] = []
-    drop = BudgetedVerifier.drop_ahead
-
-    def watched(self: BudgetedVerifier, code: str) -> None:
-        task = self._ahead.get(code)
-        if task is not None and task.done() and not task.cancelled() and task.exception() is None:
-            log.append((time.monotonic(), task.result().time))
-        drop(self, code)
-
-    BudgetedVerifier.drop_ahead = watched  # type: ignore[method-assign]
-    try:
-        yield log
-    finally:
-        BudgetedVerifier.drop_ahead = drop  # type: ignore[method-assign]
+    return _wasted_lean_time(BudgetedVerifier, "drop_ahead", _answered_ahead)
 
 
-@contextmanager
 def watch_refunded() -> Any:
-    """(time.monotonic(), Lean seconds) of the checks of each alternative tried before its turn
-    that never had it (refunded: an earlier alternative closed the goal first): not useful work."""
-    log: list[tuple[float, float]] = []
-    refund = Budget.refund
-
-    def watched(self: Budget, ledger: Any) -> None:
-        if ledger is not None and ledger.state == "open":
-            log.append((time.monotonic(), ledger.check_seconds))
-        refund(self, ledger)
-
-    Budget.refund = watched  # type: ignore[method-assign]
-    try:
-        yield log
-    finally:
-        Budget.refund = refund  # type: ignore[method-assign]
+    return _wasted_lean_time(Budget, "refund", _refunded)
 
 
 def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
