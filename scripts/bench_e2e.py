@@ -60,6 +60,7 @@ from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
+from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
 from lemmaforge.search.budget import Budget, BudgetedVerifier  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
@@ -501,6 +502,7 @@ def main() -> None:
         p.error("--race-window must be at least 1")
     if args.db and (Path(args.db).exists() or not Path(args.db).parent.is_dir()):
         p.error(f"--db {args.db}: give a new file in an existing folder (a run never overwrites a store)")
+    tune_garbage_collector()  # as the `lemmaforge` command does at start (lemmaforge/process.py)
     out: dict[str, Any] = {}
     if not args.no_e2e:
         out["e2e"] = asyncio.run(e2e(args))

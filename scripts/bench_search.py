@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lemmaforge.config import BudgetConfig  # noqa: E402
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult  # noqa: E402
+from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord, Record  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
 from lemmaforge.search.interfaces import SearchOptions  # noqa: E402
@@ -282,6 +283,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    tune_garbage_collector()  # as the `lemmaforge` command does at start (lemmaforge/process.py)
     rows = [asyncio.run(run(s)) for s in SCENARIOS]
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -30,6 +30,7 @@ from lemmaforge import __version__
 # (tests patch its console), not be shadowed by the `prove` command function
 from lemmaforge.cli import bench, data, prove, runs, system, train
 from lemmaforge.cli.common import configure_logging, out
+from lemmaforge.process import tune_garbage_collector
 
 
 def _wide_help(min_width: int = 110) -> None:
@@ -77,6 +78,7 @@ app.command("show")(runs.show_command)
 app.add_typer(train.app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
 
 def main() -> None:
+    tune_garbage_collector()  # a search's heap makes the default thresholds costly (lemmaforge/process.py)
     app()
 
 
