@@ -199,11 +199,14 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
     if seconds is None and run.finished_at is not None:
         seconds = round(run.finished_at - run.started_at, 3)
     budget = {
-        # spent: the calls charged; requests started ahead of need and never used are recorded
-        # (they are in `calls` and the timeline) but not charged (`[search] prefetch`)
+        # spent: the units charged. Work started ahead of need and never needed was sent but not
+        # charged: model requests and checks ahead (`[search] prefetch`; the requests are in
+        # `calls` and the timeline) and alternatives tried beside an earlier one that closed the
+        # goal first (`parallel_alternatives`, refunded).
         "llm_calls": {"spent": summary.get("calls", len(calls)), "limit": limits.get("llm_calls"),
-                      "ahead_unused": summary.get("prefetched_unused", 0)},
-        "lean_checks": {"spent": summary.get("checks", sum(1 for a in attempts if a.code)), "limit": limits.get("lean_checks")},
+                      "ahead_unused": summary.get("prefetched_unused", 0) + summary.get("speculative_calls", 0)},
+        "lean_checks": {"spent": summary.get("checks", sum(1 for a in attempts if a.code)), "limit": limits.get("lean_checks"),
+                        "ahead_unused": summary.get("checks_ahead_unused", 0) + summary.get("speculative_checks", 0)},
         "depth": {"spent": max_depth, "limit": limits.get("max_depth")},
         "wall_seconds": {"spent": seconds, "limit": limits.get("wall_seconds")},
     }

@@ -101,6 +101,8 @@ def test_show_json_is_the_whole_tree(recorded):
     llm = budget["llm_calls"]
     assert llm["limit"] == 256 and llm["spent"] == store.get_run(recorded.proved).summary["calls"]
     assert llm["spent"] + llm["ahead_unused"] >= len(store.llm_calls(recorded.proved)) >= llm["spent"]
+    summary = store.get_run(recorded.proved).summary
+    assert budget["lean_checks"]["ahead_unused"] == summary["checks_ahead_unused"] + summary["speculative_checks"]
     assert budget["depth"]["limit"] == 3 and budget["lean_checks"]["limit"] == 2000
     kinds = {e["kind"] for e in view["timeline"]}
     assert kinds == {"llm", "lean"}
@@ -119,3 +121,14 @@ def test_report_on_a_single_prove_run_points_to_show(recorded):
     r = invoke("report", recorded.proved, "--db", recorded.db)
     assert r.exit_code == 0, r.output
     assert f"`lemmaforge show {recorded.proved}` shows its proof tree" in r.stderr
+
+
+def test_the_budget_line_shows_work_started_ahead_and_never_needed_for_checks_too() -> None:
+    from lemmaforge.viewer.text import budget_line
+
+    line = budget_line({"llm_calls": {"spent": 7, "limit": 100, "ahead_unused": 3},
+                        "lean_checks": {"spent": 20, "limit": 500, "ahead_unused": 4},
+                        "depth": {"spent": 2, "limit": 3, "ahead_unused": 0}})
+    assert "LLM calls 7/100 (+3 started ahead, not needed)" in line
+    assert "Lean checks 20/500 (+4 started ahead, not needed)" in line
+    assert "depth 2/3 ·" in line  # nothing ahead: no note
