@@ -133,12 +133,12 @@ class Siblings:
         self._changed()
 
     def holds(self, rank: int) -> bool:
+        if len(self._open) < self.window:
+            return False  # fewer open than the window: nothing can be held (no count needed)
         return self.open_before(rank) >= self.window
 
     def open_before(self, rank: int) -> int:
         """How many earlier ranks are still open."""
-        if len(self._open) < self.window:
-            return 0
         return sum(1 for r in self._open if r < rank)
 
     def listen(self, listener: Callable[[Siblings], None]) -> None:

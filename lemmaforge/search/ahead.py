@@ -62,7 +62,7 @@ class RequestsAhead:
         if not self.budget.has_calls(len(self.pending)):
             return None
         path = lean_priority.current_siblings()
-        if lean_priority.next_in_line(path) or not lean_priority.held(path) or self.lean.has_room():
+        if lean_priority.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
             task = asyncio.ensure_future(_request(make))
             self._sent(task)
         else:

@@ -391,7 +391,7 @@ class _Run(TreeJournal):
         """The prover's candidates, checked ahead (as `_verify_candidate` will check them)."""
         for candidate in candidates:
             if candidate.body:
-                code = self.header + lean_syntax.fill(node.text, [candidate.body])
+                code = self._candidate_code(node, candidate.body)
                 if self.lean.check_ahead(code):
                     checks_ahead.append(code)
 
@@ -554,6 +554,11 @@ class _Run(TreeJournal):
         finally:
             race.leave(rank)  # answered (or cancelled): the next candidate need not wait for it
 
+    def _candidate_code(self, node: Node, body: str) -> str:
+        """The file a candidate is checked as. The statement is OURS, not the model's: the body is
+        filled into our lemma so a model that rewrote the statement cannot pass."""
+        return self.header + lean_syntax.fill(node.text, [body])
+
     async def _verify_candidate(
         self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0
     ) -> Solution | tuple[CandidateLike, CheckResult]:
@@ -562,9 +567,7 @@ class _Run(TreeJournal):
             self._attempt(node, strategy, "skipped", "", output=candidate.raw, llm_call_id=candidate.call_id,
                           errors=["no Lean proof found in the output"], generation_seconds=generation_seconds)
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
-        # The statement is OURS, not the model's: fill the body into our lemma so a model that
-        # rewrote the statement cannot pass.
-        code = self.header + lean_syntax.fill(node.text, [body])
+        code = self._candidate_code(node, body)
         result = await self._check(code)
         verdict: Verdict = "valid" if self._proves(result) else verdict_of(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
