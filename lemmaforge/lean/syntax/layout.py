@@ -205,6 +205,16 @@ _START_WORDS = COMMAND_KEYWORDS | SCOPE_MODIFIERS | {"@["}
 
 OPEN_BRACKETS = frozenset({"(", "[", "{", "⦃", "⟨", "⟦", "⟮", "‹", "⌊", "⌈", "@[", "`(", "#[", "!["})
 CLOSE_BRACKETS = frozenset(")]}⦄⟩⟧⟯›⌋⌉")
+# Texts that some layout rule looks at (`_Tracker.visit`); a token with none of them, on no line
+# start and with no block about to open, only records the state it is in. Kept beside the rules.
+_NOTABLE = (
+    _START_WORDS
+    | OPEN_BRACKETS
+    | CLOSE_BRACKETS
+    | {"by", "fun", "λ", "=>", "then", "|", "else", "·", ".", "in"}
+)
+# A token after one of these may start a tactic (`t; t'`, `t <;> t'`).
+_SEPARATORS = frozenset({";", "<;>", "<|>"})
 # Tactics whose argument is a tactic sequence: the next token opens a block.
 _SEQ_TAKING_TACTICS = frozenset({"try", "all_goals", "any_goals", "focus", "repeat", "repeat'", "iterate"})
 # Tactics whose `=>` introduces tactic blocks (not term alternatives).
@@ -269,10 +279,28 @@ def analyze(code: str) -> Analysis:
 def _analyze_uncached(code: str) -> Analysis:
     toks = tokens(code)
     lines = Lines(code)
-    cols, line_start = _columns_and_line_starts(toks, lines)
+    cols, line_start = _columns_and_line_starts(code, toks)
     tracker = _Tracker(toks, cols, line_start)
-    for i in range(len(toks)):
-        tracker.visit(i)
+    stacks, depths = tracker.stacks, tracker.depths
+    prev_text = ""
+    for i, t in enumerate(toks):
+        text = t.text
+        # Most tokens change nothing: no line start, no block about to open, no word any rule
+        # looks at, not after a tactic separator. They only record the state they are in.
+        if (
+            line_start[i]
+            or text in _NOTABLE
+            or prev_text in _SEPARATORS
+            or tracker.open_request is not None
+            or tracker.next_is_start
+            or tracker.after_iterate
+            or t.kind == "hashcmd"
+        ):
+            tracker.visit(i)
+        else:
+            stacks[i] = tracker.blocks_now()
+            depths[i] = tracker.depth
+        prev_text = text
     return Analysis(
         code,
         toks,
@@ -289,20 +317,23 @@ def _analyze_uncached(code: str) -> Analysis:
     )
 
 
-def _columns_and_line_starts(toks: Sequence[Token], lines: Lines) -> tuple[list[int], list[bool]]:
-    """Column of each token and whether it is the first token of its line, in one merged walk
-    over tokens and line starts (both sorted) rather than a bisect per token."""
+def _columns_and_line_starts(code: str, toks: Sequence[Token]) -> tuple[list[int], list[bool]]:
+    """Column of each token and whether it is the first token of its line (no earlier token ends
+    on that line), from one backward search per token over the previous token and the gap
+    before this one (C string search; the text is scanned about once in all)."""
     cols = [0] * len(toks)
     line_start = [False] * len(toks)
-    starts = lines.starts
-    ln = 0  # index into starts of the line holding the current token
-    last_line = -1  # line index (0-based) on which the previous token ended
+    rfind = code.rfind
+    line_begin = 0  # offset where the current token's line begins
+    prev_start, prev_last = 0, -1  # the previous token's first and last offsets
     for i, t in enumerate(toks):
-        while ln + 1 < len(starts) and starts[ln + 1] <= t.start:
-            ln += 1
-        cols[i] = t.start - starts[ln]
-        line_start[i] = ln != last_line
-        last_line = lines.line(t.end - 1) - 1 if "\n" in t.text else ln
+        start = t.start
+        newline = rfind("\n", prev_start, start)  # the last newline since the previous token began
+        if newline >= 0:
+            line_begin = newline + 1
+        cols[i] = start - line_begin
+        line_start[i] = prev_last < 0 or newline >= prev_last
+        prev_start, prev_last = start, t.end - 1
     return cols, line_start
 
 
@@ -342,8 +373,16 @@ class _Tracker:
         self.current_keyword: str | None = None
         self.next_is_start = False  # the previous token was the `in` of a prefix command
 
+    def blocks_now(self) -> tuple[Block, ...]:
+        """The open blocks as a tuple, shared by every token until they change (tokens outnumber
+        block changes tenfold, and a tuple per token was a tenth of the analysis)."""
+        if self._blocks_tuple is None:
+            self._blocks_tuple = tuple(self.blocks)
+        return self._blocks_tuple
+
     def _reset(self) -> None:
         self.blocks: list[Block] = []
+        self._blocks_tuple: tuple[Block, ...] | None = ()  # None: `blocks` changed since
         self.depth = 0
         self.open_request: int | None = None  # index of an opener whose block starts at the next token
         self.item_first: dict[int, str] = {}  # id(block) -> first token of its current tactic
@@ -355,7 +394,7 @@ class _Tracker:
             self._close_blocks_right_of(self.cols[i])
         if self._starts_command(i):
             self._start_command(i)
-        self.stacks[i] = tuple(self.blocks)
+        self.stacks[i] = self.blocks_now()
         self.depths[i] = self.depth
         self._classify(i)
         self._maybe_request_block(i)
@@ -451,6 +490,7 @@ class _Tracker:
         """A line starting left of a block's column (at the block's bracket depth) ends it."""
         while self.blocks and self.blocks[-1].depth == self.depth and col < self.blocks[-1].column:
             self.blocks.pop()
+            self._blocks_tuple = None
 
     def _in_tactic(self) -> Block | None:
         """The innermost block, if the current token is directly in it (not inside brackets)."""
@@ -466,6 +506,7 @@ class _Tracker:
         elif self.open_request is not None and not (self.line_start[i] and t.text in CONTINUATION_TOKENS):
             block = Block(self.cols[i], self.depth, self.open_request)
             self.blocks.append(block)
+            self._blocks_tuple = None
             self.open_request = None
             self._start_item(i, block)
         elif top is not None and self.line_start[i] and self.cols[i] == top.column:
@@ -514,6 +555,7 @@ class _Tracker:
                 return
             if self.item_first.get(id(self.blocks[k])) == "if":
                 del self.blocks[k + 1 :]
+                self._blocks_tuple = None
                 self.open_request = i
                 return
 
@@ -528,6 +570,7 @@ class _Tracker:
             self.depth = max(0, self.depth - 1)
             while self.blocks and self.blocks[-1].depth > self.depth:
                 self.blocks.pop()  # a closing bracket ends the blocks opened inside it
+                self._blocks_tuple = None
             if self.open_request is not None and self.toks[self.open_request].text == "(":
                 self.open_request = None  # `()`: nothing was opened
 

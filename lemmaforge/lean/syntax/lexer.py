@@ -43,7 +43,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from lemmaforge.lean.memo import ByteBoundedMemo
 
@@ -122,26 +122,53 @@ _MULTI_CHAR_SYMBOLS = [
     "`(",
     "⁻¹",
 ]
-_SYMBOLS = "|".join(re.escape(sym) for sym in _MULTI_CHAR_SYMBOLS)
+
+
+def _longest_first_trie(words: Iterable[str]) -> str:
+    """A regex matching the longest of `words` at a position, as a trie of alternatives grouped
+    by first character: the regex engine rejects a group on its first character, where a flat
+    list of 38 alternatives is tried one by one before the one-character fallback (the
+    lexer's most frequent tokens, `(`, `:`, `=`, are symbols)."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def alternatives(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + alternatives(child) for ch, child in node.items() if ch]
+        if not branches:
+            return ""
+        # A greedy `?` tries the longer continuation first: the longest token wins, as in Lean.
+        return "(?:" + "|".join(branches) + (")?" if "" in node else ")")
+
+    return alternatives(trie)
+
+
+_SYMBOLS = _longest_first_trie(_MULTI_CHAR_SYMBOLS)
 _TOKEN_RE = re.compile(
     r"\s*(?:"  # leading whitespace is skipped inside the match: one regex call per token
     + "|".join(
+        # The regex engine tries alternatives in order, rejecting each on its first character:
+        # identifiers, the most common token, come right after the one alternative that starts
+        # like them (`r"…"`). The rest start with distinct characters, except where marked.
         [
-            r"(?P<end>\Z)",
-            r"(?P<line_comment>--[^\n]*)",
-            r"(?P<block_open>/-)",
-            r'(?P<string>"(?:[^"\\]|\\.)*(?:"|\Z))',
             r'(?P<raw_string>r(?P<hashes>#*)")',
-            r"(?P<char>'(?:\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)|[^\\'\n])')",
+            rf"(?P<ident>{_IDENT})",
+            r"(?P<line_comment>--[^\n]*)",  # before the symbol `-`
+            r"(?P<block_open>/-)",  # before the symbol `/`
+            r'(?P<string>"(?:[^"\\]|\\.)*(?:"|\Z))',
+            r"(?P<char>'(?:\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)|[^\\'\n])')",  # before the symbol `'`
             rf"(?P<namelit>``?{_IDENT})",
             rf"(?P<mvar>\?{_IDENT})",
-            rf"(?P<dotident>\.{_IDENT})",
-            rf"(?P<hashcmd>#{_IDENT})",
-            rf"(?P<ident>{_IDENT})",
-            r"(?P<fieldidx>(?<=\.)\d+)",  # `h.1.2`: Lean's `fieldIdx`, digits only
+            rf"(?P<dotident>\.{_IDENT})",  # before the symbol `.`
+            rf"(?P<hashcmd>#{_IDENT})",  # before the symbols `#`, `#[`
+            r"(?P<fieldidx>(?<=\.)\d+)",  # `h.1.2`: Lean's `fieldIdx`, digits only; before numbers
             r"(?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+"
             rf"|{_DIGITS}(?:\.{_DIGITS})?(?:[eE][+-]?{_DIGITS})?)",
             rf"(?P<symbol>{_SYMBOLS}|.)",
+            r"(?P<end>\Z)",  # only whitespace was left
         ]
     )
     + ")",
@@ -197,26 +224,35 @@ def _tokens_size(code: str, toks: tuple[Token, ...]) -> int:
 _SIMPLE_KINDS = frozenset({"ident", "number", "symbol", "char", "namelit", "mvar", "dotident", "hashcmd"})
 
 
+# Kind of each numbered group of `_TOKEN_RE` (`m.lastindex` is the token's group, or the inner
+# `hashes` group of a raw string): an index into lists is cheaper than `m.lastgroup` plus a set.
+_KIND_OF_GROUP = [""] * (_TOKEN_RE.groups + 1)
+for _name, _index in _TOKEN_RE.groupindex.items():
+    _KIND_OF_GROUP[_index] = _name
+_KIND_OF_GROUP[_TOKEN_RE.groupindex["fieldidx"]] = "number"  # Lean's `fieldIdx` is a number token
+_IS_SIMPLE_GROUP = [kind in _SIMPLE_KINDS for kind in _KIND_OF_GROUP]
+_END_GROUP = _TOKEN_RE.groupindex["end"]
+
+
 def _lex_uncached(code: str) -> tuple[Token, ...]:
     out: list[Token] = []
     append = out.append
+    kind_of, is_simple = _KIND_OF_GROUP, _IS_SIMPLE_GROUP
     pos: int | None = 0
     while pos is not None:
         restart: int | None = None
         # finditer runs the fast path; tokens whose end the regex cannot know (nested comments,
         # interpolated and raw strings) are finished by hand and the scan restarts after them.
         for m in _TOKEN_RE.finditer(code, pos):
-            kind = m.lastgroup or "symbol"
-            if kind in _SIMPLE_KINDS:
-                start = m.start(kind)
-                append(_new_token(Token, (kind, code[start : m.end()], start, m.end())))
+            group = m.lastindex
+            assert group is not None  # every alternative is a group
+            if is_simple[group]:
+                start, end = m.span(group)
+                append(_new_token(Token, (kind_of[group], code[start:end], start, end)))
                 continue
-            if kind == "end":
+            if group == _END_GROUP:
                 break
-            if kind == "fieldidx":
-                start = m.start(kind)
-                append(_new_token(Token, ("number", code[start : m.end()], start, m.end())))
-                continue
+            kind = kind_of[group]
             if kind == "hashes":  # inner group of raw_string, reported when it is the last one
                 kind = "raw_string"
             start, end = m.start(kind), m.end()
