@@ -127,6 +127,9 @@ def rebase(code: str, start: int, end: int, lines: Lines) -> str:
 def dedent(text: str) -> str:
     """Prover output as a block at column 0: tabs expanded, common indentation removed, blank
     lines at both ends and trailing spaces dropped."""
+    if "\n" not in text and "\t" not in text:
+        # One line (most prover outputs for small goals): what the general path below gives it.
+        return text.lstrip(" ").rstrip()
     text = textwrap.dedent(text.expandtabs(2))
     lines = [ln.rstrip() for ln in text.split("\n")]
     while lines and not lines[0]:
@@ -138,6 +141,8 @@ def dedent(text: str) -> str:
 
 def _strip_leading_by(block: str) -> str:
     """`by tac…` (a term) → `tac…` (tactics), re-based; other text unchanged."""
+    if not block.lstrip().startswith(("by", "--", "/-")):
+        return block  # the first token cannot be `by`: no need to lex
     toks = tokens(block)
     if not toks or toks[0].text != "by" or toks[0].kind != "ident":
         return block
@@ -157,15 +162,15 @@ def _place(lines: Sequence[str], column: int) -> str:
     return "\n".join([lines[0], *_indent(lines[1:], column)])
 
 
-def _fill_one(code: str, ctx: _HoleContext, proof: str) -> tuple[int, int, str]:
+def _fill_one(code: str, ctx: _HoleContext, proof: str, tactics: str) -> tuple[int, int, str]:
     """(start, end, replacement) that puts `proof` into the hole described by `ctx` (the rules
-    are listed in `fill`)."""
+    are listed in `fill`); `tactics` is `proof` as a tactic block at column 0 (`_strip_leading_by(dedent(proof))`)."""
     hole = ctx.hole
     start, end = hole.offset, hole.end
     block_column = (ctx.enclosing_column if ctx.enclosing_column is not None else 0) + 2
     if isinstance(proof, TermProof):
         return _fill_term_proof(ctx, proof, block_column)
-    lines = _strip_leading_by(dedent(proof)).split("\n")
+    lines = tactics.split("\n")
     single = len(lines) == 1
     prev = ctx.prev.text if ctx.prev is not None else None
 
@@ -248,9 +253,10 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
         proof = chosen.get(k)
         if proof is None or (not isinstance(proof, TermProof) and proof.strip() == "sorry"):
             continue
-        if not _strip_leading_by(dedent(proof)).strip():
+        tactics = _strip_leading_by(dedent(proof))
+        if not tactics.strip():
             raise ValueError(f"empty proof for hole {k}")
-        edits.append(_fill_one(code, ctx, proof))
+        edits.append(_fill_one(code, ctx, proof, tactics))
     out = code
     for start, end, replacement in sorted(edits, reverse=True):
         out = out[:start] + replacement + out[end:]
