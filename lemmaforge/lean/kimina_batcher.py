@@ -328,6 +328,8 @@ class CheckBatcher:
         wake = self._wake
         while not self._closed:
             if not self._live():
+                if self._in_flight < self.max_in_flight:
+                    priority.lean_idle()  # room and nothing to send: work waiting for that may start
                 wake.clear()
                 await wake.wait()
                 continue

@@ -174,27 +174,60 @@ def next_in_line(path: SiblingPath) -> bool:
     return all(group.open_before(rank) <= group.window for group, rank in path)
 
 
-async def until_next_in_line(path: SiblingPath) -> None:
+# Called when a check queue finds nothing to send while it could send more (`lean_idle`), by event
+# loop: a queue only wakes the work of its own loop (another thread's loop is not ours to touch).
+_idle_listeners: dict[asyncio.AbstractEventLoop, set[Callable[[], None]]] = {}
+
+
+def lean_idle() -> None:
+    """A check queue (the Kimina batcher, the REPL pool) has a free place and nothing left to put
+    in it, held work included: Lean workers are about to idle. Work of the running loop waiting in
+    `until_next_in_line` with an `or_when` is woken to look again."""
+    for listener in list(_idle_listeners.get(asyncio.get_running_loop(), ())):
+        listener()
+
+
+async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None) -> None:
     """Wait until `next_in_line(path)`: the moment to start what this work will need first (a
     model request takes about as long as the sibling ahead of it), without starting it for every
-    later sibling of a sketch that is often abandoned before their turn."""
+    later sibling of a sketch that is often abandoned before their turn. With `or_when`, also
+    stop waiting when a queue reports Lean idle (`lean_idle`) and `or_when()` holds: at the end of
+    a run, when the few searches left cannot keep Lean busy, their later siblings' requests are
+    what the idle workers will check next."""
     if next_in_line(path):
         return
     moved = asyncio.Event()
+    idle = False
 
     def wake(_group: Siblings) -> None:
+        moved.set()
+
+    def wake_idle() -> None:
+        nonlocal idle
+        idle = True
         moved.set()
 
     groups = {group for group, _ in path}
     for group in groups:
         group.listen(wake)
+    loop = asyncio.get_running_loop()
+    if or_when is not None:
+        _idle_listeners.setdefault(loop, set()).add(wake_idle)
     try:
         while not next_in_line(path):
+            if idle and or_when is not None and or_when():
+                return
+            idle = False
             moved.clear()
             await moved.wait()
     finally:
         for group in groups:
             group.forget(wake)
+        listeners = _idle_listeners.get(loop)
+        if listeners is not None:
+            listeners.discard(wake_idle)
+            if not listeners:
+                del _idle_listeners[loop]
 
 
 def held_rank(path: SiblingPath) -> int:
@@ -222,6 +255,6 @@ def current() -> Priority:
 
 __all__ = [
     "MAX_WAIT_SECONDS", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
-    "current_siblings", "held", "held_order", "held_rank", "join", "next_in_line", "search_scope",
-    "until_next_in_line",
+    "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
+    "search_scope", "until_next_in_line",
 ]

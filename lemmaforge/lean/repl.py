@@ -559,6 +559,8 @@ class ReplVerifier:
         worker.last_released = time.monotonic()
         waiter = self._next_waiter_for(worker)
         if waiter is None:
+            if not self._waiters:
+                priority.lean_idle()  # an idle worker and nothing to give it: work waiting for that may start
             return
         self._waiters.remove(waiter)
         waiter.future.set_result(self._mark_busy(worker, waiter.header if waiter.header != worker.header else None))

@@ -344,6 +344,25 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
     assert pool._next_waiter_for(pool._workers[0]) is held_deep
 
 
+async def test_the_repl_pool_reports_lean_idle_when_a_freed_worker_has_nothing_to_take(monkeypatch) -> None:
+    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
+
+    idle: list[int] = []
+    monkeypatch.setattr(priority, "lean_idle", lambda: idle.append(len(pool._waiters)))
+    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
+    pool._waiters = __import__("collections").deque()
+    pool._workers = [Worker(slot=0, header="H")]
+    worker = pool._workers[0]
+    loop = asyncio.get_running_loop()
+    waiter = _Waiter("H", None, loop.create_future(), (priority.current(), 0), time.monotonic(), ())
+    pool._waiters.append(waiter)
+    worker.busy = True
+    pool._release(worker)
+    assert waiter.future.result() is worker and idle == []  # handed on: Lean is not idle
+    pool._release(worker)
+    assert not worker.busy and idle == [0]  # freed with nobody waiting: reported
+
+
 async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
@@ -461,6 +480,35 @@ async def test_the_batcher_has_room_only_below_its_limit_with_nothing_unheld_wai
     server.gate.set()
     await asyncio.gather(first, waiting)
     assert batcher.has_room()
+    await batcher.close()
+
+
+async def test_the_batcher_reports_lean_idle_only_with_room_and_nothing_to_send(monkeypatch) -> None:
+    """`priority.lean_idle` (what wakes held holes' model requests at a run's end) is called when
+    the batcher has a free place and nothing left to send — not while it is at its limit, and
+    not while held work is left (that goes first)."""
+    idle: list[tuple[int, int]] = []
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    monkeypatch.setattr(priority, "lean_idle", lambda: idle.append((batcher.in_flight, sum(batcher.waiting))))
+    first = asyncio.create_task(batcher.check("first", 10.0))
+    await asyncio.sleep(0.01)
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+
+    async def held_candidate() -> CheckResult:
+        priority.join(race, 1)
+        return await batcher.check("held", 10.0)
+
+    held = asyncio.create_task(held_candidate())
+    await asyncio.sleep(0.01)
+    assert idle == []  # at its limit: nothing is reported, whatever waits
+    server.gate.set()
+    await asyncio.gather(first, held)  # the held candidate went when the place freed...
+    await asyncio.sleep(0.01)
+    assert server.sent == ["first", "held"]
+    assert idle and all(entry == (0, 0) for entry in idle)  # ...and only then, all done, Lean idles
     await batcher.close()
 
 

@@ -496,6 +496,35 @@ async def test_a_held_holes_request_starts_when_it_is_next_in_line():
     assert not ahead.pending and not ahead.sent
 
 
+@pytest.mark.parametrize("lean_room", [False, True])
+async def test_a_held_holes_request_starts_when_lean_goes_idle_with_room(lean_room):
+    """Two siblings from its turn, hole 2's request waits; a check queue reporting Lean idle
+    (`priority.lean_idle`: nothing left to send) sends it only if Lean has room when it looks —
+    at a run's end the few searches left cannot keep Lean busy one sibling at a time."""
+    prover = _RoomyProver(True, [])
+    ahead, holes = _ahead_behind_two_holes()
+    room = {"lean": False}
+    ahead.lean.inner.has_room = lambda: room["lean"]
+    make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
+
+    async def hole_two():
+        priority.join(holes, 2)
+        task = ahead.start(prover, make)
+        assert task is not None
+        await asyncio.sleep(0.02)
+        assert prover.calls == 0  # held two siblings away, Lean without room
+        room["lean"] = lean_room
+        priority.lean_idle()
+        await asyncio.sleep(0.02)
+        assert prover.calls == (1 if lean_room else 0)
+        assert ahead.budget.stats.prefetched_calls == (1 if lean_room else 0)
+        return await ahead.take(task, make)
+
+    out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
+    assert out and ahead.budget.stats.llm_calls == 1 and prover.calls == 1
+    assert not priority._idle_listeners  # the waiter stopped listening
+
+
 @pytest.mark.parametrize("ending", ["take", "drop"])
 async def test_a_held_holes_request_not_yet_sent_is_made_when_needed_or_never(ending):
     """Taken before its hole was next in line (Lean found room for its checks first), the waiting
