@@ -183,7 +183,11 @@ def lean_idle() -> None:
     """A check queue (the Kimina batcher, the REPL pool) has a free place and nothing left to put
     in it, held work included: Lean workers are about to idle. Work of the running loop waiting in
     `until_next_in_line` with an `or_when` is woken to look again."""
-    for listener in list(_idle_listeners.get(asyncio.get_running_loop(), ())):
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return  # called outside any loop (a pool released while closing): nobody here waits
+    for listener in list(_idle_listeners.get(loop, ())):
         listener()
 
 

@@ -344,6 +344,31 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
     assert pool._next_waiter_for(pool._workers[0]) is held_deep
 
 
+def test_lean_idle_outside_any_event_loop_wakes_nobody_and_does_not_fail() -> None:
+    priority.lean_idle()  # e.g. a pool released while closing, with no loop running
+
+
+async def test_lean_idle_wakes_only_waiters_whose_condition_holds() -> None:
+    holes = priority.Siblings()
+    for rank in range(3):
+        holes.enter(rank)
+    path = ((holes, 2),)  # two siblings from its turn: not next in line
+    room = {"lean": False}
+    without = asyncio.create_task(priority.until_next_in_line(path))
+    with_room = asyncio.create_task(priority.until_next_in_line(path, or_when=lambda: room["lean"]))
+    await asyncio.sleep(0.01)
+    priority.lean_idle()  # no room: nobody goes
+    await asyncio.sleep(0.01)
+    assert not without.done() and not with_room.done()
+    room["lean"] = True
+    priority.lean_idle()
+    await asyncio.sleep(0.01)
+    assert with_room.done() and not without.done()  # only the one that asked to hear of it
+    holes.leave(0)  # next in line now
+    await asyncio.wait_for(without, timeout=1)
+    assert not priority._idle_listeners
+
+
 async def test_the_repl_pool_reports_lean_idle_when_a_freed_worker_has_nothing_to_take(monkeypatch) -> None:
     from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
 

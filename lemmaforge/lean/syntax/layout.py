@@ -374,8 +374,8 @@ class _Tracker:
         self.next_is_start = False  # the previous token was the `in` of a prefix command
 
     def blocks_now(self) -> tuple[Block, ...]:
-        """The open blocks as a tuple, shared by every token until they change (tokens outnumber
-        block changes tenfold, and a tuple per token was a tenth of the analysis)."""
+        """The open blocks as a tuple, shared by every token until they change (tokens far
+        outnumber block changes: a new tuple per token was wasted work)."""
         if self._blocks_tuple is None:
             self._blocks_tuple = tuple(self.blocks)
         return self._blocks_tuple
