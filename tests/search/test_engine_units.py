@@ -472,56 +472,38 @@ def _ahead_behind_two_holes():
     return ahead, holes
 
 
-async def test_a_held_holes_request_starts_when_it_is_next_in_line():
-    """Hole 2's request waits while two earlier holes are open and goes out when one of them is
-    solved (one sibling from its turn); taken, it is charged once and counted as ahead."""
-    log: list[tuple[str, float]] = []
-    prover = _RoomyProver(True, log)
-    ahead, holes = _ahead_behind_two_holes()
-    make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
-
-    async def hole_two():
-        priority.join(holes, 2)
-        task = ahead.start(prover, make)
-        assert task is not None
-        await asyncio.sleep(0.05)
-        assert prover.calls == 0 and ahead.budget.stats.prefetched_calls == 0  # two siblings away
-        holes.leave(0)
-        await asyncio.sleep(0.01)
-        assert prover.calls == 1 and ahead.budget.stats.prefetched_calls == 1  # next in line: sent
-        return await ahead.take(task, make)
-
-    out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
-    assert out and ahead.budget.stats.llm_calls == 1 and prover.calls == 1
-    assert not ahead.pending and not ahead.sent
-
-
-@pytest.mark.parametrize("lean_room", [False, True])
-async def test_a_held_holes_request_starts_when_lean_goes_idle_with_room(lean_room):
-    """Two siblings from its turn, hole 2's request waits; a check queue reporting Lean idle
-    (`priority.lean_idle`: nothing left to send) sends it only if Lean has room when it looks —
-    at a run's end the few searches left cannot keep Lean busy one sibling at a time."""
+@pytest.mark.parametrize("event", ["sibling solved", "lean idle with room", "lean idle without room"])
+async def test_a_held_holes_request_waits_until_it_is_next_in_line_or_lean_idles_with_room(event):
+    """Hole 2's request waits while two earlier holes are open. It goes out when one of them is
+    solved (one sibling from its turn), or when a check queue reports Lean idle
+    (`priority.lean_idle`: nothing left to send) and Lean has room when it looks — at a run's end
+    the few searches left cannot keep Lean busy one sibling at a time. Taken, it is charged once
+    and counted as ahead when it went out ahead."""
     prover = _RoomyProver(True, [])
     ahead, holes = _ahead_behind_two_holes()
     room = {"lean": False}
     ahead.lean.inner.has_room = lambda: room["lean"]
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
+    sent = event != "lean idle without room"
 
     async def hole_two():
         priority.join(holes, 2)
         task = ahead.start(prover, make)
         assert task is not None
         await asyncio.sleep(0.02)
-        assert prover.calls == 0  # held two siblings away, Lean without room
-        room["lean"] = lean_room
-        priority.lean_idle()
+        assert prover.calls == 0 and ahead.budget.stats.prefetched_calls == 0  # two siblings away
+        if event == "sibling solved":
+            holes.leave(0)
+        else:
+            room["lean"] = event == "lean idle with room"
+            priority.lean_idle()
         await asyncio.sleep(0.02)
-        assert prover.calls == (1 if lean_room else 0)
-        assert ahead.budget.stats.prefetched_calls == (1 if lean_room else 0)
+        assert prover.calls == ahead.budget.stats.prefetched_calls == (1 if sent else 0)
         return await ahead.take(task, make)
 
     out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
     assert out and ahead.budget.stats.llm_calls == 1 and prover.calls == 1
+    assert not ahead.pending and not ahead.sent
     assert not priority._idle_listeners  # the waiter stopped listening
 
 
