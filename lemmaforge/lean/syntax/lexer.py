@@ -43,7 +43,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from lemmaforge.lean.memo import ByteBoundedMemo
 
@@ -123,30 +123,7 @@ _MULTI_CHAR_SYMBOLS = [
     "⁻¹",
 ]
 
-
-def _longest_first_trie(words: Iterable[str]) -> str:
-    """A regex matching the longest of `words` at a position, as a trie of alternatives grouped
-    by first character: the regex engine rejects a group on its first character, where a flat
-    list of 38 alternatives is tried one by one before the one-character fallback (the
-    lexer's most frequent tokens, `(`, `:`, `=`, are symbols)."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def alternatives(node: dict[str, Any]) -> str:
-        branches = [re.escape(ch) + alternatives(child) for ch, child in node.items() if ch]
-        if not branches:
-            return ""
-        # A greedy `?` tries the longer continuation first: the longest token wins, as in Lean.
-        return "(?:" + "|".join(branches) + (")?" if "" in node else ")")
-
-    return alternatives(trie)
-
-
-_SYMBOLS = _longest_first_trie(_MULTI_CHAR_SYMBOLS)
+_SYMBOLS = "|".join(re.escape(sym) for sym in _MULTI_CHAR_SYMBOLS)
 _TOKEN_RE = re.compile(
     r"\s*(?:"  # leading whitespace is skipped inside the match: one regex call per token
     + "|".join(
