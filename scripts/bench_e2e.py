@@ -376,6 +376,10 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
         "useful_utilisation": round(useful_seconds / useful_capacity, 3) if useful_capacity > 0 else None,
         "orphaned_share": round(batcher.orphaned_seconds / max(1e-9, lean["check_seconds"]), 3),
+        # of which: checks sent while still held, because Lean had room (the rest: certain work
+        # whose caller left, e.g. a race's candidate within the window, a search that ended)
+        "orphaned_speculated_share": round(batcher.orphaned_speculated_seconds / max(1e-9, lean["check_seconds"]), 3),
+        "speculated_checks": batcher.speculated,
         "kimina_checks_per_s": round(lean["checks_done"] / wall, 1),
         "kimina_capacity_per_s": round(capacity, 1),
         "throughput_over_capacity": round(lean["checks_done"] / wall / capacity, 3) if capacity else None,

@@ -211,6 +211,32 @@ async def test_a_held_candidate_goes_at_once_when_lean_has_room() -> None:
     server.gate.set()
     await asyncio.gather(first, second)
     await batcher.close()
+    assert batcher.stats.speculated == 1  # rank 1 went while still held; rank 0 was certain work
+
+
+async def test_an_orphaned_speculative_check_is_counted_apart_from_certain_orphans() -> None:
+    gate = asyncio.Event()
+
+    async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
+        await gate.wait()
+        return [CheckResult(status=CheckStatus.ERROR, time=2.0 if code == "rank 1" else 3.0) for code in codes]
+
+    batcher = CheckBatcher(send, batch_size=1, window=0.0, max_in_flight=2)
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+    first = asyncio.create_task(_candidate(batcher, race, 0))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(_candidate(batcher, race, 1))
+    await asyncio.sleep(0.01)
+    first.cancel()  # both callers leave after their requests went: both checks are orphaned
+    second.cancel()
+    await asyncio.gather(first, second, return_exceptions=True)
+    gate.set()
+    await asyncio.sleep(0.01)
+    await batcher.close()
+    assert batcher.stats.orphaned == 2 and batcher.stats.orphaned_seconds == 5.0
+    assert batcher.stats.speculated == 1 and batcher.stats.orphaned_speculated_seconds == 2.0
 
 
 async def test_an_answered_earlier_candidate_releases_the_next_into_priority_order() -> None:
