@@ -380,6 +380,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         # whose caller left, e.g. a race's candidate within the window, a search that ended)
         "orphaned_speculated_share": round(batcher.orphaned_speculated_seconds / max(1e-9, lean["check_seconds"]), 3),
         "speculated_checks": batcher.speculated,
+        "orphan_hits": batcher.orphan_hits,  # checks answered from an orphan's kept verdict
         "kimina_checks_per_s": round(lean["checks_done"] / wall, 1),
         "kimina_capacity_per_s": round(capacity, 1),
         "throughput_over_capacity": round(lean["checks_done"] / wall / capacity, 3) if capacity else None,

@@ -31,6 +31,8 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     assert row["proved"] == 3  # p_solve=1: every hole's lemma is proved, every sketch assembles
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root and 2 steps + the closing hole per problem
     assert row["repl_kills"] == 0 and row["unsent_dropped"] >= 0
+    assert 0.0 <= row["orphaned_speculated_share"] <= row["orphaned_share"] <= 1.0
+    assert row["speculated_checks"] >= 0 and row["orphan_hits"] >= 0
     assert row["wall_over_ideal"] is not None and row["wall_over_ideal"] >= 1.0
     for kind, count in row["records_stored"].items():
         assert row["records_emitted"][kind] == count, kind
