@@ -377,16 +377,19 @@ class Prover:
         return await self.llm.generate(inp, n=n, **opts)
 
     async def prove(
-        self, header: str, lemma_statement: str, n: int = 1, **sampling: Any
+        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None, **sampling: Any
     ) -> list[ProofCandidate]:
         """Up to `n` candidates (outputs with no usable proof are dropped; the LLM call record keeps
-        them)."""
+        them). `informal`: the problem's informal statement, the docstring of the theorem in the
+        prompt (DeepSeek-Prover-V2's miniF2F layout, and the one training rows are built with) —
+        for the theorem itself, not for a subgoal lemma it does not describe."""
         if self.completion_mode:
-            prompt = prompts.prover_completion_prompt(header, open_statement(lemma_statement) + "\n")
+            prompt = prompts.prover_completion_prompt(header, open_statement(lemma_statement) + "\n", informal)
             outs = await self._generate(prompt, n, sampling)
             history = ({"role": "user", "content": prompt},)
             return self._from_continuations(lemma_statement, outs, history, 0)
-        messages = prompts.prover_messages(header, statement_with_sorry(lemma_statement), cot=self.cot)
+        messages = prompts.prover_messages(header, statement_with_sorry(lemma_statement), cot=self.cot,
+                                           informal=informal)
         outs = await self._generate(messages, n, sampling)
         return self._from_outputs(header, lemma_statement, outs, messages, 0)
 

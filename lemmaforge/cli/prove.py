@@ -149,7 +149,7 @@ def prove(
     header: Annotated[
         str | None, typer.Option("--header", help="Header for --statement (default: the miniF2F header).")
     ] = None,
-    informal: Annotated[str | None, typer.Option("--informal", help="Informal statement / proof for the planner.")] = None,
+    informal: Annotated[str | None, typer.Option("--informal", help="Informal statement (or proof) for the planner, and the theorem's docstring in the prover's whole-proof prompts.")] = None,
     planner_url: Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")] = None,
     planner_model: Annotated[str | None, typer.Option("--planner-model")] = None,
     prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,

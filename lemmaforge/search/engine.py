@@ -55,6 +55,7 @@ from lemmaforge.search.interfaces import (
     SearchResult,
     SketchLike,
     store_lookup,
+    takes_informal,
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.tree import Node, ProofTree
@@ -320,6 +321,11 @@ class _Run(TreeJournal):
     def _prove_call(self, node: Node, n: int) -> Callable[[], Awaitable[Any]]:
         prover = self.engine.prover
         assert prover is not None
+        # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
+        # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
+        informal = self.problem.informal if node.parent_id is None else None
+        if informal and takes_informal(prover):
+            return lambda: prover.prove(self.header, node.text, n=n, informal=informal)
         return lambda: prover.prove(self.header, node.text, n=n)
 
     def _draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:

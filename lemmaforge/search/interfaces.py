@@ -7,6 +7,7 @@ without reading the search loop, and the engine module stays about the search it
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -46,11 +47,25 @@ class PlannerLike(Protocol):
 
 
 class ProverLike(Protocol):
+    """`prove` may also take `informal=` (keyword): the problem's informal statement, passed for the
+    theorem itself when the problem has one and the method names that parameter."""
+
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
 
     async def correct(
         self, header: str, candidate: CandidateLike, errors: list[str], n: int = 1
     ) -> Sequence[CandidateLike]: ...
+
+
+def takes_informal(prover: Any) -> bool:
+    """Whether `prover.prove` has a parameter named `informal` (a prover written without one keeps
+    working: it is simply not given the informal statement)."""
+    try:
+        parameters = inspect.signature(prover.prove).parameters
+    except (TypeError, ValueError):  # a callable without an introspectable signature
+        return False
+    param = parameters.get("informal")
+    return param is not None and param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
 
 
 # --- results and budgets ---------------------------------------------------------------------------

@@ -186,6 +186,34 @@ async def test_prover_self_correction_goedel_style(fake_openai, make_client):
     ]
 
 
+BARE = f"{DECL}\n  sorry"  # the statement without its docstring
+INFORMAL = "Show that for any real numbers $a$ and $b$, $2ab \\leq a^2 + b^2$."
+
+
+async def test_prover_puts_the_informal_statement_in_the_prompt_as_the_theorems_docstring(fake_openai, make_client):
+    reply = f"```lean4\n{MINIF2F_HEADER}/-- {INFORMAL}-/\n{BARE.replace('sorry', PROOF_BODY)}\n```"
+    fake_openai.add_rule(r"^Complete the following Lean 4 code:", reply)
+    prover = Prover(make_client(), cot=False)
+
+    [cand] = await prover.prove(MINIF2F_HEADER, BARE, informal=INFORMAL)
+
+    [req] = fake_openai.requests_to("chat")
+    assert req.last_user == prompts.prover_prompt(MINIF2F_HEADER, BARE, cot=False, informal=INFORMAL)
+    assert f"/-- {INFORMAL}-/\n{DECL}" in req.last_user  # DeepSeek-Prover-V2's miniF2F layout
+    assert cand.body == PROOF_BODY and cand.code == BARE.replace("sorry", PROOF_BODY)  # our statement, no docstring
+
+
+async def test_prover_in_completion_mode_puts_the_informal_statement_before_the_open_theorem(fake_openai, make_client):
+    fake_openai.add_rule(r":= by\n$", f"  {PROOF_BODY}\n```", endpoint="completions")
+    prover = Prover(make_client(mode="completion"))
+
+    [cand] = await prover.prove(MINIF2F_HEADER, BARE, informal=INFORMAL)
+
+    [req] = fake_openai.requests_to("completions")
+    assert req.prompt.endswith(f"/-- {INFORMAL}-/\n{DECL}\n")
+    assert cand.body == PROOF_BODY
+
+
 async def test_prover_completion_mode(fake_openai, make_client):
     fake_openai.add_rule(r":= by\n$", [f"  {PROOF_BODY}\n```\nextra text", "```"], endpoint="completions")
     prover = Prover(make_client(mode="completion"))

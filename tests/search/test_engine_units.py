@@ -939,3 +939,60 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     assert hole.strategy == "cache"
     assert prover.calls == 1  # the closing hole only
     assert result.stats.cache_hits == 1
+
+
+class _InformalRecordingProver(ScriptedProver):
+    """Records the `informal` each request got (by statement), and fails every candidate."""
+
+    def __init__(self) -> None:
+        super().__init__(["bad"], [0.0])
+        self.informal_of: list[tuple[str, str | None]] = []
+
+    async def prove(self, header, lemma_statement, n=1, *, informal=None):
+        self.informal_of.append((lemma_statement.split(":", 1)[0], informal))
+        return await super().prove(header, lemma_statement, n)
+
+
+async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_subgoals_do_not():
+    class SketchesCompile(CountingVerifier):  # a sketch checks with its holes open; proofs fail
+        async def check(self, code, *, timeout=None):
+            if "sorry" not in code:
+                return await super().check(code)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+
+    problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
+    prover = _InformalRecordingProver()
+    budget = BudgetConfig(root_whole_proof_attempts=2, prover_samples_per_goal=1, self_corrections=0, max_depth=1)
+    engine = SearchEngine(SketchesCompile(), _OneSketch(), prover, recorder=MemoryRecorder(),
+                          options=SearchOptions(budget=budget, portfolio=(), prover_samples_per_call=1))
+    await asyncio.wait_for(engine.prove(problem), timeout=5)
+    roots = [informal for name, informal in prover.informal_of if name == "theorem p (x "]
+    subgoals = [informal for name, informal in prover.informal_of if name != "theorem p (x "]
+    assert roots == ["Every x equals itself."] * 2
+    assert subgoals and all(informal is None for informal in subgoals)  # the sketch's holes
+
+
+async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_that_has_one():
+    problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
+    budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
+    engine = SearchEngine(CountingVerifier(), None, ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
+                          options=SearchOptions(budget=budget))
+    result = await asyncio.wait_for(engine.prove(problem), timeout=5)
+    assert result.proved
+
+
+def test_takes_informal_reads_the_provers_own_signature():
+    from lemmaforge.search.interfaces import takes_informal
+
+    class Keyword:
+        async def prove(self, header, lemma_statement, n=1, *, informal=None): ...
+
+    class Positional:
+        async def prove(self, header, lemma_statement, n=1, informal=None): ...
+
+    class OnlyKwargs:  # **sampling would send it to the model as a sampling parameter: not given
+        async def prove(self, header, lemma_statement, n=1, **sampling): ...
+
+    assert takes_informal(Keyword()) and takes_informal(Positional())
+    assert not takes_informal(OnlyKwargs()) and not takes_informal(ScriptedProver([], []))
