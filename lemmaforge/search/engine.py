@@ -325,7 +325,8 @@ class _Run(TreeJournal):
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
         informal = self.problem.informal if node.parent_id is None else None
         if informal and takes_informal(prover):
-            return lambda: prover.prove(self.header, node.text, n=n, informal=informal)
+            with_informal = prover
+            return lambda: with_informal.prove(self.header, node.text, n=n, informal=informal)
         return lambda: prover.prove(self.header, node.text, n=n)
 
     def _draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from lemmaforge.config import AuditConfig, BudgetConfig, Settings
 from lemmaforge.lean.audit import AuditReport
@@ -57,7 +57,15 @@ class ProverLike(Protocol):
     ) -> Sequence[CandidateLike]: ...
 
 
-def takes_informal(prover: Any) -> bool:
+class InformalProverLike(Protocol):
+    """A prover whose `prove` takes the problem's informal statement (`takes_informal`)."""
+
+    async def prove(
+        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None
+    ) -> Sequence[CandidateLike]: ...
+
+
+def takes_informal(prover: Any) -> TypeGuard[InformalProverLike]:
     """Whether `prover.prove` has a parameter named `informal` (a prover written without one keeps
     working: it is simply not given the informal statement)."""
     try:
