@@ -10,7 +10,7 @@ import asyncio
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from lemmaforge.agent.llm import LLM, LLMRequestError, backend_of, make_llm
 from lemmaforge.agent.prompts import with_header
@@ -26,9 +26,11 @@ from lemmaforge.records import (
     ProblemRecord,
     ProofRecord,
     Recorder,
+    Verdict,
     new_id,
 )
 from lemmaforge.search.cache import normalize_statement
+from lemmaforge.search.interfaces import takes_informal
 from lemmaforge.training.devices import default_device
 from lemmaforge.training.holdout import proof_key
 
@@ -166,14 +168,21 @@ class RoundSampler:
         attempts and the verified proofs are recorded; without (evaluation) nothing but the LLM
         call is."""
         record = run_id is not None and node_id is not None
+        rid, nid = run_id or "", node_id or ""  # used only when `record`
         if record:
-            self.recorder.emit(NodeCreated(run_id, node_id, "goal", 0, p.theorem))
+            self.recorder.emit(NodeCreated(rid, nid, "goal", 0, p.theorem))
         try:
-            candidates = await prover.prove(p.header, p.theorem, n=n)
+            # The prompt the exported training rows are built with (export.sft_row): the informal
+            # statement as the theorem's docstring, where the problem has one.
+            informal = p.record.informal
+            if informal and takes_informal(prover):
+                candidates = await prover.prove(p.header, p.theorem, n=n, informal=informal)
+            else:
+                candidates = await prover.prove(p.header, p.theorem, n=n)
         except LLMRequestError as exc:
             if record:
-                self.recorder.emit(AttemptRecord(run_id, new_id(), node_id, "prover", "skipped", "", errors=[str(exc)]))
-                self.recorder.emit(NodeStatusChanged(run_id, node_id, "failed", reason="the server refused the request"))
+                self.recorder.emit(AttemptRecord(rid, new_id(), nid, "prover", "skipped", "", errors=[str(exc)]))
+                self.recorder.emit(NodeStatusChanged(rid, nid, "failed", reason="the server refused the request"))
             return {"candidates": 0, "proofs": 0}
 
         async def check(c: Any) -> tuple[Any, str, Any]:
@@ -189,8 +198,9 @@ class RoundSampler:
         for cand, file, report in checked:
             ok = report.ok
             if record:
-                verdict = "valid" if ok else report.status.value  # incomplete / error / rejected / timeout
-                self.recorder.emit(AttemptRecord(run_id, new_id(), node_id, "prover", verdict, file, output=cand.raw,
+                # incomplete / error / rejected / timeout
+                verdict = "valid" if ok else cast(Verdict, report.status.value)
+                self.recorder.emit(AttemptRecord(rid, new_id(), nid, "prover", verdict, file, output=cand.raw,
                                          prompt=cand.prompt, llm_call_id=cand.call_id,
                                          errors=[str(x) for x in report.reasons][:8],
                                          check_seconds=report.check.time if report.check else 0.0))
@@ -203,15 +213,15 @@ class RoundSampler:
             proofs += 1
             first_body = first_body or cand.body
             if record:
-                self.recorder.emit(ProofRecord(run_id, new_id(), "whole", p.header, p.record.statement,
+                self.recorder.emit(ProofRecord(rid, new_id(), "whole", p.header, p.record.statement,
                                        normalize_statement(p.record.statement), file,
-                                       problem_id=p.record.problem_id, node_id=node_id, strategy="prover",
+                                       problem_id=p.record.problem_id, node_id=nid, strategy="prover",
                                        depth=0, audit=report.to_json()))
         if record:
             if proofs:
-                self.recorder.emit(NodeStatusChanged(run_id, node_id, "solved", "prover", first_body))
+                self.recorder.emit(NodeStatusChanged(rid, nid, "solved", "prover", first_body))
             else:
-                self.recorder.emit(NodeStatusChanged(run_id, node_id, "failed", reason=f"no verified proof in {n} samples"))
+                self.recorder.emit(NodeStatusChanged(rid, nid, "failed", reason=f"no verified proof in {n} samples"))
         return {"candidates": len(candidates), "proofs": proofs}
 
 

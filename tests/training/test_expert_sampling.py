@@ -1,0 +1,58 @@
+"""Expert-iteration sampling asks the prover with the prompt its training rows are built with."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from lemmaforge.records import MemoryRecorder, ProblemRecord
+from lemmaforge.training.expert_sampling import RoundSampler, problem_of
+from tests.conftest import BENCHMARKS
+
+
+def _minif2f_with_informal() -> ProblemRecord:
+    """A real miniF2F row that has an informal statement."""
+    with open(BENCHMARKS / "minif2f.jsonl", encoding="utf-8") as rows:
+        row = next(r for r in map(json.loads, rows) if r.get("informal_statement"))
+    return ProblemRecord(f"minif2f/{row['name']}", row["name"], row["header"], row["formal_statement"],
+                         informal=row["informal_statement"])
+
+
+class RecordingProver:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str | None]] = []
+
+    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None) -> list[Any]:
+        self.asked.append((lemma_statement, informal))
+        return []  # nothing to audit
+
+
+class OldProver:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[Any]:
+        self.asked += 1
+        return []
+
+
+def _sampler() -> RoundSampler:
+    cfg = SimpleNamespace(prover_url="http://127.0.0.1:1/v1", prover_model=None, samples=2, eval_samples=1,
+                          temperature=1.0, top_p=0.95, max_tokens=64, concurrency=1)
+    return RoundSampler(cfg, store=None, recorder=MemoryRecorder(), verifier_factory=lambda: None)  # type: ignore[arg-type]
+
+
+async def test_sampling_gives_the_prover_the_problems_informal_statement() -> None:
+    record = _minif2f_with_informal()
+    prover = RecordingProver()
+    counts = await _sampler().attempt(prover, None, problem_of(record), 2, run_id=None, node_id=None)  # type: ignore[arg-type]
+    assert counts == {"candidates": 0, "proofs": 0}
+    [(statement, informal)] = prover.asked
+    assert statement.startswith(f"theorem {record.name}") and informal == record.informal
+
+
+async def test_a_prover_without_the_parameter_is_asked_as_before() -> None:
+    prover = OldProver()
+    await _sampler().attempt(prover, None, problem_of(_minif2f_with_informal()), 2, run_id=None, node_id=None)  # type: ignore[arg-type]
+    assert prover.asked == 1
