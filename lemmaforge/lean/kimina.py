@@ -562,7 +562,7 @@ def _is_timeout(error: str) -> bool:
 
 
 def _is_header_timeout(error: str | None) -> bool:
-    return bool(error) and "header" in error.lower() and _is_timeout(error)
+    return error is not None and "header" in error.lower() and _is_timeout(error)
 
 
 def _failed(status: CheckStatus, error: str, raw: dict[str, Any] | None = None) -> CheckResult:

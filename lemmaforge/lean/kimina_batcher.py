@@ -388,13 +388,13 @@ class CheckBatcher:
         # Nothing certain is left to send and the server has room: held work goes rather than leave
         # a REPL idle (least speculative first).
         held_kept: list[_Item] = []
-        while not kept and len(batch) < room and (item := self._pop_held()) is not None:
-            if not fits(item):
-                held_kept.append(item)
+        while not kept and len(batch) < room and (held_item := self._pop_held()) is not None:
+            if not fits(held_item):
+                held_kept.append(held_item)
                 continue
-            item.sent = item.speculated = True
+            held_item.sent = held_item.speculated = True
             self.stats.speculated += 1
-            batch.append(item)
+            batch.append(held_item)
         for item in kept:
             heapq.heappush(self._queue, item)
         for item in held_kept:

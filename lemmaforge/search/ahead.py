@@ -65,6 +65,7 @@ class RequestsAhead:
         if not self.budget.has_calls(len(self.pending)):
             return None
         path = lean_priority.current_siblings()
+        task: asyncio.Task[Any]
         if lean_priority.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
             task = asyncio.ensure_future(_request(make))
             self._sent(task)

@@ -69,14 +69,17 @@ async def assemble(
     return None
 
 
+_VERDICTS: dict[CheckStatus, Verdict] = {
+    CheckStatus.VALID: "valid",
+    CheckStatus.INCOMPLETE: "incomplete",
+    CheckStatus.ERROR: "error",
+    CheckStatus.TIMEOUT: "timeout",
+    CheckStatus.CRASHED: "crashed",
+}
+
+
 def verdict_of(result: CheckResult) -> Verdict:
-    return {
-        CheckStatus.VALID: "valid",
-        CheckStatus.INCOMPLETE: "incomplete",
-        CheckStatus.ERROR: "error",
-        CheckStatus.TIMEOUT: "timeout",
-        CheckStatus.CRASHED: "crashed",
-    }[result.status]
+    return _VERDICTS[result.status]
 
 
 def proof_body(code: str) -> str | None:

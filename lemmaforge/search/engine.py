@@ -524,7 +524,7 @@ class _Run(TreeJournal):
                 done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                 # Retrieve every finished task's exception (so none is left "never retrieved"),
                 # then let the first real failure propagate: endpoint down, verifier down, a bug.
-                errors = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
+                errors = [e for t in done if not t.cancelled() and (e := t.exception()) is not None]
                 for error in errors:
                     if not isinstance(error, BudgetExhausted):
                         raise error
@@ -694,9 +694,9 @@ class _Run(TreeJournal):
                     if task.cancelled():  # before its turn, its units went to work on its turn
                         preempted.add(rank)
                         continue
-                    error = task.exception()
-                    if error is not None and (running or preempted) and isinstance(first_leaf(error), BudgetExhausted):
-                        exhausted = exhausted or error
+                    failure = task.exception()
+                    if failure is not None and (running or preempted) and isinstance(first_leaf(failure), BudgetExhausted):
+                        exhausted = exhausted or failure
                         ended.add(rank)
                         continue
                     solution = task.result()  # an endpoint, verifier or budget error propagates

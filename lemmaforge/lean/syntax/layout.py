@@ -367,6 +367,8 @@ class _Tracker:
         self.depths = [0] * n
         self.starts: list[int] = []
         self.keyword_of: dict[int, int] = {}
+        self.blocks: list[Block] = []
+        self._blocks_tuple: tuple[Block, ...] | None = ()  # None: `blocks` changed since
         self._reset()
         self.no_start_until = -1  # tokens up to this index belong to the command just started
         self.attr_close = -1  # inside an attribute list up to this token index
@@ -381,8 +383,8 @@ class _Tracker:
         return self._blocks_tuple
 
     def _reset(self) -> None:
-        self.blocks: list[Block] = []
-        self._blocks_tuple: tuple[Block, ...] | None = ()  # None: `blocks` changed since
+        self.blocks = []
+        self._blocks_tuple = ()
         self.depth = 0
         self.open_request: int | None = None  # index of an opener whose block starts at the next token
         self.item_first: dict[int, str] = {}  # id(block) -> first token of its current tactic
