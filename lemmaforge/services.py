@@ -126,10 +126,10 @@ async def open_services(
     (one line each) when a backend cannot be built."""
     # Lean first: on a machine without it, that is the thing to fix first.
     own_verifier = verifier is None
-    verifier = verifier or make_verifier(settings.verifier)
+    lean: Verifier = verifier if verifier is not None else make_verifier(settings.verifier)
     if not settings.planner.url and not settings.prover.url:
         if own_verifier:
-            await verifier.close()
+            await lean.close()
         raise LLMMisconfiguredError(
             "no model configured: set --prover-url (and --planner-url for decomposition), "
             "or [prover].url / [planner].url in the config"
@@ -139,13 +139,13 @@ async def open_services(
     try:
         planner_llm = make_llm(settings.planner, "planner", recorder=recorder) if settings.planner.url else None
         prover_llm = make_llm(settings.prover, "prover", recorder=recorder) if settings.prover.url else None
-        yield Services(verifier, recorder, planner_llm, prover_llm, cot)
+        yield Services(lean, recorder, planner_llm, prover_llm, cot)
     finally:
         for llm in (planner_llm, prover_llm):
             if llm is not None:
                 await llm.close()
         if own_verifier:
-            await verifier.close()
+            await lean.close()
 
 
 # --------------------------------------------------------------------------------------------------

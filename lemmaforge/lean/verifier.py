@@ -275,8 +275,11 @@ class Verifier(Protocol):
     `gate.GatedVerifier`, which refuses (without calling the backend) any text outside the
     whitelist."""
 
-    name: str
-    supports_proof_states: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def supports_proof_states(self) -> bool: ...
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult: ...
 

@@ -21,18 +21,35 @@ from lemmaforge.search.tree import ProofTree
 # --- what the engine needs from the agent layer ----------------------------------------------------
 
 
+# Read-only members: the engine only reads them, and the agents' own types are frozen dataclasses.
+
+
 class SketchLike(Protocol):
-    code: str  # the theorem with its sketch proof (no header)
-    informal: str | None
-    raw: str
-    call_id: str | None
+    @property
+    def code(self) -> str: ...  # the theorem with its sketch proof (no header)
+
+    @property
+    def informal(self) -> str | None: ...
+
+    @property
+    def raw(self) -> str: ...
+
+    @property
+    def call_id(self) -> str | None: ...
 
 
 class CandidateLike(Protocol):
-    code: str  # the lemma with the model's proof (no header)
-    body: str | None  # the tactic proof, dedented
-    raw: str
-    call_id: str | None
+    @property
+    def code(self) -> str: ...  # the lemma with the model's proof (no header)
+
+    @property
+    def body(self) -> str | None: ...  # the tactic proof, dedented
+
+    @property
+    def raw(self) -> str: ...
+
+    @property
+    def call_id(self) -> str | None: ...
 
 
 class PlannerLike(Protocol):
@@ -40,8 +57,9 @@ class PlannerLike(Protocol):
         self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
     ) -> Sequence[SketchLike]: ...
 
+    # `sketch`: one this planner returned (an implementation may need its own fields of it).
     async def correct(
-        self, header: str, statement: str, sketch: SketchLike, errors: list[str], n: int = 1, *,
+        self, header: str, statement: str, sketch: Any, errors: list[str], n: int = 1, *,
         checked_code: str | None = None,
     ) -> Sequence[SketchLike]: ...
 
@@ -52,8 +70,9 @@ class ProverLike(Protocol):
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
 
+    # `candidate`: one this prover returned (the agents' Prover reads its statement and history).
     async def correct(
-        self, header: str, candidate: CandidateLike, errors: list[str], n: int = 1
+        self, header: str, candidate: Any, errors: list[str], n: int = 1
     ) -> Sequence[CandidateLike]: ...
 
 
