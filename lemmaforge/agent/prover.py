@@ -423,8 +423,9 @@ class Prover:
                 header, open_statement(candidate.statement) + "\n", annotated.strip("\n"), candidate.round
             )
             outs = await self._generate(prompt, n, sampling)
-            history = ({"role": "user", "content": prompt},)
-            return self._from_continuations(candidate.statement, outs, history, candidate.round + 1)
+            return self._from_continuations(
+                candidate.statement, outs, ({"role": "user", "content": prompt},), candidate.round + 1
+            )
         history = list(candidate.history) or prompts.prover_messages(
             header, statement_with_sorry(candidate.statement), cot=self.cot
         )

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+K = TypeVar("K", bound=Hashable)  # a problem's key: any hashable, one type per mapping
 
 __all__ = [
     "GroupStat",
@@ -62,7 +64,7 @@ def _nc(key: Any, value: Any) -> tuple[int, int]:
     return n, c
 
 
-def mean_pass_at_k(results: Mapping[Hashable, tuple[int, int]], k: int) -> float:
+def mean_pass_at_k(results: Mapping[K, tuple[int, int]], k: int) -> float:
     """Mean of `pass_at_k(n, c, k)` over problems; `results` maps a problem to (n, c)."""
     if not results:
         raise ValueError("mean pass@k of no results")
@@ -123,8 +125,8 @@ def _as_groups(value: str | Iterable[str] | None) -> list[str]:
 
 
 def solved_by_group(
-    results: Mapping[Hashable, bool | tuple[int, int]],
-    groups: Mapping[Hashable, str | Iterable[str] | None],
+    results: Mapping[K, bool | tuple[int, int]],
+    groups: Mapping[K, str | Iterable[str] | None],
     *,
     k: int | None = None,
 ) -> dict[str, GroupStat]:
@@ -133,7 +135,7 @@ def solved_by_group(
     `groups` maps a problem to one group (a split) or several (category tags: a problem then
     counts in each of its groups). Problems with no group land in "(none)". With `k`, each group
     also gets its mean pass@k (then every result must be an (n, c) pair)."""
-    members: dict[str, list[Hashable]] = {}
+    members: dict[str, list[K]] = {}
     for key in results:
         for g in _as_groups(groups.get(key)) or [NO_GROUP]:
             members.setdefault(g, []).append(key)

@@ -114,7 +114,7 @@ def data_dir() -> Path:
     )
 
 
-def resolve_dataset(spec: str) -> DatasetInfo | Path | str:
+def resolve_dataset(spec: str | os.PathLike[str]) -> DatasetInfo | Path | str:
     """What `spec` names: a registered `DatasetInfo`, a JSONL `Path`, or an `hf:` spec (str)."""
     if not isinstance(spec, str | os.PathLike):
         raise DatasetError(f"dataset spec must be a name or a path, not {type(spec).__name__}")

@@ -170,6 +170,7 @@ def bench_command(
                 plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
                                     problems=selected)
             else:
+                assert resume is not None  # no spec is made only with --resume (above)
                 bench = rs.load_bench(store, resume)
                 stored_settings = bench.config.get("settings") or {}
                 conflicts = rs.experiment_setting_conflicts(stored_settings, overrides)
@@ -383,7 +384,7 @@ class _Bar:
         self.task = self.progress.add_task(plan.run_id[:12], total=tally.total, completed=tally.done,
                                            **self._fields())
 
-    def _fields(self) -> dict[str, str]:
+    def _fields(self) -> dict[str, Any]:  # rich's task fields (all text here)
         t = self.tally
         rate = f"{100 * len(t.solved) / len(t.tried):.1f}%" if t.tried else "-"
         return {"solved": str(len(t.solved)), "tried": str(len(t.tried)), "rate": rate,

@@ -148,7 +148,7 @@ def _filter_by_pass_rate(
     from lemmaforge.training.generation import hf_sampler
     from lemmaforge.training.rewards import estimate_pass_rates, filter_by_pass_rate
 
-    model = m
+    model: Any = m
     if isinstance(m, str):  # the GPU presets let TRL load the weights: the filter loads them once
         from transformers import AutoModelForCausalLM
 

@@ -136,6 +136,7 @@ def prepare(
     try:
         # Projects build (and download) when constructed, so they are made inside the try too, and
         # with OUR lake: lean-interact's default is a bare "lake" looked up on PATH.
+        project: lean_interact.project.BaseProject
         if cfg.project is not None:
             log(f"building Lean project {cfg.project} and the REPL…")
             project = lean_interact.LocalProject(directory=str(cfg.project), lake_path=lake)

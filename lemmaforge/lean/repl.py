@@ -56,6 +56,7 @@ from typing import Any
 
 from lean_interact import Command, LeanREPLConfig, ProofStep, TempRequireProject
 from lean_interact.interface import BaseREPLQuery
+from lean_interact.project import BaseProject
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
@@ -201,6 +202,7 @@ class ReplVerifier:
         Lean / lake / the project is missing."""
         lake = find_lake(cfg.lake_path)
         try:
+            project: BaseProject
             if cfg.project is not None:
                 project = local_project(cfg.project, lake)
             else:

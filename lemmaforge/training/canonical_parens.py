@@ -181,7 +181,7 @@ def _redundant(toks: Sequence[str], i: int, j: int) -> bool:
         if shape.kind == "prefix":
             return shape.prec > p
         return shape.prec > p or (shape.prec == p and a == "l" and shape.assoc == "l")
-    if is_operand(right) or right in OPEN:
+    if (right is not None and is_operand(right)) or right in OPEN:
         return shape.kind == "application"  # `(f x) y` is `f x y`
     return False
 

@@ -59,7 +59,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from lemmaforge.agent.llm import LLM
 from lemmaforge.config import AuditConfig
@@ -307,7 +307,9 @@ class ExpertIteration:
             self._flush()
             return {"run_id": self.run_id, **final}
         except BaseException as exc:
-            status = "cancelled" if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError) else "failed"
+            status: Literal["cancelled", "failed"] = (
+                "cancelled" if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError) else "failed"
+            )
             info = {"round": round_, "phase": self._phase, "error": _one_line(exc)}
             if round_run is not None:
                 self._emit(RunFinished(round_run, status, info))

@@ -126,7 +126,7 @@ def original_text(header: str | None, statement: str) -> str:
     own_header, _ = lean_syntax.split_header(statement)
     if own_header.strip() or not (header or "").strip():
         return statement
-    return header.rstrip() + "\n\n" + statement.lstrip()
+    return (header or "").rstrip() + "\n\n" + statement.lstrip()
 
 
 def candidate_text(proof_code: str, original: str) -> str:

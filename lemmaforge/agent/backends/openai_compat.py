@@ -8,7 +8,7 @@ import json
 import logging
 import os
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import openai
@@ -191,7 +191,9 @@ class OpenAICompatibleLLM(BaseLLM):
         key = api_key or (os.environ.get(api_key_env) if api_key_env else None) or DEFAULT_API_KEY
         # the per-request timeout is set on each call (`request_timeout`); this one covers /models
         self._client = openai.AsyncOpenAI(
-            base_url=url, api_key=key, timeout=httpx.Timeout(timeout or 60.0, connect=CONNECT_TIMEOUT), max_retries=0
+            base_url=url, api_key=key, max_retries=0,
+            # the SDK's annotation names its own httpx alias; the object is httpx's Timeout, as it expects
+            timeout=cast(Any, httpx.Timeout(timeout or 60.0, connect=CONNECT_TIMEOUT)),
         )
         self._semaphore = asyncio.Semaphore(concurrency)
         # mutable state shared with the views `bind` makes (a view is a shallow copy)
@@ -266,7 +268,8 @@ class OpenAICompatibleLLM(BaseLLM):
         try:
             async with self._semaphore:
                 if isinstance(inp, list):
-                    resp = await self._client.chat.completions.create(messages=inp, **kwargs)
+                    # our messages are plain dicts of the same shape as the SDK's TypedDicts
+                    resp = await self._client.chat.completions.create(messages=cast(Any, inp), **kwargs)
                 else:
                     resp = await self._client.completions.create(prompt=inp, **kwargs)
         finally:
