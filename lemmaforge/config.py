@@ -95,6 +95,9 @@ class LLMEndpoint(BaseModel):
     temperature: float = 1.0
     top_p: float = 0.95
     max_tokens: int = 8192
+    # Requests in flight at once, each carrying up to `n` samples (a prover request asks for a goal's
+    # samples together): size it in requests, not sequences. Requests ahead of need (`[search]
+    # prefetch`) start only while fewer than half of it are out.
     concurrency: int = Field(default=16, ge=1)
     # Seconds one HTTP request may take. None: sized to the call's max_tokens (30 s + max_tokens / 25
     # tokens per second: about 6 minutes for 8192), so a hung endpoint costs minutes, not an hour.
