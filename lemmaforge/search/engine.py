@@ -54,8 +54,8 @@ from lemmaforge.search.interfaces import (
     SearchOptions,
     SearchResult,
     SketchLike,
+    prove_request,
     store_lookup,
-    takes_informal,
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.tree import Node, ProofTree
@@ -324,10 +324,7 @@ class _Run(TreeJournal):
         # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
         informal = self.problem.informal if node.parent_id is None else None
-        if informal and takes_informal(prover):
-            with_informal = prover
-            return lambda: with_informal.prove(self.header, node.text, n=n, informal=informal)
-        return lambda: prover.prove(self.header, node.text, n=n)
+        return lambda: prove_request(prover, self.header, node.text, n, informal)
 
     def _draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
         planner = self.engine.planner

@@ -8,7 +8,7 @@ without reading the search loop, and the engine module stays about the search it
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
@@ -93,6 +93,16 @@ def takes_informal(prover: Any) -> TypeGuard[InformalProverLike]:
         return False
     param = parameters.get("informal")
     return param is not None and param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
+
+
+def prove_request(
+    prover: ProverLike, header: str, statement: str, n: int, informal: str | None = None
+) -> Awaitable[Sequence[CandidateLike]]:
+    """`prover.prove(header, statement, n=n)`, given `informal=` too when there is one and the
+    prover takes it (the search's root attempts, expert iteration's sampling)."""
+    if informal and takes_informal(prover):
+        return prover.prove(header, statement, n=n, informal=informal)
+    return prover.prove(header, statement, n=n)
 
 
 # --- results and budgets ---------------------------------------------------------------------------

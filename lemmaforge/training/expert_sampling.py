@@ -30,7 +30,7 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search.cache import normalize_statement
-from lemmaforge.search.interfaces import takes_informal
+from lemmaforge.search.interfaces import prove_request
 from lemmaforge.training.devices import default_device
 from lemmaforge.training.holdout import proof_key
 
@@ -174,11 +174,7 @@ class RoundSampler:
         try:
             # The prompt the exported training rows are built with (export.sft_row): the informal
             # statement as the theorem's docstring, where the problem has one.
-            informal = p.record.informal
-            if informal and takes_informal(prover):
-                candidates = await prover.prove(p.header, p.theorem, n=n, informal=informal)
-            else:
-                candidates = await prover.prove(p.header, p.theorem, n=n)
+            candidates = await prove_request(prover, p.header, p.theorem, n, p.record.informal)
         except LLMRequestError as exc:
             if record:
                 self.recorder.emit(AttemptRecord(rid, new_id(), nid, "prover", "skipped", "", errors=[str(exc)]))
