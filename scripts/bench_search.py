@@ -136,7 +136,8 @@ def judge(code: str) -> CheckResult:
         sorries.append({"pos": pos(m.start()), "goal": "⊢ sim"})
     for m in re.finditer(r"^#print axioms (\S+)", code, re.MULTILINE):
         deps = "propext, sorryAx" if sorries else "propext"
-        messages.append({"severity": "info", "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
+        # at the probe's own position: the audit reads only the messages Lean attaches to it
+        messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
     if sorries:
         messages.append({"severity": "warning", "data": "declaration uses 'sorry'"})
     return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend="sim")

@@ -76,3 +76,20 @@ def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines()[-1].startswith("bench_e2e.py: error: ")
     assert (root / "README.md").read_bytes() == before
+
+
+async def test_engine_benchmark_searches_prove_what_they_can() -> None:
+    """scripts/bench_search.py (the `--overhead` rows) measures searches that succeed: its simulated
+    Lean answers the audit's axiom probe where Lean does (at the probe's own position), so a run
+    whose every lemma is proved proves every problem (a probe answered elsewhere is rejected by the
+    audit, and every search would end "not proved" after building the same tree)."""
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_search
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    scenario = bench_search.Scenario("tiny", problems=3, workers=2, llm_concurrency=4, check_latency=0.0,
+                                     llm_latency=0.0, steps=2, p_solve=1.0, samples=2)
+    row = await bench_search.run(scenario)
+    assert row["proved"] == 3
+    assert row["goal_nodes"] == 3 * (1 + 3)  # the root, 2 steps and the closing hole
