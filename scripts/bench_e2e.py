@@ -31,6 +31,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
     python scripts/bench_e2e.py --repls 128 --problems 300 --scale 0.05 --json
     python scripts/bench_e2e.py --overhead --client-cpu --no-e2e
     python scripts/bench_e2e.py --profile-bins 20                # where the run's end goes idle
+    python scripts/bench_e2e.py --hilbert                        # 8 searches of Hilbert's size (~6 min)
 """
 
 from __future__ import annotations
@@ -477,18 +478,36 @@ async def client_cpu(in_flight: int, checks: int, scale: float) -> dict[str, Any
             "client_cpu_ms_per_check": round(1000 * cpu / checks, 3), "checks_per_s": round(checks / wall, 1)}
 
 
+# The workload's shape. The default: miniF2F-test's 244 problems, 128 at once, small trees (~45
+# goal nodes, ~32 LLM calls per problem). `--hilbert`: a few searches with trees of the size Hilbert
+# reports (1,840 LLM calls per PutnamBench problem on average): every one must keep many Lean workers
+# busy on its own, by speculating on held siblings.
+DEFAULT_TREES: dict[str, Any] = {"problems": 244, "concurrent_problems": 128, "p_solve": 0.15, "depth": 3}
+HILBERT: dict[str, Any] = {"problems": 8, "concurrent_problems": 8, "p_solve": 0.05, "depth": 5}
+
+
+def fill_workload(args: argparse.Namespace) -> None:
+    """The workload options not given on the command line, from the preset chosen (`--hilbert`)."""
+    for name, value in (HILBERT if args.hilbert else DEFAULT_TREES).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repls", type=int, default=64)
     p.add_argument("--llm-slots", type=int, default=512)
-    p.add_argument("--problems", type=int, default=244, help="244: miniF2F-test's size")
-    p.add_argument("--concurrent-problems", type=int, default=128)
+    p.add_argument("--problems", type=int, help="244: miniF2F-test's size (--hilbert: 8)")
+    p.add_argument("--concurrent-problems", type=int, help="128 (--hilbert: 8)")
+    p.add_argument("--hilbert", action="store_true",
+                   help="trees of Hilbert's size: a few searches of ~2,400 goal nodes and ~1,400 LLM calls each "
+                        "(defaults --problems 8 --concurrent-problems 8 --p-solve 0.05 --depth 5)")
     p.add_argument("--scale", type=float, default=0.3, help="latency multiplier (0.1: 3.5 s checks take 0.35 s)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--steps", type=int, default=5, help="have-steps per sketch (holes = steps + 1)")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=int, help="3 (--hilbert: 5)")
     p.add_argument("--samples", type=int, default=8, help="prover samples per goal (one request, n = samples)")
-    p.add_argument("--p-solve", type=float, default=0.15)
+    p.add_argument("--p-solve", type=float, help="a prover sample's chance to prove a sub-lemma: 0.15 (--hilbert: 0.05)")
     p.add_argument("--tokens-per-s", type=float, default=200.0)
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
@@ -504,6 +523,7 @@ def main() -> None:
     p.add_argument("--db", help="keep the run's SQLite store at this new path, e.g. to read the last searches' attempts")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    fill_workload(args)
     if args.profile_bins < 1:
         p.error("--profile-bins must be at least 1")
     if args.race_window < 1:

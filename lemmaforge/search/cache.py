@@ -79,6 +79,8 @@ class SubgoalCache:
     def __init__(self, source: ProofLookup | None = None) -> None:
         self._local: dict[CacheKey, str] = {}
         self._source = source
+        # Goals still working on a statement, told when a proof of it is put (`watch`).
+        self._watchers: dict[CacheKey, list[asyncio.Future[str]]] = {}
         self.hits = 0
         self.misses = 0
         self.source_reads = 0  # lookups that reached the store
@@ -115,8 +117,37 @@ class SubgoalCache:
 
     def put(self, header: str, lemma: str, proof: str) -> CacheKey:
         key = cache_key(header, lemma)
-        self._local.setdefault(key, proof)
+        proof = self._local.setdefault(key, proof)
+        for waiter in self._watchers.pop(key, ()):
+            if not waiter.done():
+                waiter.set_result(proof)
         return key
+
+    def watch(self, header: str, lemma: str) -> asyncio.Future[str]:
+        """A future that `put` resolves with the first proof of `lemma` put from now on (or at
+        once, with the one already here): a goal still working on a statement that another goal
+        has just proved takes that proof instead of finishing its own work. Call `unwatch` when
+        the goal ends. On the running event loop (a run's cache belongs to its loop)."""
+        key = cache_key(header, lemma)
+        waiter: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        known = self._local.get(key)
+        if known is not None:
+            waiter.set_result(known)
+        else:
+            self._watchers.setdefault(key, []).append(waiter)
+        return waiter
+
+    def unwatch(self, header: str, lemma: str, waiter: asyncio.Future[str]) -> None:
+        key = cache_key(header, lemma)
+        waiters = self._watchers.get(key)
+        if waiters is not None:
+            try:
+                waiters.remove(waiter)
+            except ValueError:
+                pass
+            if not waiters:
+                del self._watchers[key]
+        waiter.cancel()
 
     def _count(self, proof: str | None) -> str | None:
         if proof is None:

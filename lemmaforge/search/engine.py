@@ -254,7 +254,6 @@ class _Run(TreeJournal):
     # -- one goal (OR node) ------------------------------------------------------------------------
 
     async def _solve_goal(self, node: Node, hole: Goal | None) -> Solution | None:
-        budget = self.opts.budget
         is_root = node.parent_id is None
         lean_priority.at_depth(node.depth, node.hole_index or 0)
 
@@ -263,7 +262,46 @@ class _Run(TreeJournal):
             self.budget.stats.cache_hits += 1
             return self._solved(node, "cache", Solution(cached))
         self.budget.stats.cache_misses += 1
+        if is_root:
+            return await self._work_on_goal(node, hole)
+        return await self._unless_proved_elsewhere(node, hole)
 
+    async def _unless_proved_elsewhere(self, node: Node, hole: Goal | None) -> Solution | None:
+        """The goal's own work, in its own task, settled at once when another goal of the run
+        proves the same statement meanwhile (the subgoal cache tells it: `SubgoalCache.watch`).
+        The same lemma is often open twice at once — two alternatives' sketches that share a step,
+        a hole held behind its siblings while the same fact is proved elsewhere — and a goal that
+        looked in the cache only between its steps went on paying for a deep subtree, and could
+        even fail, after its statement had been proved (measured on deep trees: an alternative
+        abandoned for a hole proved 155 s earlier by the alternative beside it)."""
+        proved = self.cache.watch(self.header, node.text)
+        work = asyncio.ensure_future(self._work_on_goal(node, hole))
+        settled_elsewhere = False
+
+        def told(answer: asyncio.Future[str]) -> None:
+            nonlocal settled_elsewhere
+            # Its own proof also tells its watcher (`_solved` puts it): only a goal still open is
+            # cancelled for a proof found elsewhere (its sketches' subtrees are marked settled).
+            if not answer.cancelled() and not work.done() and node.status == "open":
+                settled_elsewhere = True
+                work.cancel()
+
+        proved.add_done_callback(told)
+        try:
+            return await work  # (cancelling this goal cancels its work, and waits for it)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not settled_elsewhere or (task is not None and task.cancelling()):
+                raise
+            self.budget.stats.cache_hits += 1
+            return self._solved(node, "cache", Solution(proved.result()))
+        finally:
+            self.cache.unwatch(self.header, node.text, proved)
+
+    async def _work_on_goal(self, node: Node, hole: Goal | None) -> Solution | None:
+        """Automation, the prover, then sketches, in order of cost (with requests ahead of need)."""
+        budget = self.opts.budget
+        is_root = node.parent_id is None
         prover, planner = self.engine.prover, self.engine.planner
         samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
         calls = self._prover_calls(samples) if prover is not None else []

@@ -93,3 +93,20 @@ async def test_engine_benchmark_searches_prove_what_they_can() -> None:
     row = await bench_search.run(scenario)
     assert row["proved"] == 3
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root, 2 steps and the closing hole
+
+
+@pytest.mark.parametrize(("hilbert", "given", "expected"), [
+    (False, {}, {"problems": 244, "concurrent_problems": 128, "p_solve": 0.15, "depth": 3}),
+    (True, {}, {"problems": 8, "concurrent_problems": 8, "p_solve": 0.05, "depth": 5}),
+    (True, {"problems": 16, "depth": 4}, {"problems": 16, "concurrent_problems": 8, "p_solve": 0.05, "depth": 4}),
+])
+def test_workload_presets_fill_only_what_was_not_given(hilbert: bool, given: dict[str, object],
+                                                       expected: dict[str, object]) -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_e2e
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    args = argparse.Namespace(hilbert=hilbert, **{k: given.get(k) for k in expected})
+    bench_e2e.fill_workload(args)
+    assert vars(args) == {"hilbert": hilbert, **expected}

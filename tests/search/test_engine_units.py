@@ -941,6 +941,53 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     assert result.stats.cache_hits == 1
 
 
+async def test_a_goal_still_working_takes_the_proof_found_elsewhere_at_once():
+    """The same statement proved by another goal while this one is still working (here: waiting
+    for slow prover answers) settles it at once: its requests are cancelled, its node is solved
+    from the cache, and the search does not wait for work it no longer needs."""
+    cache = SubgoalCache()
+    log: list[tuple[str, float]] = []
+    verifier = _AutomationVerifier(log, closes=False, room=None)
+    prover = _RoomyProver(False, log, delay=30.0)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
+                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+    loop = asyncio.get_running_loop()
+    for statement in ("theorem a (x : ℕ) : x + 0 = x := by\n  sorry", "theorem b (x : ℕ) (h1 : x + 0 = x) : x = x := by\n  sorry"):
+        loop.call_later(0.5, cache.put, HEADER, statement, "simp")
+    started = loop.time()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=10)
+    assert loop.time() - started < 5  # not the prover's 30 s
+    assert result.proved and result.proof is not None and result.proof.count("simp") == 2
+    holes = [n for n in result.tree.nodes() if n.kind == "goal" and n.hole_index is not None]
+    assert [(n.hole_index, n.status, n.strategy) for n in sorted(holes, key=lambda n: n.hole_index)] == [
+        (0, "solved", "cache"), (1, "solved", "cache")]
+    assert prover.calls == 2 and prover.cancelled == 2  # both holes' requests, no longer needed
+    assert result.stats.cache_hits == 2
+
+
+def test_watching_a_statement_is_told_of_its_proof_once_and_can_be_withdrawn():
+    async def scenario() -> None:
+        cache = SubgoalCache()
+        lemma = "theorem a (x : ℕ) : x + 0 = x := by\n  sorry"
+        same = "lemma other  (x : ℕ) :\n    x + 0 = x := by sorry"  # another name and layout
+        told, withdrawn = cache.watch(HEADER, lemma), cache.watch(HEADER, lemma)
+        cache.unwatch(HEADER, lemma, withdrawn)
+        assert not told.done() and withdrawn.cancelled()
+        cache.put(HEADER, same, "simp")
+        assert told.result() == "simp"
+        cache.put(HEADER, lemma, "omega")  # the first proof stays
+        late = cache.watch(HEADER, lemma)  # already known: told at once
+        assert late.result() == "simp" and cache._watchers == {}
+        other_header = cache.watch("import Mathlib\nopen Nat\n", lemma)
+        assert not other_header.done()
+        cache.unwatch("import Mathlib\nopen Nat\n", lemma, other_header)
+        assert cache._watchers == {}
+
+    asyncio.run(scenario())
+
+
 class _InformalRecordingProver(ScriptedProver):
     """Records the `informal` each request got (by statement), and fails every candidate."""
 
