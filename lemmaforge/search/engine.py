@@ -636,7 +636,10 @@ class _Run(TreeJournal):
         charged when its turn comes (every earlier one failed), refunded when an earlier one closes
         the goal, so the budget buys the same search as one alternative at a time. One whose units
         the work on its turn needed is cancelled then, and tried again from the same draft (its
-        request charged then) when its turn comes."""
+        request charged then) when its turn comes. One that fails before its turn is tried again on
+        it, from its draft: beside an earlier one it tried every hole itself, where on its turn a
+        one-at-a-time search takes the holes proved meanwhile from the cache and tries the failed
+        one afresh (measured on deep trees before this: 1 proof in 8 beside, 6 in 8 one at a time)."""
         planner = self.engine.planner
         assert planner is not None
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
@@ -647,6 +650,10 @@ class _Run(TreeJournal):
         drafts: dict[int, Generated] = {}
         ended: set[int] = set()  # failed (or stopped by the budget), on their turn or before it
         preempted: set[int] = set()  # cancelled before their turn: tried again on it
+        # Failed before their turn: tried again on it, from the same draft, as a one-at-a-time
+        # search would try that sketch then — with what the earlier alternatives proved meanwhile
+        # in the cache (a shared step is taken, not re-proved), the hole that failed tried afresh.
+        retried: set[int] = set()
         drafted = 0
         no_room_beside = False  # a draft beside did not fit the budget: wait for something to settle
         # A budget that runs out while an alternative still runs stops only what it would pay for:
@@ -657,6 +664,15 @@ class _Run(TreeJournal):
                 turn = min((r for r in range(drafted) if r not in ended), default=drafted)
                 for rank in range(turn + 1):  # the failed ones before it, and the one on its turn
                     self.budget.charge(ledgers.get(rank))
+                if turn in retried:  # its turn came: its draft (charged) tried again, alone
+                    retried.discard(turn)
+                    if exhausted is not None:  # nothing left to try it with
+                        ended.add(turn)
+                        continue
+                    ledgers[turn] = None  # on its turn: what it fails now is final
+                    order.enter(turn)
+                    running[asyncio.ensure_future(self._try_alternative(order, False, turn, node, drafts[turn]))] = turn
+                    continue
                 if turn in preempted:  # its turn came: tried again, alone, from its draft
                     preempted.discard(turn)
                     try:
@@ -738,7 +754,11 @@ class _Run(TreeJournal):
                     if solution is not None:
                         self.budget.charge(ledgers.get(rank))  # it closed the goal: its work counts
                         return self._solved(node, "planner", solution)
-                    ended.add(rank)
+                    ledger = ledgers.get(rank)
+                    if ledger is not None and ledger.state == "open" and exhausted is None:
+                        retried.add(rank)  # failed before its turn came
+                    else:
+                        ended.add(rank)
         finally:
             self.ahead.drop(ahead)
             for task in running:

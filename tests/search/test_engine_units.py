@@ -873,6 +873,41 @@ async def test_an_alternative_tried_beside_spends_what_it_would_on_its_turn():
     assert spent[True] == spent[False] and spent[True][2:] == (0, 0)
 
 
+class _SecondTimeLucky(_StuckProver):
+    """The first sketch's stuck hole fails late; the second sketch's hole is proved on the second
+    request for it only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: dict[str, int] = {}
+
+    async def prove(self, header, lemma_statement, n=1):
+        self.calls += 1
+        if "Stuck" in lemma_statement:
+            await asyncio.sleep(0.5)
+            return [Candidate("", "bad")]
+        goal = lemma_statement.split(":=")[0].rsplit(":", 1)[1].strip()  # each try names its lemma anew
+        self.asked[goal] = self.asked.get(goal, 0) + 1
+        return [Candidate("", "ok" if self.asked[goal] > 1 else "bad")]
+
+
+async def test_an_alternative_that_failed_beside_is_tried_again_on_its_turn():
+    """The second alternative, started beside the first, fails before its turn; when the first
+    fails, the second gets its turn as a one-at-a-time search would give it — tried again from its
+    draft (not drafted again), its failed hole asked afresh — and closes the goal. Its failed try
+    stays in the tree, and its spending is charged: its turn came."""
+    engine, planner = _alternatives_engine(room=True, parallel=True)
+    prover = engine.prover = _SecondTimeLucky()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
+    assert result.proved and "x + 0 = x" in (result.proof or "")
+    assert len(planner.avoided) == 2  # two drafts: the retry reuses the second
+    assert prover.asked == {"x + 0 = x": 2}
+    sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
+    assert sorted(n.status for n in sketches) == ["abandoned", "abandoned", "solved"]
+    assert result.stats.speculative_calls == 0 and result.stats.speculative_checks == 0
+    assert not any(n.status == "open" for n in result.tree.nodes())
+
+
 def test_provisional_spends_are_held_then_charged_or_refunded_and_work_on_its_turn_comes_first():
     from lemmaforge.search.budget import Budget, BudgetExhausted
 
