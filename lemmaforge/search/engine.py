@@ -262,7 +262,12 @@ class _Run(TreeJournal):
             self.budget.stats.cache_hits += 1
             return self._solved(node, "cache", Solution(cached))
         self.budget.stats.cache_misses += 1
-        if is_root:
+        # Watched only where alternatives run beside each other (`[search] parallel_alternatives`):
+        # there the same hole is open in two sketches at once as a rule. One alternative at a time,
+        # the watch measured worse on scripts/bench_e2e.py's default workload (three runs: 235-236
+        # of 244 proved for ~14 % more Lean work, against 238-242 without it), for a cause not yet
+        # found; a goal then looks in the cache when it starts and between its steps.
+        if is_root or not self.opts.parallel_alternatives:
             return await self._work_on_goal(node, hole)
         return await self._unless_proved_elsewhere(node, hole)
 

@@ -977,9 +977,10 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
 
 
 async def test_a_goal_still_working_takes_the_proof_found_elsewhere_at_once():
-    """The same statement proved by another goal while this one is still working (here: waiting
-    for slow prover answers) settles it at once: its requests are cancelled, its node is solved
-    from the cache, and the search does not wait for work it no longer needs."""
+    """With alternatives beside each other (where a hole is often open in two sketches at once),
+    the same statement proved by another goal while this one is still working (here: waiting for
+    slow prover answers) settles it at once: its requests are cancelled, its node is solved from
+    the cache, and the search does not wait for work it no longer needs."""
     cache = SubgoalCache()
     log: list[tuple[str, float]] = []
     verifier = _AutomationVerifier(log, closes=False, room=None)
@@ -987,7 +988,7 @@ async def test_a_goal_still_working_takes_the_proof_found_elsewhere_at_once():
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
-                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+                          options=SearchOptions(budget=budget, portfolio=("auto_ok",), parallel_alternatives=True))
     loop = asyncio.get_running_loop()
     for statement in ("theorem a (x : ℕ) : x + 0 = x := by\n  sorry", "theorem b (x : ℕ) (h1 : x + 0 = x) : x = x := by\n  sorry"):
         loop.call_later(0.5, cache.put, HEADER, statement, "simp")
@@ -1000,6 +1001,27 @@ async def test_a_goal_still_working_takes_the_proof_found_elsewhere_at_once():
         (0, "solved", "cache"), (1, "solved", "cache")]
     assert prover.calls == 2 and prover.cancelled == 2  # both holes' requests, no longer needed
     assert result.stats.cache_hits == 2
+
+
+async def test_one_alternative_at_a_time_a_goal_looks_in_the_cache_only_between_its_steps():
+    """Without parallel alternatives the goal is not watched (measured worse on the default
+    workload): a proof of its statement found while its prover request is out is not taken until
+    its next step, and here its own prover's answer closes it first."""
+    cache = SubgoalCache()
+    log: list[tuple[str, float]] = []
+    verifier = _AutomationVerifier(log, closes=False, room=None)
+    prover = _RoomyProver(False, log, delay=1.0)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
+                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.5, cache.put, HEADER, "theorem a (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
+    started = loop.time()
+    result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=10)
+    assert loop.time() - started >= 1.0 and result.proved
+    [hole] = [n for n in result.tree.nodes() if n.kind == "goal" and n.hole_index == 0]
+    assert hole.strategy == "prover" and prover.cancelled == 0
 
 
 def test_watching_a_statement_is_told_of_its_proof_once_and_can_be_withdrawn():
