@@ -976,19 +976,26 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     assert result.stats.cache_hits == 1
 
 
+def _watch_engine(*, parallel_alternatives: bool, prover_delay: float):
+    """A two-hole sketch whose holes' automation fails and whose prover answers after
+    `prover_delay`, with the run's subgoal cache in the test's hands."""
+    cache = SubgoalCache()
+    log: list[tuple[str, float]] = []
+    prover = _RoomyProver(False, log, delay=prover_delay)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",), parallel_alternatives=parallel_alternatives)
+    engine = SearchEngine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
+                          recorder=MemoryRecorder(), cache=cache, options=options)
+    return cache, prover, engine
+
+
 async def test_a_goal_still_working_takes_the_proof_found_elsewhere_at_once():
     """With alternatives beside each other (where a hole is often open in two sketches at once),
     the same statement proved by another goal while this one is still working (here: waiting for
     slow prover answers) settles it at once: its requests are cancelled, its node is solved from
     the cache, and the search does not wait for work it no longer needs."""
-    cache = SubgoalCache()
-    log: list[tuple[str, float]] = []
-    verifier = _AutomationVerifier(log, closes=False, room=None)
-    prover = _RoomyProver(False, log, delay=30.0)
-    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
-                          sketch_alternatives=1)
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
-                          options=SearchOptions(budget=budget, portfolio=("auto_ok",), parallel_alternatives=True))
+    cache, prover, engine = _watch_engine(parallel_alternatives=True, prover_delay=30.0)
     loop = asyncio.get_running_loop()
     for statement in ("theorem a (x : ℕ) : x + 0 = x := by\n  sorry", "theorem b (x : ℕ) (h1 : x + 0 = x) : x = x := by\n  sorry"):
         loop.call_later(0.5, cache.put, HEADER, statement, "simp")
@@ -1007,14 +1014,7 @@ async def test_one_alternative_at_a_time_a_goal_looks_in_the_cache_only_between_
     """Without parallel alternatives the goal is not watched (measured worse on the default
     workload): a proof of its statement found while its prover request is out is not taken until
     its next step, and here its own prover's answer closes it first."""
-    cache = SubgoalCache()
-    log: list[tuple[str, float]] = []
-    verifier = _AutomationVerifier(log, closes=False, room=None)
-    prover = _RoomyProver(False, log, delay=1.0)
-    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
-                          sketch_alternatives=1)
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
-                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+    cache, prover, engine = _watch_engine(parallel_alternatives=False, prover_delay=1.0)
     loop = asyncio.get_running_loop()
     loop.call_later(0.5, cache.put, HEADER, "theorem a (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
     started = loop.time()
