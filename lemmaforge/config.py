@@ -52,6 +52,10 @@ class VerifierConfig(BaseModel):
     kimina_batch_size: int = Field(default=8, ge=1)
     kimina_batch_window: float = Field(default=0.005, ge=0)
     kimina_concurrency: int = Field(default=128, ge=1)
+    # Checks are spread over about this many requests before two share one (lean/kimina_batcher.py):
+    # a request answers when its slowest check does, so at light load (a run's end) batching only
+    # delays each verdict. 1: plain coalescing. For a 64-REPL server with batches of 4: 32.
+    kimina_spread_requests: int = Field(default=1, ge=1)
     kimina_retries: int = Field(default=5, ge=1)  # HTTP tries per batch, the first included
     kimina_retry_wait: float = Field(default=1.0, ge=0)  # seconds before the first retry; doubles
     # How the server reports line numbers: "auto" probes once; "all" (current Kimina) shifts

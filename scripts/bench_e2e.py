@@ -308,7 +308,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         settings = load_config(None, {
             "verifier": {"backend": "kimina", "kimina_url": kimina_url, "timeout": 3600, "header_timeout": 3600,
                          "kimina_concurrency": args.kimina_concurrency, "kimina_batch_size": args.batch_size,
-                         "kimina_position_mode": "all"},
+                         "kimina_spread_requests": args.spread_requests, "kimina_position_mode": "all"},
             "planner": endpoint, "prover": endpoint,
             "budget": {"llm_calls": 100_000, "lean_checks": 1_000_000, "prover_samples_per_goal": args.samples,
                        "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
@@ -511,6 +511,8 @@ def main() -> None:
     p.add_argument("--tokens-per-s", type=float, default=200.0)
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
+    p.add_argument("--spread-requests", type=int, default=32,
+                   help="[verifier] kimina_spread_requests: checks spread over this many requests before two share one")
     p.add_argument("--race-window", type=int, default=2, help="[search] race_window (lean/priority.py)")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
     p.add_argument("--parallel-alternatives", action="store_true",
@@ -528,6 +530,8 @@ def main() -> None:
         p.error("--profile-bins must be at least 1")
     if args.race_window < 1:
         p.error("--race-window must be at least 1")
+    if args.spread_requests < 1:
+        p.error("--spread-requests must be at least 1")
     if args.db and (Path(args.db).exists() or not Path(args.db).parent.is_dir()):
         p.error(f"--db {args.db}: give a new file in an existing folder (a run never overwrites a store)")
     tune_garbage_collector()  # as the `lemmaforge` command does at start (lemmaforge/process.py)

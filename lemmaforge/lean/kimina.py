@@ -144,6 +144,7 @@ class KiminaVerifier:
         batch_size: int = 8,
         concurrency: int = 128,
         batch_window: float = 0.005,
+        spread_requests: int = 1,
         retry: RetryPolicy | None = None,
         position_mode: PositionMode = "auto",
     ) -> None:
@@ -151,8 +152,10 @@ class KiminaVerifier:
             raise VerifierError(
                 f"invalid Kimina URL '{url}': expected http://host:port (verifier.kimina_url)"
             )
-        if batch_size < 1 or concurrency < 1 or batch_window < 0:
-            raise VerifierError("kimina batch_size and concurrency must be at least 1, batch_window >= 0")
+        if batch_size < 1 or concurrency < 1 or spread_requests < 1 or batch_window < 0:
+            raise VerifierError(
+                "kimina batch_size, concurrency and spread_requests must be at least 1, batch_window >= 0"
+            )
         if position_mode != "auto" and position_mode not in _SHIFT_PLANS:
             raise VerifierError(
                 f"unknown kimina position mode '{position_mode}': choose auto, all, messages or none"
@@ -169,7 +172,8 @@ class KiminaVerifier:
         self._probe_lock = asyncio.Lock()
         # Every check (the engine's single ones and check_many's) is coalesced here.
         self.batcher = CheckBatcher(
-            self._send_batch, batch_size=batch_size, window=batch_window, max_in_flight=concurrency
+            self._send_batch, batch_size=batch_size, window=batch_window, max_in_flight=concurrency,
+            spread_requests=spread_requests,
         )
         # A small pool, reused: the batcher's requests, plus room for a crashed batch's snippets
         # re-sent one by one. Fewer connections is what keeps httpcore's per-request CPU flat.
@@ -189,6 +193,7 @@ class KiminaVerifier:
             "header_timeout": cfg.header_timeout,
             "batch_size": cfg.kimina_batch_size,
             "batch_window": cfg.kimina_batch_window,
+            "spread_requests": cfg.kimina_spread_requests,
             "concurrency": cfg.kimina_concurrency,
             "retry": RetryPolicy(attempts=cfg.kimina_retries, initial_wait=cfg.kimina_retry_wait),
             "position_mode": cfg.kimina_position_mode,

@@ -24,7 +24,7 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         sys.path.remove(str(SCRIPTS))
     args = argparse.Namespace(
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
-        samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8,
+        samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
         profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, no_prefetch=False, parallel_alternatives=False,
     )
     row = await bench_e2e.e2e(args)
@@ -64,7 +64,8 @@ def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_hea
     assert bench_e2e.useful_utilisation([(0.0, 4.0, "header")], [], 1, 0.0, 4.0) is None  # all header: no capacity
 
 
-@pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--db", "README.md"],
+@pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--spread-requests", "0"],
+                                 ["--db", "README.md"],
                                  ["--db", "no/such/folder/run.db"]])
 def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
     """Refused before anything starts (no stand-in server, no store): an existing --db is never
