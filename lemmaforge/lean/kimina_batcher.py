@@ -147,8 +147,9 @@ class CheckBatcher:
         self.spread_requests = spread_requests
         # Requests in flight at once: enough to carry max_in_flight checks in full batches, plus
         # the light load's single-check requests (at least one: a small batch never holds the
-        # others back).
-        self.max_requests = max_requests or -(-max_in_flight // batch_size) + spread_requests
+        # others back) — no more of those than checks may be in flight, so the allowance, and
+        # the connection pool sized from it, stays bounded however large the spread.
+        self.max_requests = max_requests or -(-max_in_flight // batch_size) + min(spread_requests, max_in_flight)
         self.stats = BatcherStats()
         self.orphans = _Orphans(orphan_bytes)
         self._queue: list[_Item] = []  # a heap, by (priority, arrival)

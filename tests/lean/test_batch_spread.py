@@ -99,6 +99,21 @@ async def test_single_check_requests_do_not_eat_into_the_full_batches_allowance(
     await batcher.close()
 
 
+async def test_a_spread_beyond_the_in_flight_limit_is_bounded_by_it() -> None:
+    """Every check alone, but the request allowance (and the connection pool sized from it) no
+    larger than the in-flight limit can use."""
+    server = GatedServer()
+    batcher = CheckBatcher(server.send, batch_size=4, window=0.0, max_in_flight=8, spread_requests=1000)
+    assert batcher.max_requests == 8 // 4 + 8
+    waiting = [asyncio.ensure_future(batcher.check(f"c{i}", 10.0)) for i in range(12)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert batcher.in_flight == 8 and all(len(b) == 1 for b in server.batches)
+    server.gate.set()
+    assert len(await asyncio.gather(*waiting)) == 12
+    await batcher.close()
+
+
 def test_spread_requests_below_one_is_refused() -> None:
     async def send(codes: Sequence[str], timeout: float) -> list[CheckResult]:
         return []
