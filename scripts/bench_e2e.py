@@ -32,6 +32,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
     python scripts/bench_e2e.py --overhead --client-cpu --no-e2e
     python scripts/bench_e2e.py --profile-bins 20                # where the run's end goes idle
     python scripts/bench_e2e.py --hilbert                        # 8 searches of Hilbert's size (~6 min)
+    python scripts/bench_e2e.py --runs 3 --json                  # three runs and their min / mean / max
 """
 
 from __future__ import annotations
@@ -486,6 +487,25 @@ DEFAULT_TREES: dict[str, Any] = {"problems": 244, "concurrent_problems": 128, "p
 HILBERT: dict[str, Any] = {"problems": 8, "concurrent_problems": 8, "p_solve": 0.05, "depth": 5}
 
 
+# What `--runs` summarises: the goals' ratios and what a reader compares between runs.
+SUMMARISED = ("wall_over_ideal", "useful_utilisation", "throughput_over_capacity", "orphaned_share", "repl_kills",
+              "proved", "wall_s")
+
+
+def summarise_runs(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Min, mean and max of each summarised figure over repeated runs of the same settings. One run
+    of this benchmark varies by about +-0.01 in useful utilisation (timing decides which race
+    candidate answers first, so even the trees differ a little): a change smaller than that needs
+    several runs on each side, made in the same hour."""
+    summary: dict[str, dict[str, Any]] = {}
+    for key in SUMMARISED:
+        values = [row[key] for row in rows if row.get(key) is not None]
+        if values:
+            summary[key] = {"min": min(values), "mean": round(sum(values) / len(values), 3), "max": max(values),
+                            "values": values}
+    return summary
+
+
 def fill_workload(args: argparse.Namespace) -> None:
     """The workload options not given on the command line, from the preset chosen (`--hilbert`)."""
     for name, value in (HILBERT if args.hilbert else DEFAULT_TREES).items():
@@ -523,6 +543,9 @@ def main() -> None:
     p.add_argument("--client-cpu", action="store_true", help="also measure Kimina client CPU at 8/64/256 in flight")
     p.add_argument("--no-e2e", action="store_true")
     p.add_argument("--db", help="keep the run's SQLite store at this new path, e.g. to read the last searches' attempts")
+    p.add_argument("--runs", type=int, default=1,
+                   help="run the end-to-end benchmark this many times (same settings, fresh servers) and report "
+                        "each and their min / mean / max")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     fill_workload(args)
@@ -532,12 +555,19 @@ def main() -> None:
         p.error("--race-window must be at least 1")
     if args.spread_requests < 1:
         p.error("--spread-requests must be at least 1")
+    if args.runs < 1:
+        p.error("--runs must be at least 1")
+    if args.db and args.runs > 1:
+        p.error("--db keeps one run's store: use it with --runs 1")
     if args.db and (Path(args.db).exists() or not Path(args.db).parent.is_dir()):
         p.error(f"--db {args.db}: give a new file in an existing folder (a run never overwrites a store)")
     tune_garbage_collector()  # as the `lemmaforge` command does at start (lemmaforge/process.py)
     out: dict[str, Any] = {}
-    if not args.no_e2e:
+    if not args.no_e2e and args.runs == 1:
         out["e2e"] = asyncio.run(e2e(args))
+    elif not args.no_e2e:
+        runs = [asyncio.run(e2e(args)) for _ in range(args.runs)]
+        out["e2e_runs"], out["e2e_summary"] = runs, summarise_runs(runs)
     if args.overhead:
         out["overhead"] = [asyncio.run(overhead(n)) for n in (100, 1_000, 10_000)]
     if args.client_cpu:
@@ -549,6 +579,9 @@ def main() -> None:
         print(f"== {section}")
         for row in value if isinstance(value, list) else [value]:
             for k, v in row.items():
+                if isinstance(v, dict) and {"min", "mean", "max"} <= set(v):  # --runs: a figure's spread
+                    print(f"  {k:>28}: mean {v['mean']} (min {v['min']}, max {v['max']}; runs: {v['values']})")
+                    continue
                 if isinstance(v, list) and v and isinstance(v[0], str):  # a table: one line each
                     print(f"  {k:>28}:")
                     for line in v:
@@ -556,7 +589,7 @@ def main() -> None:
                     continue
                 print(f"  {k:>28}: {v}")
             print()
-    if "e2e" in out:
+    if "e2e" in out or "e2e_runs" in out:
         print("goals: wall/ideal <= 1.10, useful utilisation >= 0.95, throughput >= 0.8 x capacity, "
               "0 REPL kills from client cancellation")
 

@@ -4,6 +4,7 @@ stand-in servers in subprocesses, the real clients, a real SQLite store."""
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 import subprocess
 import sys
@@ -48,6 +49,22 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         assert kept.execute("select count(*) from runs where kind = 'prove'").fetchone()[0] == 3
 
 
+def test_repeated_runs_are_summarised_by_min_mean_and_max() -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_e2e
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    runs = [{"useful_utilisation": 0.94, "wall_over_ideal": 1.03, "proved": 239, "repl_kills": 0},
+            {"useful_utilisation": 0.93, "wall_over_ideal": 1.05, "proved": 240, "repl_kills": 0},
+            {"useful_utilisation": 0.95, "wall_over_ideal": None, "proved": 238, "repl_kills": 0}]
+    summary = bench_e2e.summarise_runs(runs)
+    assert summary["useful_utilisation"] == {"min": 0.93, "mean": 0.94, "max": 0.95, "values": [0.94, 0.93, 0.95]}
+    assert summary["wall_over_ideal"] == {"min": 1.03, "mean": 1.04, "max": 1.05, "values": [1.03, 1.05]}  # None left out
+    assert summary["proved"]["mean"] == 239 and summary["repl_kills"]["max"] == 0
+    assert "throughput_over_capacity" not in summary  # a figure no run reported
+
+
 def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_headers() -> None:
     sys.path.insert(0, str(SCRIPTS))
     try:
@@ -65,7 +82,7 @@ def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_hea
 
 
 @pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--spread-requests", "0"],
-                                 ["--db", "README.md"],
+                                 ["--db", "README.md"], ["--runs", "0"], ["--runs", "2", "--db", "new_store.db"],
                                  ["--db", "no/such/folder/run.db"]])
 def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
     """Refused before anything starts (no stand-in server, no store): an existing --db is never
@@ -111,3 +128,21 @@ def test_workload_presets_fill_only_what_was_not_given(hilbert: bool, given: dic
     args = argparse.Namespace(hilbert=hilbert, **{k: given.get(k) for k in expected})
     bench_e2e.fill_workload(args)
     assert vars(args) == {"hilbert": hilbert, **expected}
+
+
+def test_runs_option_repeats_the_benchmark_and_summarises_what_each_run_reported() -> None:
+    """`--runs 2 --json`: both runs' rows, and a summary computed from exactly those rows."""
+    root = SCRIPTS.parent
+    tiny = ["--problems", "3", "--concurrent-problems", "3", "--scale", "0.01", "--repls", "4", "--llm-slots", "16",
+            "--depth", "1", "--steps", "2", "--samples", "2", "--p-solve", "1.0", "--kimina-concurrency", "8",
+            "--spread-requests", "4", "--profile-bins", "2"]
+    done = subprocess.run([sys.executable, str(SCRIPTS / "bench_e2e.py"), "--runs", "2", "--json", *tiny], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert "e2e" not in out and len(out["e2e_runs"]) == 2
+    assert [run["proved"] for run in out["e2e_runs"]] == [3, 3]
+    useful = [run["useful_utilisation"] for run in out["e2e_runs"]]
+    assert out["e2e_summary"]["useful_utilisation"]["values"] == useful
+    assert out["e2e_summary"]["useful_utilisation"]["min"] == min(useful)
+    assert out["e2e_summary"]["repl_kills"]["max"] == 0
