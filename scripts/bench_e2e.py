@@ -563,11 +563,12 @@ def main() -> None:
         p.error(f"--db {args.db}: give a new file in an existing folder (a run never overwrites a store)")
     tune_garbage_collector()  # as the `lemmaforge` command does at start (lemmaforge/process.py)
     out: dict[str, Any] = {}
-    if not args.no_e2e and args.runs == 1:
-        out["e2e"] = asyncio.run(e2e(args))
-    elif not args.no_e2e:
+    if not args.no_e2e:
         runs = [asyncio.run(e2e(args)) for _ in range(args.runs)]
-        out["e2e_runs"], out["e2e_summary"] = runs, summarise_runs(runs)
+        if len(runs) == 1:
+            out["e2e"] = runs[0]
+        else:
+            out["e2e_runs"], out["e2e_summary"] = runs, summarise_runs(runs)
     if args.overhead:
         out["overhead"] = [asyncio.run(overhead(n)) for n in (100, 1_000, 10_000)]
     if args.client_cpu:
