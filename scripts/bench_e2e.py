@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -58,9 +58,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM  # noqa: E402
 from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
+from lemmaforge.lean import priority as lean_priority  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
@@ -225,6 +227,107 @@ def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
     return log
 
 
+# --- where the last searches' time went ---------------------------------------------------------
+
+# One search's work, seconds into the run: ("check", start, end, Lean seconds or None, held when
+# submitted) from a `check` call to its verdict (None: cancelled, or no verdict), ("model", start,
+# end) for one model request.
+ChainEvent = tuple[Any, ...]
+CHAIN_STATES = ("checking", "model", "verdict_wait", "held", "other")
+
+
+@contextmanager
+def watch_chains(verifier: KiminaVerifier, started: float) -> Iterator[dict[int, list[ChainEvent]]]:
+    """While in force, log every Lean check and model request by the search that made it
+    (`lean.priority`'s search scope, inherited by every task of the search), keyed by search."""
+    chains: dict[int, list[ChainEvent]] = {}
+    batcher = verifier.batcher
+    check, request = batcher.check, OpenAICompatibleLLM._request
+
+    async def logged_check(code: str, timeout: float) -> Any:
+        search = lean_priority.current_search()
+        if search is None:  # a statement check, outside any search
+            return await check(code, timeout)
+        held = lean_priority.held(lean_priority.current_siblings())
+        at, seconds = time.monotonic() - started, None
+        try:
+            result = await check(code, timeout)
+            seconds = result.time
+            return result
+        finally:
+            chains.setdefault(search.order, []).append(("check", at, time.monotonic() - started, seconds, held))
+
+    async def logged_request(self: OpenAICompatibleLLM, *args: Any, **kwargs: Any) -> Any:
+        search = lean_priority.current_search()
+        at = time.monotonic() - started
+        try:
+            return await request(self, *args, **kwargs)
+        finally:
+            if search is not None:
+                chains.setdefault(search.order, []).append(("model", at, time.monotonic() - started))
+
+    batcher.check = logged_check  # type: ignore[method-assign]
+    OpenAICompatibleLLM._request = logged_request  # type: ignore[method-assign]
+    try:
+        yield chains
+    finally:
+        del batcher.check
+        OpenAICompatibleLLM._request = request  # type: ignore[method-assign]
+
+
+def _union_length(intervals: Sequence[tuple[float, float]]) -> float:
+    total, reach = 0.0, float("-inf")
+    for a, b in sorted(intervals):
+        if b > reach:
+            total += b - max(a, reach)
+            reach = b
+    return total
+
+
+def chain_breakdown(events: Sequence[ChainEvent]) -> dict[str, float]:
+    """Where one search's time went, from its first request to its last verdict: each moment
+    counted once, in the first of these states that holds — `checking` (a check of its own on a
+    REPL: its Lean seconds, placed at the end of its wait), `model` (a model request out),
+    `verdict_wait` (a check submitted due and not yet answered, beyond its own Lean time: the
+    client's queue, the server's, the other checks of its batch), `held` (only checks submitted
+    held behind an earlier sibling waiting: their turn, then the queue), `other` (none of those:
+    the engine's own work)."""
+    by_state: dict[str, list[tuple[float, float]]] = {state: [] for state in CHAIN_STATES[:-1]}
+    for event in events:
+        if event[0] == "model":
+            by_state["model"].append((event[1], event[2]))
+            continue
+        _, at, end, seconds, held = event
+        ran_from = max(at, end - seconds) if seconds is not None else end
+        if seconds is not None:
+            by_state["checking"].append((ran_from, end))
+        by_state["held" if held else "verdict_wait"].append((at, ran_from))
+    start = min(event[1] for event in events)
+    end = max(event[2] for event in events)
+    out = {"start_s": round(start, 2), "end_s": round(end, 2), "seconds": round(end - start, 2),
+           "checks": sum(1 for e in events if e[0] == "check"), "model_requests": sum(1 for e in events if e[0] == "model")}
+    covered: list[tuple[float, float]] = []
+    before = 0.0
+    for state in CHAIN_STATES[:-1]:  # a state's time: what it adds to the union of those ranked above it
+        covered += by_state[state]
+        now = _union_length(covered)
+        out[f"{state}_s"] = round(now - before, 2)
+        before = now
+    out["other_s"] = round(end - start - before, 2)
+    return out
+
+
+def last_chains(chains: dict[int, list[ChainEvent]], count: int = 5) -> list[dict[str, float]]:
+    """The breakdown of the `count` searches whose last verdict came last, and of the longest one
+    if it is not among them (the run's end is set by one or the other)."""
+    rows = {search: chain_breakdown(events) for search, events in chains.items() if events}
+    chosen = sorted(rows, key=lambda s: rows[s]["end_s"])[-count:]
+    longest = max(rows, key=lambda s: rows[s]["seconds"], default=None)
+    if longest is not None and longest not in chosen:
+        chosen.insert(0, longest)
+    return [{"search": search, **rows[search]} for search in chosen]
+
+
 def useful_utilisation(intervals: Sequence[tuple[float, float, str]], orphans: Sequence[tuple[float, float]],
                        repls: int, start: float, end: float) -> float | None:
     """Useful utilisation within [start, end) (seconds into the run): REPL-seconds checking, less
@@ -336,7 +439,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         orphan_log = watch_orphans(verifier)
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
-        with watch_unused_ahead() as unused_ahead, watch_refunded() as refunded:
+        with watch_unused_ahead() as unused_ahead, watch_refunded() as refunded, \
+                watch_chains(verifier, started) as chains:
             async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
                 # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
                 # look-ahead), then its search, `concurrent_problems` at once.
@@ -411,6 +515,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "profile": profile(lean, llm, started, wall, lag.queue_samples, bins=args.profile_bins, orphans=orphans),
         "last_problems": [{"start_s": round(a, 1), "end_s": round(b, 1), "status": r.status, "calls": r.calls,
                            "checks": r.checks} for (a, b), r in sorted(zip(spans, results, strict=True), key=lambda x: x[0][1])[-5:]],
+        # where the time of the searches that set the run's end went (chain_breakdown)
+        "last_chains": last_chains(chains),
         "last_problem_done_s": round(solved_at, 2),
         "problem_seconds_p50_max": [round(sorted(b - a for a, b in spans)[len(spans) // 2], 2),
                                     round(max(b - a for a, b in spans), 2)],
@@ -583,7 +689,7 @@ def main() -> None:
                 if isinstance(v, dict) and {"min", "mean", "max"} <= set(v):  # --runs: a figure's spread
                     print(f"  {k:>28}: mean {v['mean']} (min {v['min']}, max {v['max']}; runs: {v['values']})")
                     continue
-                if isinstance(v, list) and v and isinstance(v[0], str):  # a table: one line each
+                if isinstance(v, list) and v and isinstance(v[0], (str, dict)):  # a table: one line each
                     print(f"  {k:>28}:")
                     for line in v:
                         print(f"  {'':>28}  {line}")

@@ -246,6 +246,12 @@ def held_order(path: SiblingPath, key: Priority) -> tuple[int, Priority]:
     return (held_rank(path), key)
 
 
+def current_search() -> SearchProgress | None:
+    """The search the current task works for (None outside one): e.g. to tell one search's checks
+    and model requests from another's when measuring where its time went."""
+    return _search.get()
+
+
 def current() -> Priority:
     """The key of a check submitted now: least speculative first (a sketch's later hole, summed
     along the path from the root), then deepest search, deepest goal, oldest search. (Whether a
@@ -259,6 +265,6 @@ def current() -> Priority:
 
 __all__ = [
     "MAX_WAIT_SECONDS", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
-    "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
+    "current_search", "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
     "search_scope", "until_next_in_line",
 ]

@@ -45,6 +45,12 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     assert "orphan" in row["profile"][0]
     ends = [p["end_s"] for p in row["last_problems"]]
     assert len(ends) == 3 and ends == sorted(ends) and {p["status"] for p in row["last_problems"]} == {"proved"}
+    chains = row["last_chains"]  # every search of the run here: 3, all ending last
+    assert len(chains) == 3 and all(c["checks"] >= 1 and c["model_requests"] >= 1 for c in chains)
+    for chain in chains:
+        states = sum(chain[f"{state}_s"] for state in bench_e2e.CHAIN_STATES)
+        assert states == pytest.approx(chain["seconds"], abs=0.05)
+        assert chain["checking_s"] > 0 and chain["end_s"] <= row["wall_s"]
     with sqlite3.connect(tmp_path / "kept.db") as kept:  # --db keeps the store
         assert kept.execute("select count(*) from runs where kind = 'prove'").fetchone()[0] == 3
 
@@ -63,6 +69,40 @@ def test_repeated_runs_are_summarised_by_min_mean_and_max() -> None:
     assert summary["wall_over_ideal"] == {"min": 1.03, "mean": 1.04, "max": 1.05, "values": [1.03, 1.05]}  # None left out
     assert summary["proved"]["mean"] == 239 and summary["repl_kills"]["max"] == 0
     assert "throughput_over_capacity" not in summary  # a figure no run reported
+
+
+def test_a_search_chain_counts_each_moment_once_in_the_first_state_that_holds() -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_e2e
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    events = [
+        ("model", 0.0, 2.0),
+        ("check", 2.0, 5.0, 1.0, False),  # due: waits 2-4, its own Lean second 4-5
+        ("check", 2.0, 9.0, 1.0, True),  # held behind a sibling: 2-8, its own second 8-9
+        ("model", 5.0, 6.0),  # beside the held check: the request counts, not the hold
+        ("check", 10.0, 12.0, 2.0, False),  # after a second of the engine's own work (9-10)
+        ("check", 10.5, 11.0, None, True),  # cancelled while held: inside a check's run, adds nothing
+        ("check", 12.0, 12.0, 3.0, False),  # an orphan's kept verdict: no Lean time now
+    ]
+    row = bench_e2e.chain_breakdown(events)
+    assert row == {"start_s": 0.0, "end_s": 12.0, "seconds": 12.0, "checks": 5, "model_requests": 2,
+                   "checking_s": 4.0, "model_s": 3.0, "verdict_wait_s": 2.0, "held_s": 2.0, "other_s": 1.0}
+
+
+def test_last_chains_are_the_searches_ending_last_and_the_longest() -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_e2e
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    chains = {search: [("check", float(search), 10.0 + search, 1.0, False)] for search in range(1, 8)}
+    chains[0] = [("model", 0.0, 5.0)]  # short, ends first: left out
+    chains[9] = [("model", -100.0, 12.0)]  # the longest, though not among the last to end
+    rows = bench_e2e.last_chains(chains, count=3)
+    assert [r["search"] for r in rows] == [9, 5, 6, 7]
+    assert rows[0]["seconds"] == 112.0 and rows[-1]["end_s"] == 17.0
 
 
 def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_headers() -> None:
