@@ -22,6 +22,8 @@ Reported (each counts only time actually spent: a request aborted half-way count
   recorder thread); event-loop lag p50/p99 (a 10 ms ticker's lateness).
 - cancellations (engine: calls/checks cancelled; batcher: unsent dropped / sent orphaned; server:
   REPL kills, aborted LLM requests); records emitted vs stored.
+- `last_chains`: where the time of the searches that set the run's end went (own checks on a REPL,
+  model requests, waiting for verdicts, held behind siblings, the rest: `chain_breakdown`).
 - `--overhead`: the engine's own CPU per goal node (zero latencies, in-process simulated Lean and
   models, scripts/bench_search.py's world) at 100 / 1k / 10k goal nodes. Goal <= 1 ms, flat.
 - `--client-cpu`: Kimina client CPU per check at 8 / 64 / 256 checks in flight. Goal <= 1 ms, flat.

@@ -4,11 +4,13 @@ stand-in servers in subprocesses, the real clients, a real SQLite store."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,12 +19,17 @@ pytest.importorskip("aiohttp")
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
-async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
+def _script(name: str) -> ModuleType:
+    """A benchmark script imported as a module (scripts/ is not a package)."""
     sys.path.insert(0, str(SCRIPTS))
     try:
-        import bench_e2e
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(SCRIPTS))
+
+
+async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
+    bench_e2e = _script("bench_e2e")
     args = argparse.Namespace(
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
@@ -56,11 +63,7 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
 
 
 def test_repeated_runs_are_summarised_by_min_mean_and_max() -> None:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_e2e
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_e2e = _script("bench_e2e")
     runs = [{"useful_utilisation": 0.94, "wall_over_ideal": 1.03, "proved": 239, "repl_kills": 0},
             {"useful_utilisation": 0.93, "wall_over_ideal": 1.05, "proved": 240, "repl_kills": 0},
             {"useful_utilisation": 0.95, "wall_over_ideal": None, "proved": 238, "repl_kills": 0}]
@@ -72,11 +75,7 @@ def test_repeated_runs_are_summarised_by_min_mean_and_max() -> None:
 
 
 def test_a_search_chain_counts_each_moment_once_in_the_first_state_that_holds() -> None:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_e2e
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_e2e = _script("bench_e2e")
     events = [
         ("model", 0.0, 2.0),
         ("check", 2.0, 5.0, 1.0, False),  # due: waits 2-4, its own Lean second 4-5
@@ -92,11 +91,7 @@ def test_a_search_chain_counts_each_moment_once_in_the_first_state_that_holds() 
 
 
 def test_last_chains_are_the_searches_ending_last_and_the_longest() -> None:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_e2e
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_e2e = _script("bench_e2e")
     chains = {search: [("check", float(search), 10.0 + search, 1.0, False)] for search in range(1, 8)}
     chains[0] = [("model", 0.0, 5.0)]  # short, ends first: left out
     chains[9] = [("model", -100.0, 12.0)]  # the longest, though not among the last to end
@@ -106,11 +101,7 @@ def test_last_chains_are_the_searches_ending_last_and_the_longest() -> None:
 
 
 def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_headers() -> None:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_e2e
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_e2e = _script("bench_e2e")
     # two REPLs for 10 s: one checks throughout, the other imports its header for 4 s, then checks;
     # a check whose caller had left came back at 10 s after 2 s of Lean time
     intervals = [(0.0, 10.0, "check"), (0.0, 4.0, "header"), (4.0, 10.0, "check"), (1.0, 2.0, "queued")]
@@ -141,11 +132,7 @@ async def test_engine_benchmark_searches_prove_what_they_can() -> None:
     Lean answers the audit's axiom probe where Lean does (at the probe's own position), so a run
     whose every lemma is proved proves every problem (a probe answered elsewhere is rejected by the
     audit, and every search would end "not proved" after building the same tree)."""
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_search
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_search = _script("bench_search")
     scenario = bench_search.Scenario("tiny", problems=3, workers=2, llm_concurrency=4, check_latency=0.0,
                                      llm_latency=0.0, steps=2, p_solve=1.0, samples=2)
     row = await bench_search.run(scenario)
@@ -160,11 +147,7 @@ async def test_engine_benchmark_searches_prove_what_they_can() -> None:
 ])
 def test_workload_presets_fill_only_what_was_not_given(hilbert: bool, given: dict[str, object],
                                                        expected: dict[str, object]) -> None:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import bench_e2e
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    bench_e2e = _script("bench_e2e")
     args = argparse.Namespace(hilbert=hilbert, **{k: given.get(k) for k in expected})
     bench_e2e.fill_workload(args)
     assert vars(args) == {"hilbert": hilbert, **expected}
