@@ -88,6 +88,11 @@ _CODE_RUNNERS = frozenset(
 
 # Mathlib / core commands the syntax layer does not split on. Refused wherever they appear in
 # untrusted text (they are reserved words once declared, so an honest proof never uses them).
+# Why this matters: Lean ends a tactic block at the first token that cannot continue it, so a
+# command word the syntax layer does not know, written after a helper lemma's last tactic, is a
+# command to Lean and part of that proof to us. E.g. Mathlib's `variable? (h : False)` there adds
+# a variable that Lean < 4.10 includes in the next theorem when its proof uses it: the statement
+# text is unchanged, its meaning is not, and only a Lean-side statement check would see it.
 _EXTRA_COMMAND_WORDS = frozenset(
     {
         "axioms", "coinductive", "prelude", "grind_pattern", "initialize_simps_projections", "compile_inductive",
@@ -96,7 +101,49 @@ _EXTRA_COMMAND_WORDS = frozenset(
         "dsimproc_decl", "builtin_simproc", "builtin_dsimproc",
     }
 )
-COMMAND_WORDS = syntax.COMMAND_KEYWORDS | _EXTRA_COMMAND_WORDS
+# Every other reserved word that begins a command in Lean core, Mathlib and the libraries Mathlib
+# imports (Batteries, Aesop, Plausible, ImportGraph, ProofWidgets, LeanSearchClient), read from
+# their `… : command` syntax declarations and `@[builtin_command_parser]`s (Mathlib of 2026-04,
+# checked against its `#help command` list of 2026-08). Left out: Lake's DSL (`package`,
+# `require`, `script`, …: keywords only with `import Lake`, which a candidate cannot add), the
+# module system's `module`/`public`/`meta`, and test-only helpers. `#…` commands are refused as a
+# class. A word spelled with `%` (`compile_def%`) is an identifier and a `%` to the lexer.
+_LIBRARY_COMMAND_WORDS = frozenset(
+    {
+        # Lean core
+        "with_weak_namespace", "end_local_scope", "init_quot", "docs_to_verso", "register_tactic_tag",
+        "tactic_extension", "recommended_spelling", "register_error_explanation", "deprecated_syntax",
+        "deprecated_module", "unlock_limits", "builtin_simproc_decl", "builtin_dsimproc_decl", "cbv_simproc",
+        "cbv_simproc_decl", "builtin_cbv_simproc", "builtin_cbv_simproc_decl", "init_grind_norm",
+        "register_grind_attr", "grind_annotated", "grind_propagator", "builtin_grind_propagator",
+        "register_try?_tactic", "norm_cast_add_elim", "declare_simp_like_tactic", "declare_uint_theorems",
+        "declare_bitwise_uint_theorems", "declare_int_theorems", "declare_bitwise_int_theorems",
+        "declare_uint_simprocs", "declare_sint_simprocs", "declare_eval_bin", "declare_eval_bin_bitwise",
+        "declare_eval_bin_bool_pred", "register_linter_set", "register_sym_simp", "register_sym_dsimp",
+        "register_sym_simp_attr", "set_library_suggestions", "show_panel_widgets", "elab_stx_quot",
+        "declare_command_config_elab", "declare_core_config_elab", "declare_term_config_elab",
+        "def_eval_config_item", "ensure_eval_expr_instance", "ensure_eval_term_expr_instances",
+        "ensure_eval_term_instance", "derive_eval_expr_instance_using_meta_eval", "declare_config_elab_legacy",
+        "declare_command_config_elab_legacy", "make_elab_simp_config", "make_elab_grind_config", "aux_def",
+        "test_extern",
+        # Mathlib
+        "variables", "variable?", "deprecate", "register_hint", "mk_iff_of_inductive_prop", "recall", "recall?",
+        "name_poly_vars", "name_power_vars", "lrat_proof", "initialize_simps_projections?", "sudo",
+        "unsuppress_compilation", "insert_to_additive_translation", "to_dual_insert_cast",
+        "to_dual_insert_cast_fun", "unset_option", "assert_no_sorry", "guard_min_heartbeats",
+        "to_additive_name_hint", "to_dual_name_hint",
+        # Aesop
+        "add_aesop_rules", "erase_aesop_rules", "declare_aesop_exception", "register_aesop_check_option",
+    }
+)
+# Command words written with a trailing `%`: an identifier followed by `%` to the lexer.
+_PERCENT_COMMAND_WORDS = frozenset(
+    {
+        "gen_injective_theorems", "simproc_pattern", "builtin_simproc_pattern", "cbv_simproc_pattern",
+        "builtin_cbv_simproc_pattern", "reset_grind_attrs", "compile_def", "compile_inductive",
+    }
+)
+COMMAND_WORDS = syntax.COMMAND_KEYWORDS | _EXTRA_COMMAND_WORDS | _LIBRARY_COMMAND_WORDS
 
 
 class Reason(enum.StrEnum):
@@ -231,14 +278,20 @@ def _is_axiom_query(toks: Sequence[Token], i: int) -> bool:
 
 
 def _unknown_command_words(text: str, toks: Sequence[Token]) -> list[Violation]:
-    """Command words the syntax layer does not split on (rarer Mathlib commands): refused in
-    untrusted text wherever they appear, so an unforeseen command cannot hide in a proof."""
-    return [
-        Violation(Reason.COMMAND, f"`{t.text}` command", _line(text, t.start))
-        for k, t in enumerate(toks)
-        if t.kind == "ident" and t.text in _EXTRA_COMMAND_WORDS
-        and not (t.text == "axioms" and k > 0 and toks[k - 1].text == "#print")
-    ]
+    """Command words the syntax layer does not split on (`_EXTRA_COMMAND_WORDS`,
+    `_LIBRARY_COMMAND_WORDS`, `_PERCENT_COMMAND_WORDS`): refused in untrusted text wherever they
+    appear, so a command Lean would run cannot hide inside a proof."""
+    out: list[Violation] = []
+    for k, t in enumerate(toks):
+        if t.kind != "ident":
+            continue
+        if t.text in _EXTRA_COMMAND_WORDS or t.text in _LIBRARY_COMMAND_WORDS:
+            if not (t.text == "axioms" and k > 0 and toks[k - 1].text == "#print"):
+                out.append(Violation(Reason.COMMAND, f"`{t.text}` command", _line(text, t.start)))
+        elif t.text in _PERCENT_COMMAND_WORDS and k + 1 < len(toks) and toks[k + 1].text == "%" \
+                and toks[k + 1].start == t.end:
+            out.append(Violation(Reason.COMMAND, f"`{t.text}%` command", _line(text, t.start)))
+    return out
 
 
 def option_allowed(name: str) -> bool:

@@ -82,6 +82,29 @@ def test_legal_tactics_pass(tactic: str) -> None:
     assert check_candidate(PROBLEM.replace("  sorry", "  " + tactic), CONTEXT) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["variable? (h : False)", "variables (h : False)", "name_poly_vars X over ℝ", "sudo set_option maxHeartbeats 0",
+     "init_quot", "compile_def% Nat.add", "gen_injective_theorems% Nat", "add_aesop_rules safe Nat.le_refl",
+     "with_weak_namespace Foo theorem x : True := trivial", "deprecate to y (since := \"2026-01-01\") theorem x : True := trivial",
+     "mk_iff_of_inductive_prop Nat.le Nat.le_iff", "aux_def foo : ℕ := 1", "unset_option maxHeartbeats",
+     "lrat_proof foo \"p cnf 1 1\" \"1 0\"", "recall Nat.add_zero (n : ℕ) : n + 0 = n"],
+)
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_library_commands_hidden_after_a_helpers_last_tactic_are_refused(command: str, indent: str) -> None:
+    # Lean ends a tactic block at the first token that cannot continue it, so a command word the
+    # syntax layer does not split on would be a command to Lean and part of the helper's proof to
+    # a gate that did not know the word.
+    helper = f"lemma helper : True := by\n  trivial\n{indent}{command}\n\n"
+    text = PROBLEM.replace("theorem t", helper + "theorem t").replace("  sorry", "  rfl")
+    assert Reason.COMMAND in reasons(text), check_candidate(text, CONTEXT)
+
+
+def test_percent_command_words_are_identifiers_without_their_percent() -> None:
+    text = PROBLEM.replace("  sorry", "  have compile_def : True := trivial\n  rfl")
+    assert check_candidate(text, CONTEXT) == []
+
+
 def test_answer_slots_may_be_filled_only_with_the_same_signature() -> None:
     problem = "import Mathlib\n\nabbrev ans : ℕ := sorry\n\ntheorem t : ans = 2 := by\n  sorry\n"
     ctx = Context.of(problem)
