@@ -138,6 +138,12 @@ class TestHoles:
             ("#eval", 5, 2),
         ]
 
+    def test_find_tokens_reads_escaped_names_as_lean_does(self) -> None:
+        # `«sorryAx»` is the name `sorryAx` to Lean; `«sorry Ax»` is another name.
+        code = "example : False := by\n  exact _root_.«sorryAx» _ false\n  exact «sorryAx» _\n  exact «sorry Ax»"
+        found = C.find_tokens(code, ["sorryAx"])
+        assert [(m.text, m.line) for m in found] == [("_root_.«sorryAx»", 2), ("«sorryAx»", 3)]
+
 
 class TestNormalize:
     def test_whitespace(self) -> None:

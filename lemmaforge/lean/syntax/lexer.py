@@ -387,7 +387,9 @@ def find_tokens(code: str, names: Iterable[str]) -> list[TokenMatch]:
     found: list[TokenMatch] = []
     for t in tokens(code):
         if t.kind in ("ident", "hashcmd"):
-            hit = t.text in wanted or any(t.text.endswith("." + w) for w in wanted)
+            # Lean reads `«sorryAx»` as `sorryAx`: compare names with their escapes removed.
+            name = t.text.replace("«", "").replace("»", "") if "«" in t.text else t.text
+            hit = name in wanted or any(name.endswith("." + w) for w in wanted)
         elif t.kind == "symbol":
             hit = t.text in wanted
         else:
