@@ -251,7 +251,8 @@ def _token_violations(text: str, toks: Sequence[Token]) -> list[Violation]:
 
 def _unterminated(text: str) -> list[Violation]:
     """A block comment or string left open at the end swallows whatever follows, the audit's
-    probe included: refuse it rather than let Lean read the probe as a comment."""
+    probe included, and a dangling `… in` prefixes it: refuse them rather than let Lean read the
+    probe as a comment or under the candidate's `open`."""
     toks = syntax.tokens(text, comments=True)
     if not toks:
         return []
@@ -262,6 +263,13 @@ def _unterminated(text: str) -> list[Violation]:
         return [Violation(Reason.SYNTAX, "unterminated block comment", _line(text, last.start))]
     if last.kind == "string" and (len(last.text) < 2 or not last.text.endswith('"')):
         return [Violation(Reason.SYNTAX, "unterminated string", _line(text, last.start))]
+    code = [t for t in toks if t.kind not in ("comment", "doc")]
+    if code and code[-1].kind == "ident" and code[-1].text == "in":
+        # `open Foo in` / `set_option … in` with nothing after it: Lean applies it to the next
+        # command, which is the audit's probe (`open Foo in #print axioms t` can resolve `t` to
+        # another declaration). No complete command or term ends with `in`.
+        return [Violation(Reason.SYNTAX, "text ends with `in`: it would prefix the next command",
+                          _line(text, code[-1].start))]
     return []
 
 

@@ -100,6 +100,14 @@ def test_library_commands_hidden_after_a_helpers_last_tactic_are_refused(command
     assert Reason.COMMAND in reasons(text), check_candidate(text, CONTEXT)
 
 
+@pytest.mark.parametrize("tail", ["open Real in", "set_option maxHeartbeats 400 in", "open Real in -- c\n"])
+def test_a_dangling_in_prefix_at_the_end_is_refused(tail: str) -> None:
+    # It would prefix the next command Lean reads: the audit's `#print axioms` probe.
+    text = PROBLEM.replace("  sorry", "  rfl") + tail + "\n"
+    assert [v.reason for v in check_candidate(text, CONTEXT)] == [Reason.SYNTAX]
+    assert check_candidate(text.replace(tail, tail.replace(" in", "")), CONTEXT) == []
+
+
 def test_percent_command_words_are_identifiers_without_their_percent() -> None:
     text = PROBLEM.replace("  sorry", "  have compile_def : True := trivial\n  rfl")
     assert check_candidate(text, CONTEXT) == []
