@@ -11,10 +11,12 @@ minutes; all reported seconds are real (scaled) seconds.
 Reported (each counts only time actually spent: a request aborted half-way counts its half):
 - wall / ideal: ideal = max(LLM sequence-seconds / LLM slots, Lean REPL-seconds (headers
   included) / REPLs), the time the busier resource needs at full use. Goal <= 1.10.
-- useful utilisation: REPL-seconds on answered checks whose caller still wanted the answer (not
-  the orphans of a race already won, nor checks started ahead of need that the search never took,
-  nor the checks of an alternative tried beside an earlier one that closed the goal first)
-  / (REPLs x wall - header seconds).
+- useful utilisation: REPL-seconds on answered checks that informed the search (not the orphans
+  of a race already won, nor a race's candidates answered together with or after its winner,
+  nor checks started ahead of need that the search never took, nor the checks of an
+  alternative tried beside an earlier one that closed the goal first) / (REPLs x wall - header
+  seconds). `useful_utilisation_lenient` is the figure before 2026-12-02, which counted a race's
+  candidates useful when they came back in the winner's request (`race_co_arrivals`).
   Also by phase: while problems are still being started (the steady state of a long bench) and
   the drain after the last one started (what is left is the running searches' dependent chains).
 - Kimina throughput vs the stand-in's capacity (REPLs / mean check time).
@@ -330,6 +332,68 @@ def last_chains(chains: dict[int, list[ChainEvent]], count: int = 5) -> list[dic
     return [{"search": search, **rows[search]} for search in chosen]
 
 
+# --- a race's candidates answered with or after its winner ---------------------------------------
+
+# One answered check of a race's candidate: (the race's sibling group, verdict time as
+# time.monotonic(), Lean seconds, accepted). The group object itself, not its id: an id is
+# reused once a finished race is garbage.
+RaceCheck = tuple[Any, float, float, bool]
+# The verdicts of one response resume their callers one after another, within microseconds.
+SAME_RESPONSE_SECONDS = 0.005
+
+
+@contextmanager
+def watch_races(verifier: KiminaVerifier) -> Iterator[list[RaceCheck]]:
+    """While in force, log every answered check made for a race's candidate (the innermost
+    sibling group on the check's path is of kind "race": `lean.priority`, set by the engine).
+    A check whose caller was cancelled raises here and is not logged: the batcher counts it as an
+    orphan already."""
+    log: list[RaceCheck] = []
+    batcher = verifier.batcher
+    had_own = "check" in vars(batcher)  # another watch's wrapper is in force
+    check = batcher.check
+
+    async def logged_check(code: str, timeout: float) -> Any:
+        path = lean_priority.current_siblings()
+        group = path[-1][0] if path else None
+        result = await check(code, timeout)
+        if group is not None and group.kind == "race":
+            log.append((group, time.monotonic(), result.time, result.ok))
+        return result
+
+    batcher.check = logged_check  # type: ignore[method-assign]
+    try:
+        yield log
+    finally:
+        if had_own:
+            batcher.check = check  # type: ignore[method-assign]
+        else:
+            del batcher.check
+
+
+def race_co_arrivals(log: Sequence[RaceCheck]) -> list[tuple[float, float]]:
+    """(verdict time, Lean seconds) of each race candidate whose verdict came back together with
+    its race's winner (the first accepted verdict; of several at once, the first resumed) or
+    after it: none of them informed the race, so none is useful work. A rule that asks only
+    whether the caller was still waiting when the verdict came would count them useful when they
+    travel in the winner's request and orphaned when sent alone: it favours batching. (A
+    candidate sent alone that answers after the win has a cancelled caller: it is an orphan in
+    the batcher's count and never reaches this log.)"""
+    by_race: dict[int, list[tuple[float, float, bool]]] = {}
+    for group, at, seconds, accepted in log:
+        by_race.setdefault(id(group), []).append((at, seconds, accepted))
+    wasted: list[tuple[float, float]] = []
+    for checks in by_race.values():
+        wins = [k for k, (_, _, accepted) in enumerate(checks) if accepted]
+        if not wins:
+            continue
+        winner = min(wins, key=lambda k: checks[k][0])
+        won_at = checks[winner][0]
+        wasted += [(at, seconds) for k, (at, seconds, _) in enumerate(checks)
+                   if k != winner and at >= won_at - SAME_RESPONSE_SECONDS]
+    return wasted
+
+
 def useful_utilisation(intervals: Sequence[tuple[float, float, str]], orphans: Sequence[tuple[float, float]],
                        repls: int, start: float, end: float) -> float | None:
     """Useful utilisation within [start, end) (seconds into the run): REPL-seconds checking, less
@@ -442,7 +506,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         cpu0, started = time.process_time(), time.monotonic()
         lag.start()
         with watch_unused_ahead() as unused_ahead, watch_refunded() as refunded, \
-                watch_chains(verifier, started) as chains:
+                watch_chains(verifier, started) as chains, watch_races(verifier) as races:
             async with open_services(settings, recorder=recorder, verifier=verifier) as services:  # type: ignore[arg-type]
                 # The bench's own scheduler (`lemmaforge bench`): a statement check per problem (with
                 # look-ahead), then its search, `concurrent_problems` at once.
@@ -472,7 +536,9 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     unused_ahead_seconds = sum(seconds for _, seconds in unused_ahead)
     refunded_seconds = sum(seconds for _, seconds in refunded)
     useful_seconds = lean["check_seconds"] - batcher.orphaned_seconds - unused_ahead_seconds - refunded_seconds
-    orphans = [(at - started, seconds) for at, seconds in [*orphan_log, *unused_ahead, *refunded]]
+    co_arrival_log = race_co_arrivals(races)
+    co_arrivals = sum(seconds for _, seconds in co_arrival_log)
+    orphans = [(at - started, seconds) for at, seconds in [*orphan_log, *unused_ahead, *refunded, *co_arrival_log]]
     last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
@@ -482,7 +548,13 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "llm_calls_per_problem": round(sum(r.calls for r in results) / max(1, len(results)), 1),
         "wall_s": round(wall, 2), "ideal_s": round(ideal, 2), "bound": "lean" if ideal_lean >= ideal_llm else "llm",
         "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
-        "useful_utilisation": round(useful_seconds / useful_capacity, 3) if useful_capacity > 0 else None,
+        "useful_utilisation": round((useful_seconds - co_arrivals) / useful_capacity, 3)
+        if useful_capacity > 0 else None,
+        # Before 2026-12-02 the headline: a race's candidates answered together with or after its
+        # winner counted useful when they came back in the winner's request (their caller still
+        # waited), orphaned when sent alone. Kept to compare with earlier figures.
+        "useful_utilisation_lenient": round(useful_seconds / useful_capacity, 3) if useful_capacity > 0 else None,
+        "race_co_arrival_share": round(co_arrivals / max(1e-9, lean["check_seconds"]), 3),
         "orphaned_share": round(batcher.orphaned_seconds / max(1e-9, lean["check_seconds"]), 3),
         # of which: checks sent while still held, because Lean had room (the rest: certain work
         # whose caller left, e.g. a race's candidate within the window, a search that ended)
@@ -596,8 +668,8 @@ HILBERT: dict[str, Any] = {"problems": 8, "concurrent_problems": 8, "p_solve": 0
 
 
 # What `--runs` summarises: the goals' ratios and what a reader compares between runs.
-SUMMARISED = ("wall_over_ideal", "useful_utilisation", "throughput_over_capacity", "orphaned_share", "repl_kills",
-              "proved", "wall_s")
+SUMMARISED = ("wall_over_ideal", "useful_utilisation", "useful_utilisation_lenient", "throughput_over_capacity",
+              "orphaned_share", "repl_kills", "proved", "wall_s")
 
 
 def summarise_runs(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:

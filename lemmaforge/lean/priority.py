@@ -107,12 +107,15 @@ class Siblings:
     held while `window` or more earlier ranks are still open (1: while any is); `listen` tells a
     queue when that may have changed, so that it can release what it holds."""
 
-    __slots__ = ("_listeners", "_open", "window")
+    __slots__ = ("_listeners", "_open", "kind", "window")
 
-    def __init__(self, window: int = 1) -> None:
+    def __init__(self, window: int = 1, *, kind: str = "") -> None:
         if window < 1:
             raise ValueError("a sibling window must be >= 1")
         self.window = window
+        # What the group is ("race": a goal's candidates, "holes": a sketch's holes), for whoever
+        # measures the work: e.g. the benchmark's accounting of a race's candidates.
+        self.kind = kind
         self._open: set[int] = set()
         self._listeners: set[Callable[[Siblings], None]] = set()
 

@@ -557,7 +557,7 @@ class _Run(TreeJournal):
         exhausted: BudgetExhausted | None = None
         # The candidates' order of arrival: a later one's check waits for the earlier ones' verdicts
         # (all but `race_window - 1` of them) unless Lean has room (lean/priority.py).
-        race = lean_priority.Siblings(window=self.opts.race_window)
+        race = lean_priority.Siblings(window=self.opts.race_window, kind="race")
         rank = 0
         try:
             while pending:
@@ -871,7 +871,7 @@ class _Run(TreeJournal):
 
         # A later hole's work waits while an earlier hole is unsolved, unless Lean has room
         # (lean/priority.py): when a hole fails, the work on its siblings is lost.
-        siblings = lean_priority.Siblings()
+        siblings = lean_priority.Siblings(kind="holes")
         for index in range(len(children)):
             siblings.enter(index)
 

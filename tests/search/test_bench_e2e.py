@@ -40,6 +40,7 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root and 2 steps + the closing hole per problem
     assert row["repl_kills"] == 0 and row["unsent_dropped"] >= 0
     assert 0.0 <= row["orphaned_speculated_share"] <= row["orphaned_share"] <= 1.0
+    assert row["useful_utilisation"] <= row["useful_utilisation_lenient"] and 0.0 <= row["race_co_arrival_share"] <= 1.0
     assert row["speculated_checks"] >= 0 and row["orphan_hits"] >= 0
     assert row["wall_over_ideal"] is not None and row["wall_over_ideal"] >= 1.0
     for kind, count in row["records_stored"].items():
@@ -88,6 +89,22 @@ def test_a_search_chain_counts_each_moment_once_in_the_first_state_that_holds() 
     row = bench_e2e.chain_breakdown(events)
     assert row == {"start_s": 0.0, "end_s": 12.0, "seconds": 12.0, "checks": 5, "model_requests": 2,
                    "checking_s": 4.0, "model_s": 3.0, "verdict_wait_s": 2.0, "held_s": 2.0, "other_s": 1.0}
+
+
+def test_race_candidates_answered_with_or_after_the_winner_did_not_inform_the_race() -> None:
+    bench_e2e = _script("bench_e2e")
+    race, lost_race, tie = object(), object(), object()
+    log = [
+        (race, 10.0, 3.0, False),  # failed before the win: it informed the race
+        (race, 12.0, 2.0, True),  # the winner
+        (race, 12.001, 1.5, False),  # in the winner's response
+        (race, 12.002, 4.0, True),  # also accepted, same response: redundant
+        (race, 15.0, 0.5, False),  # after the win
+        (lost_race, 11.0, 7.0, False),  # no candidate accepted: every check informed it
+        (tie, 20.0, 1.0, True), (tie, 20.0, 2.0, True),  # two together: the first resumed won
+    ]
+    assert bench_e2e.race_co_arrivals(log) == [(12.001, 1.5), (12.002, 4.0), (15.0, 0.5), (20.0, 2.0)]
+    assert bench_e2e.race_co_arrivals([]) == []
 
 
 def test_last_chains_are_the_searches_ending_last_and_the_longest() -> None:
