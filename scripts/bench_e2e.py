@@ -713,7 +713,7 @@ def main() -> None:
     p.add_argument("--batch-size", type=int, default=4)
     p.add_argument("--spread-requests", type=int, default=32,
                    help="[verifier] kimina_spread_requests: checks spread over this many requests before two share one")
-    p.add_argument("--race-window", type=int, default=2, help="[search] race_window (lean/priority.py)")
+    p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
     p.add_argument("--parallel-alternatives", action="store_true",
                    help="[search] parallel_alternatives = true: the next sketch beside the current one while Lean has room")

@@ -25,9 +25,10 @@ The window is a trade between the Lean time lost to speculation and the length o
 work runs one sibling at a time, so a big search (hundreds of checks) becomes one long chain, and
 the big searches are what is left at the run's end. Measured on scripts/bench_e2e.py (244
 problems, 64 REPLs): a race window of 2 (a candidate is checked at once while at most one earlier
-one is unanswered: each has a small chance to win) shortened the run without more orphaned Lean
-time (useful utilisation 0.898-0.911 -> 0.915-0.924 in three runs each, then 0.895 and 0.918 in
-two more; orphans 3.1-3.7 % -> 3.2-3.6 %); a hole
+one is unanswered) had seemed to shorten the run without more wasted Lean time (useful 0.915-0.924
+against 0.898-0.911) while a candidate that came back in the winner's request counted as useful;
+counted as waste, as it is (the race did not need it), window 2 wastes ~6 % of check time:
+useful 0.893 against 0.939-0.944 for window 1, now the default; a hole
 window of 2 lost more (orphans 4.9 %, utilisation 0.880: a hole's subtree is much work, and a
 sketch's holes fail together often), and so did ranking held work by the earlier siblings still
 open rather than by position (orphans 6.2 %).

@@ -160,7 +160,7 @@ class SearchOptions:
     # prefill); 1 = one request per sample, each verified the moment it arrives.
     prover_samples_per_call: int = 0
     correction_samples: int = 2
-    race_window: int = 2  # see SearchConfig.race_window
+    race_window: int = 1  # see SearchConfig.race_window
     prefetch: bool = True  # see SearchConfig.prefetch
     parallel_alternatives: bool = False  # see SearchConfig.parallel_alternatives
     # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one

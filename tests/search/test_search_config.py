@@ -35,7 +35,7 @@ def test_search_defaults_are_the_builtin_portfolio_one_lemma_check_and_n_per_req
     assert options.portfolio == DEFAULT_PORTFOLIO
     assert options.automation_on_proof_state is False
     assert options.prover_samples_per_call == 0  # all of a goal's samples in one request
-    assert options.race_window == 2  # a candidate goes while at most one earlier one is unanswered
+    assert options.race_window == 1  # a candidate goes while no earlier one is unanswered (or Lean has room)
 
 
 def test_search_keys_are_validated() -> None:
