@@ -142,7 +142,7 @@ class SearchConfig(BaseModel):
     # is checked beside an unanswered earlier one only when Lean has room. 2 had measured better
     # when a candidate that came back in the winner's request counted as useful work; counted
     # honestly (scripts/bench_e2e.py: race candidates answered with or after the winner are
-    # waste), 2 wastes ~6 % of check time and 1 measured 0.939-0.944 useful against 0.893.
+    # waste), 2 wastes ~6 % of check time: useful 0.890-0.893 against 0.920-0.944 for 1.
     race_window: int = Field(default=1, ge=1)
     # Start a goal's next model request before the search needs it, while the endpoint has room
     # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,

@@ -28,7 +28,7 @@ problems, 64 REPLs): a race window of 2 (a candidate is checked at once while at
 one is unanswered) had seemed to shorten the run without more wasted Lean time (useful 0.915-0.924
 against 0.898-0.911) while a candidate that came back in the winner's request counted as useful;
 counted as waste, as it is (the race did not need it), window 2 wastes ~6 % of check time:
-useful 0.893 against 0.939-0.944 for window 1, now the default; a hole
+useful 0.890-0.893 against 0.920-0.944 for window 1, now the default; a hole
 window of 2 lost more (orphans 4.9 %, utilisation 0.880: a hole's subtree is much work, and a
 sketch's holes fail together often), and so did ranking held work by the earlier siblings still
 open rather than by position (orphans 6.2 %).
