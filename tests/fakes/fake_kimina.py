@@ -199,6 +199,8 @@ class _Elaboration:
             kind, name = m.group("kind"), m.group("name")
             if kind == "example" or (name and name.startswith(":")):
                 name = None
+            if name and re.fullmatch(r"«[A-Za-z_][\w']*»", name):
+                name = name[1:-1]  # as Lean reads it: `«t»` declares `t`
             later = [s for s in command_starts if s >= m.end("kind")]
             end = later[0] if later else len(self.text)
             ref = (m.start("name"), m.end("name")) if name else (m.start("kind"), m.end("kind"))

@@ -185,6 +185,14 @@ async def test_theorem_in_namespace_is_probed_by_full_name(kimina):
     assert report.ok, report.reasons
 
 
+async def test_a_guillemet_escaped_name_is_the_same_theorem(kimina):
+    # `theorem «t»` declares `t`: an honest proof written so is not a changed statement, and the
+    # probe asks about `t`.
+    report = await audit(GOOD.replace("theorem t ", "theorem «t» "), kimina, original=ORIGINAL)
+    assert report.ok, report.reasons
+    assert report.theorem == "t"
+
+
 def _putnam_with_abbrev():
     for line in (BENCHMARKS / "putnambench.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)

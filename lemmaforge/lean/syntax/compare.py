@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from lemmaforge.lean.syntax.commands import Declaration, declarations_of, last_theorem, raw_commands
 from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, OPEN_BRACKETS, analyze
-from lemmaforge.lean.syntax.lexer import Token, tokens
+from lemmaforge.lean.syntax.lexer import Token, format_name, name_components, tokens
 
 __all__ = [
     "GLUE",
@@ -103,7 +103,9 @@ def _statement_key(decl: Declaration) -> tuple[str, ...]:
         for p in decl.prefix_commands
         if not _HARMLESS_OPTIONS.match(normalize_code(p) + " ")
     )
-    return (kind, decl.name, decl.universe_params, normalize_code(decl.signature), *prefixes)
+    # The name as Lean reads it: `theorem «t»` declares `t`, but `«t.x»` is one component, not `t.x`.
+    name = format_name(name_components(decl.name)) or decl.name
+    return (kind, name, decl.universe_params, normalize_code(decl.signature), *prefixes)
 
 
 def same_statement(original: str, candidate: str) -> bool:

@@ -172,6 +172,16 @@ class TestIndentedCommandsAreSeen:
             assert decl is not None and decl.name == name and decl.type == "0 < x ^ 2"
             assert same_statement(code, code) and not same_statement(HEADER + THEOREM, code)
 
+    def test_an_escaped_name_is_the_name_lean_reads(self) -> None:
+        # `«t»` is `t` to Lean (an honest proof may write it so); `«t.x»` is one component, not
+        # `t.x`, and `«t x»` is another name altogether.
+        escaped = HEADER + THEOREM.replace("theorem t ", "theorem «t» ")
+        assert same_statement(HEADER + THEOREM, escaped) and same_statement(escaped, HEADER + THEOREM)
+        dotted = HEADER + THEOREM.replace("theorem t ", "theorem t.x ")
+        one_part = HEADER + THEOREM.replace("theorem t ", "theorem «t.x» ")
+        parts = HEADER + THEOREM.replace("theorem t ", "theorem «t».«x» ")
+        assert not same_statement(dotted, one_part) and same_statement(dotted, parts)
+
 
 def test_split_header_stops_before_a_command_on_the_same_line() -> None:
     code = "import Mathlib\nopen Real theorem t : True := trivial"
