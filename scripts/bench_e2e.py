@@ -691,6 +691,8 @@ def fill_workload(args: argparse.Namespace) -> None:
     for name, value in (HILBERT if args.hilbert else DEFAULT_TREES).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    if args.spread_requests is None:  # as many requests as REPLs before two checks share one
+        args.spread_requests = args.repls
 
 
 def main() -> None:
@@ -711,8 +713,9 @@ def main() -> None:
     p.add_argument("--tokens-per-s", type=float, default=200.0)
     p.add_argument("--cot", action="store_true")
     p.add_argument("--batch-size", type=int, default=4)
-    p.add_argument("--spread-requests", type=int, default=32,
-                   help="[verifier] kimina_spread_requests: checks spread over this many requests before two share one")
+    p.add_argument("--spread-requests", type=int,
+                   help="[verifier] kimina_spread_requests: checks spread over this many requests before two share "
+                        "one (default: --repls, so that no check waits for a batch-mate while a REPL could take it)")
     p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
     p.add_argument("--parallel-alternatives", action="store_true",

@@ -165,9 +165,19 @@ async def test_engine_benchmark_searches_prove_what_they_can() -> None:
 def test_workload_presets_fill_only_what_was_not_given(hilbert: bool, given: dict[str, object],
                                                        expected: dict[str, object]) -> None:
     bench_e2e = _script("bench_e2e")
-    args = argparse.Namespace(hilbert=hilbert, **{k: given.get(k) for k in expected})
+    args = argparse.Namespace(hilbert=hilbert, repls=64, spread_requests=32, **{k: given.get(k) for k in expected})
     bench_e2e.fill_workload(args)
-    assert vars(args) == {"hilbert": hilbert, **expected}
+    assert vars(args) == {"hilbert": hilbert, "repls": 64, "spread_requests": 32, **expected}
+
+
+@pytest.mark.parametrize(("repls", "given", "expected"), [(64, None, 64), (16, None, 16), (64, 32, 32)])
+def test_checks_spread_over_as_many_requests_as_repls_unless_told(repls: int, given: int | None,
+                                                                  expected: int) -> None:
+    bench_e2e = _script("bench_e2e")
+    args = argparse.Namespace(hilbert=False, repls=repls, spread_requests=given,
+                              **dict.fromkeys(bench_e2e.DEFAULT_TREES))
+    bench_e2e.fill_workload(args)
+    assert args.spread_requests == expected
 
 
 def test_runs_option_repeats_the_benchmark_and_summarises_what_each_run_reported() -> None:
