@@ -37,8 +37,8 @@ at once; above it, batches grow with the load up to `batch_size`. Measured (scri
 the drain after the last problem started shrank from 118 s to ~105 s. Spread over as many requests
 as the server has REPLs (64), so that no check waits for a batch-mate while a REPL could take it,
 runs alternated in one session: 0.932-0.942 (mean 0.938) against 0.916-0.937 (mean 0.928) for 32 —
-about one run's spread, taken for its reason. The default, 1, is plain coalescing (every request as full as the waiting
-checks allow).
+about one run's spread, taken for its reason. The default, 1, is plain coalescing (every request
+as full as the waiting checks allow).
 """
 
 from __future__ import annotations
