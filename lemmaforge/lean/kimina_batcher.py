@@ -88,6 +88,7 @@ class _Item:
     orphaned: bool = False  # the caller left after the request was sent
     path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
     held: bool = False  # waits in the held heap: an earlier sibling on its path is open
+    held_order: priority.HeldOrder | None = None  # its live entry's place there (older entries are stale)
     speculated: bool = False  # sent while held (Lean had room)
 
     def __lt__(self, other: _Item) -> bool:
@@ -98,7 +99,7 @@ class _Item:
 class _HeldEntry:
     """A held item in the held heap, in `priority.held_order`, then arrival."""
 
-    order: tuple[int, priority.Priority]
+    order: priority.HeldOrder
     arrival: int
     item: _Item = field(compare=False)
 
@@ -224,7 +225,18 @@ class CheckBatcher:
 
     def _push_held(self, item: _Item) -> None:
         item.held = True
-        heapq.heappush(self._held, _HeldEntry(priority.held_order(item.path, item.key[0]), item.key[1], item))
+        item.held_order = priority.held_order(item.path, item.key[0])
+        heapq.heappush(self._held, _HeldEntry(item.held_order, item.key[1], item))
+
+    def _reorder_held(self, item: _Item) -> None:
+        """A group on `item`'s path let it go while another still holds it: its place among held work
+        may have moved (a race no longer holding it puts it with the holes' work, `held_order`). The
+        new entry goes in; the old one stays in the heap as stale."""
+        order = priority.held_order(item.path, item.key[0])
+        if order != item.held_order:
+            item.held_order = order
+            heapq.heappush(self._held, _HeldEntry(order, item.key[1], item))
+            self._held_stale += 1
 
     def _hold(self, item: _Item) -> None:
         self._push_held(item)
@@ -254,7 +266,8 @@ class CheckBatcher:
                 self._unhold(item)
                 heapq.heappush(self._queue, item)
                 released = True
-            # else: still held by another group on its path, which will tell when it moves
+            else:  # still held by another group on its path, which will tell when it moves
+                self._reorder_held(item)
         if still:
             self._held_by_group[group] = still
         else:
@@ -268,17 +281,18 @@ class CheckBatcher:
         item.held = False
         self._held_stale += 1
         if self._held_stale > 64 and 2 * self._held_stale > len(self._held):
-            self._held = [e for e in self._held if self._live_held(e.item)]
+            self._held = [e for e in self._held if self._live_entry(e)]
             heapq.heapify(self._held)
             self._held_stale = 0
 
     def _pop_held(self) -> _Item | None:
-        """The least speculative item still held (taken because Lean has room), no longer held."""
+        """The first item still held, in `priority.held_order` (a sketch's holes' work before a race's
+        candidates, then the least speculative), taken because Lean has room: no longer held."""
         while self._held:
-            item = heapq.heappop(self._held).item
-            if self._live_held(item):
-                item.held = False
-                return item
+            entry = heapq.heappop(self._held)
+            if self._live_entry(entry):
+                entry.item.held = False
+                return entry.item
             self._held_stale -= 1
         return None
 
@@ -334,7 +348,7 @@ class CheckBatcher:
         """How many items wait (an upper bound: dead items deeper in the heaps are skipped later)."""
         while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
             heapq.heappop(self._queue)  # cancelled while queued, or sent as overdue (deeper ones: at their turn)
-        while self._held and not self._live_held(self._held[0].item):
+        while self._held and not self._live_entry(self._held[0]):
             heapq.heappop(self._held)
             self._held_stale -= 1
         while self._arrived and (self._arrived[0].future.done() or self._arrived[0].sent):
@@ -348,6 +362,11 @@ class CheckBatcher:
     @staticmethod
     def _live_held(item: _Item) -> bool:
         return item.held and not item.future.done() and not item.sent
+
+    @classmethod
+    def _live_entry(cls, entry: _HeldEntry) -> bool:
+        """The held heap's entry still stands for its item: held, and not moved by `_reorder_held`."""
+        return cls._live_held(entry.item) and entry.order == entry.item.held_order
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
@@ -414,7 +433,7 @@ class CheckBatcher:
             item.sent = True
             batch.append(item)
         # Nothing certain is left to send and the server has room: held work goes rather than leave
-        # a REPL idle (least speculative first).
+        # a REPL idle (in `priority.held_order`: a sketch's holes before a race's candidates).
         held_kept: list[_Item] = []
         while not kept and len(batch) < room and (held_item := self._pop_held()) is not None:
             if not fits(held_item):

@@ -16,7 +16,8 @@ in-flight request per worker):
   states live there), to the first check waiting for its header, or to the first check waiting for
   another header if switching pays — first in `lean.priority` order (the least speculative check of
   the search that went deepest, then arrival; work held by an earlier sibling that is still open —
-  a race's earlier candidate, a sketch's earlier hole — after every other check; a check waiting
+  a race's earlier candidate, a sketch's earlier hole — after every other check, in
+  `priority.held_order` (held only by holes before held by a race); a check waiting
   past `priority.MAX_WAIT_SECONDS` first);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
@@ -119,7 +120,7 @@ class _Waiter:
     queued_at: float = 0.0  # time.monotonic()
     path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
 
-    def order(self) -> tuple[bool, tuple[int, priority.Priority] | None, tuple[priority.Priority, int]]:
+    def order(self) -> tuple[bool, priority.HeldOrder | None, tuple[priority.Priority, int]]:
         """Its place among the waiters now: speculative work held by an open earlier sibling goes
         after every waiter that is not held (a free worker with nothing else to do takes it), in
         `priority.held_order`."""

@@ -370,6 +370,105 @@ async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priorit
     assert pool._next_waiter_for(pool._workers[0]) is held_deep
 
 
+def _race_and_holes() -> tuple[priority.Siblings, priority.Siblings]:
+    """A race whose first candidate is unanswered (ranks 0-1 open) and a sketch whose first two holes
+    are unsolved (ranks 0-2 open), as the engine makes them."""
+    race, holes = priority.Siblings(kind="race"), priority.Siblings(kind="holes")
+    for rank in range(2):
+        race.enter(rank)
+    for rank in range(3):
+        holes.enter(rank)
+    return race, holes
+
+
+def test_held_work_of_a_sketchs_holes_goes_before_a_held_race_candidate_whatever_the_ranks() -> None:
+    race, holes = _race_and_holes()
+    deep_key, shallow_key = (0, -5, -5, 0), (0, 0, 0, 9)
+    third_hole = priority.held_order(((holes, 2),), shallow_key)  # two earlier holes unsolved
+    second_candidate = priority.held_order(((race, 1),), deep_key)  # one earlier candidate out
+    both = priority.held_order(((holes, 1), (race, 1)), deep_key)  # a candidate in a later hole
+    # a sketch needs all its holes, a race one candidate: the hole's work is likelier to be needed
+    assert third_hole < second_candidate < both
+    race.leave(0)  # the earlier candidate failed: the race holds it no longer, the holes still do
+    assert priority.held_order(((holes, 1), (race, 1)), deep_key) < second_candidate
+    # among work held the same way, the least speculative first, then the key
+    assert priority.held_order(((holes, 1),), shallow_key) < third_hole
+    assert priority.held_order(((holes, 2),), deep_key) < third_hole
+
+
+async def test_with_room_for_one_the_batcher_sends_a_held_hole_before_a_held_race_candidate() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    race, holes = _race_and_holes()
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+
+    async def held(label: str, group: priority.Siblings, rank: int, depth: int) -> None:
+        with priority.search_scope():
+            priority.at_depth(depth)
+            priority.join(group, rank)
+            await batcher.check(label, 10.0)
+
+    candidate = asyncio.create_task(held("candidate 1", race, 1, depth=4))  # the deeper search's
+    hole = asyncio.create_task(held("hole 2", holes, 2, depth=1))
+    await asyncio.sleep(0.01)
+    server.gate.set()  # the slot frees and nothing certain waits: held work goes, one at a time
+    await asyncio.gather(blocker, candidate, hole)
+    await batcher.close()
+    assert server.sent == ["blocker", "hole 2", "candidate 1"]
+    assert batcher.stats.speculated == 2
+
+
+async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_hole_still_holds_it() -> None:
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    race, holes = _race_and_holes()
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+
+    async def held(label: str, path: list[tuple[priority.Siblings, int]]) -> None:
+        with priority.search_scope():
+            for group, rank in path:
+                priority.join(group, rank)
+            await batcher.check(label, 10.0)
+
+    in_later_hole = asyncio.create_task(held("candidate 1 in hole 1", [(holes, 1), (race, 1)]))
+    third_hole = asyncio.create_task(held("hole 2", [(holes, 2)]))
+    await asyncio.sleep(0.01)
+    race.leave(0)  # the race holds the candidate no longer; hole 0, still open, does
+    server.gate.set()
+    await asyncio.gather(blocker, in_later_hole, third_hole)
+    await batcher.close()
+    # now held by one earlier hole, it goes before the work two holes hold back
+    assert server.sent == ["blocker", "candidate 1 in hole 1", "hole 2"]
+    assert batcher.stats.speculated == 2
+
+
+async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_candidate() -> None:
+    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
+
+    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
+    pool._waiters = __import__("collections").deque()
+    pool._workers = [Worker(slot=0, header="H")]
+    loop = asyncio.get_running_loop()
+    race, holes = _race_and_holes()
+
+    def waiting(group: priority.Siblings, rank: int, depth: int) -> _Waiter:
+        with priority.search_scope():
+            priority.at_depth(depth)
+            priority.join(group, rank)
+            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)),
+                             time.monotonic(), priority.current_siblings())
+        pool._waiters.append(waiter)
+        return waiter
+
+    candidate = waiting(race, 1, depth=4)
+    hole = waiting(holes, 2, depth=1)
+    assert pool._next_waiter_for(pool._workers[0]) is hole
+    race.leave(0)  # the earlier candidate failed: the deeper search's candidate is certain work now
+    assert pool._next_waiter_for(pool._workers[0]) is candidate
+
+
 def test_lean_idle_outside_any_event_loop_wakes_nobody_and_does_not_fail() -> None:
     priority.lean_idle()  # e.g. a pool released while closing, with no loop running
 
