@@ -396,21 +396,25 @@ def test_held_work_of_a_sketchs_holes_goes_before_a_held_race_candidate_whatever
     assert priority.held_order(((holes, 2),), deep_key) < third_hole
 
 
+async def _check_held(batcher: CheckBatcher, label: str, path: list[tuple[priority.Siblings, int]],
+                      depth: int = 0) -> None:
+    """`label` checked by a search at `depth` working for the (group, rank) pairs of `path`."""
+    with priority.search_scope():
+        priority.at_depth(depth)
+        for group, rank in path:
+            priority.join(group, rank)
+        await batcher.check(label, 10.0)
+
+
 async def test_with_room_for_one_the_batcher_sends_a_held_hole_before_a_held_race_candidate() -> None:
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
     race, holes = _race_and_holes()
     blocker = asyncio.create_task(batcher.check("blocker", 10.0))
     await asyncio.sleep(0.01)
-
-    async def held(label: str, group: priority.Siblings, rank: int, depth: int) -> None:
-        with priority.search_scope():
-            priority.at_depth(depth)
-            priority.join(group, rank)
-            await batcher.check(label, 10.0)
-
-    candidate = asyncio.create_task(held("candidate 1", race, 1, depth=4))  # the deeper search's
-    hole = asyncio.create_task(held("hole 2", holes, 2, depth=1))
+    # the deeper search's candidate, the shallower search's hole
+    candidate = asyncio.create_task(_check_held(batcher, "candidate 1", [(race, 1)], depth=4))
+    hole = asyncio.create_task(_check_held(batcher, "hole 2", [(holes, 2)], depth=1))
     await asyncio.sleep(0.01)
     server.gate.set()  # the slot frees and nothing certain waits: held work goes, one at a time
     await asyncio.gather(blocker, candidate, hole)
@@ -425,15 +429,8 @@ async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_ho
     race, holes = _race_and_holes()
     blocker = asyncio.create_task(batcher.check("blocker", 10.0))
     await asyncio.sleep(0.01)
-
-    async def held(label: str, path: list[tuple[priority.Siblings, int]]) -> None:
-        with priority.search_scope():
-            for group, rank in path:
-                priority.join(group, rank)
-            await batcher.check(label, 10.0)
-
-    in_later_hole = asyncio.create_task(held("candidate 1 in hole 1", [(holes, 1), (race, 1)]))
-    third_hole = asyncio.create_task(held("hole 2", [(holes, 2)]))
+    in_later_hole = asyncio.create_task(_check_held(batcher, "candidate 1 in hole 1", [(holes, 1), (race, 1)]))
+    third_hole = asyncio.create_task(_check_held(batcher, "hole 2", [(holes, 2)]))
     await asyncio.sleep(0.01)
     race.leave(0)  # the race holds the candidate no longer; hole 0, still open, does
     server.gate.set()
