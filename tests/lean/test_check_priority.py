@@ -275,20 +275,26 @@ async def test_a_held_candidate_of_a_won_race_is_dropped_unsent() -> None:
     assert batcher.stats.dropped_unsent == 1 and batcher.stats.orphaned == 0
 
 
+async def _blocked_batcher() -> tuple[HeldServer, CheckBatcher, asyncio.Task[CheckResult]]:
+    """A batcher with room for one check in flight, taken by "blocker" until the server's gate opens."""
+    server = HeldServer()
+    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    await asyncio.sleep(0.01)
+    return server, batcher, blocker
+
+
 async def _one_slot_taken(
     race_ranks: int,
 ) -> tuple[HeldServer, CheckBatcher, asyncio.Task[CheckResult], priority.Siblings, priority.Siblings]:
     """A batcher whose one slot a blocker holds; a sketch's holes 0 and 1 (both open) and a race of
     `race_ranks` open candidates."""
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
     holes, race = priority.Siblings(), priority.Siblings()
     for rank in range(2):
         holes.enter(rank)
     for rank in range(race_ranks):
         race.enter(rank)
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
-    await asyncio.sleep(0.01)
+    server, batcher, blocker = await _blocked_batcher()
     return server, batcher, blocker, holes, race
 
 
@@ -407,11 +413,8 @@ async def _check_held(batcher: CheckBatcher, label: str, path: list[tuple[priori
 
 
 async def test_with_room_for_one_the_batcher_sends_a_held_hole_before_a_held_race_candidate() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    server, batcher, blocker = await _blocked_batcher()
     race, holes = _race_and_holes()
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
-    await asyncio.sleep(0.01)
     # the deeper search's candidate, the shallower search's hole
     candidate = asyncio.create_task(_check_held(batcher, "candidate 1", [(race, 1)], depth=4))
     hole = asyncio.create_task(_check_held(batcher, "hole 2", [(holes, 2)], depth=1))
@@ -424,11 +427,8 @@ async def test_with_room_for_one_the_batcher_sends_a_held_hole_before_a_held_rac
 
 
 async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_hole_still_holds_it() -> None:
-    server = HeldServer()
-    batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
+    server, batcher, blocker = await _blocked_batcher()
     race, holes = _race_and_holes()
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
-    await asyncio.sleep(0.01)
     in_later_hole = asyncio.create_task(_check_held(batcher, "candidate 1 in hole 1", [(holes, 1), (race, 1)]))
     third_hole = asyncio.create_task(_check_held(batcher, "hole 2", [(holes, 2)]))
     await asyncio.sleep(0.01)
