@@ -234,7 +234,7 @@ def full_theorem_name(candidate: str, name: str, start: int) -> str:
 
 
 def with_axiom_probe(candidate: str, full_name: str) -> str:
-    return candidate.rstrip() + f"\n\n{gate.probe_command(full_name)}\n"
+    return gate.with_probe(candidate, full_name)
 
 
 # --- the audit ---------------------------------------------------------------------------------
@@ -310,23 +310,22 @@ def static_audit(
     return theorem.name, theorem.start, reasons
 
 
-async def audit(
-    candidate: str,
-    verifier: Verifier,
-    *,
-    original: str | None = None,
-    config: AuditConfig | None = None,
-    timeout: float | None = None,
-    trust_dataset: bool | None = None,
-    row: str = "original",
-) -> AuditReport:
-    """Audit `candidate` (a whole Lean file). With `original`, the theorem must state the same.
+@dataclass(slots=True)
+class _Staged:
+    """An audit's state once everything that needs no Lean is decided and the text may be sent."""
 
-    Nothing reaches Lean unless the gate passed it; the verdict on axioms comes only from the
-    messages Lean attached to the product's own probe. `trust_dataset` (default: the gated
-    verifier's setting, else False) accepts an original outside the dataset whitelist; without it
-    such an original raises `gate.DatasetRejected` (an InputError: exit 2)."""
-    config = config or AuditConfig()
+    report: AuditReport
+    full_name: str
+    theorem_line: int
+    inherited: int
+    leftover: list[tuple[str, int]]
+
+
+def _stage(
+    candidate: str, verifier: Verifier, original: str | None, trust_dataset: bool | None, row: str
+) -> AuditReport | _Staged:
+    """The audit up to Lean: a final report when it is decided without Lean (the text is then never
+    sent), else what the Lean part needs."""
     if trust_dataset is None:
         trust_dataset = bool(getattr(verifier, "trust_dataset", False))
     context = trusted_context(candidate, original, trust_dataset=trust_dataset, row=row)
@@ -349,6 +348,49 @@ async def audit(
     trust = getattr(verifier, "trust", None)
     if trust is not None:
         trust(context)
+    return _Staged(report, full_name, theorem_line, inherited, leftover)
+
+
+def text_to_check(
+    candidate: str, verifier: Verifier, *, original: str | None = None, trust_dataset: bool | None = None,
+    row: str = "original",
+) -> str | None:
+    """The exact text `audit(candidate, verifier, …)` would send through `verifier.check`, or None
+    when it would send none that way: decided before Lean (refused, or a dataset row not admitted),
+    or a verifier that probes its own way (`check_probed`, `check_with_probe`). For starting that
+    check ahead of the audit (search/assembly_ahead.py): the audit then takes the check by its
+    text, so nothing reaches Lean that the audit itself would not have sent."""
+    if hasattr(verifier, "check_probed") or getattr(verifier, "check_with_probe", None) is not None:
+        return None
+    try:
+        staged = _stage(candidate, verifier, original, trust_dataset, row)
+    except gate.DatasetRejected:
+        return None  # the audit itself will raise it
+    return None if isinstance(staged, AuditReport) else gate.with_probe(candidate, staged.full_name)
+
+
+async def audit(
+    candidate: str,
+    verifier: Verifier,
+    *,
+    original: str | None = None,
+    config: AuditConfig | None = None,
+    timeout: float | None = None,
+    trust_dataset: bool | None = None,
+    row: str = "original",
+) -> AuditReport:
+    """Audit `candidate` (a whole Lean file). With `original`, the theorem must state the same.
+
+    Nothing reaches Lean unless the gate passed it; the verdict on axioms comes only from the
+    messages Lean attached to the product's own probe. `trust_dataset` (default: the gated
+    verifier's setting, else False) accepts an original outside the dataset whitelist; without it
+    such an original raises `gate.DatasetRejected` (an InputError: exit 2)."""
+    config = config or AuditConfig()
+    staged = _stage(candidate, verifier, original, trust_dataset, row)
+    if isinstance(staged, AuditReport):
+        return staged
+    report, full_name = staged.report, staged.full_name
+    theorem_line, inherited, leftover = staged.theorem_line, staged.inherited, staged.leftover
     if hasattr(verifier, "check_probed"):
         check, probe = await verifier.check_probed(candidate, full_name, timeout=timeout)
     else:

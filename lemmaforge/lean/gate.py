@@ -593,6 +593,11 @@ def probe_command(declaration: str) -> str:
     return f"#print axioms {declaration}"
 
 
+def with_probe(code: str, declaration: str) -> str:
+    """`code` and the axiom probe on its own line after a blank one: the file `probe_axioms` checks."""
+    return code.rstrip() + "\n\n" + probe_command(declaration) + "\n"
+
+
 async def probe_axioms(
     verifier: Any, code: str, declaration: str, *, timeout: float | None = None
 ) -> tuple[CheckResult, list[Message] | None]:
@@ -602,9 +607,8 @@ async def probe_axioms(
     own = getattr(verifier, "check_with_probe", None)
     if own is not None:
         return await own(code, probe_command(declaration), timeout=timeout)
-    body = code.rstrip()
-    probe_line = body.count("\n") + 3  # a blank line, then the probe
-    full = body + "\n\n" + probe_command(declaration) + "\n"
+    full = with_probe(code, declaration)
+    probe_line = code.rstrip().count("\n") + 3  # a blank line, then the probe
     checked = await verifier.check(full, timeout=timeout)
     probe_msgs = [m for m in checked.messages if m.pos is not None and m.pos.line == probe_line and m.pos.column == 0]
     # The probe's messages are the product's, not the proof's: keep them out of the proof's own —

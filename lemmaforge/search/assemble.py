@@ -45,28 +45,43 @@ async def assemble(
     lemmas, `fill(theorem, [body])`), so that its check can be the final audit."""
 
     def stated(code: str) -> str:
-        body = proof_body(code) if theorem is not None else None
-        return code if body is None or theorem is None else lean_syntax.fill(theorem, [body])
+        return _stated(code, theorem)
 
-    lemmas = tuple(lemma for s in solutions for lemma in s.lemmas)
-    inline = lean_syntax.fill(sketch_code, [s.body for s in solutions])
-    prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
-    if await check(header + prefix + stated(inline)):
-        body = proof_body(inline)
-        if body is not None:
-            return Solution(body, lemmas)
+    if await check(inline_file(header, sketch_code, solutions, theorem=theorem)):
+        inline = inline_solution(sketch_code, solutions)
+        if inline is not None:
+            return inline
 
     # Lemma style: each hole's lemma, proved, goes before; the hole applies it.
     proved_lemmas = [lean_syntax.fill(text, [s.body]) for text, s in zip(hole_lemmas, solutions, strict=True)]
     names = [decl_name(lemma) for lemma in proved_lemmas]
     closers = [f"apply {name} <;> assumption" for name in names]
     lemma_style = lean_syntax.fill(sketch_code, closers)
-    all_lemmas = lemmas + tuple(proved_lemmas)
+    all_lemmas = tuple(lemma for s in solutions for lemma in s.lemmas) + tuple(proved_lemmas)
     if await check(header + "\n\n".join(all_lemmas) + "\n\n" + stated(lemma_style)):
         body = proof_body(lemma_style)
         if body is not None:
             return Solution(body, all_lemmas)
     return None
+
+
+def inline_file(header: str, sketch_code: str, solutions: Sequence[Solution], *, theorem: str | None = None) -> str:
+    """The file `assemble` checks first: the sketch with each hole filled inline, after the
+    solutions' lemmas (and, with `theorem`, stating the root's own theorem)."""
+    lemmas = [lemma for s in solutions for lemma in s.lemmas]
+    prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
+    return header + prefix + _stated(lean_syntax.fill(sketch_code, [s.body for s in solutions]), theorem)
+
+
+def inline_solution(sketch_code: str, solutions: Sequence[Solution]) -> Solution | None:
+    """The goal's solution when `inline_file` checks (None: the filled sketch has no proof body)."""
+    body = proof_body(lean_syntax.fill(sketch_code, [s.body for s in solutions]))
+    return None if body is None else Solution(body, tuple(lemma for s in solutions for lemma in s.lemmas))
+
+
+def _stated(code: str, theorem: str | None) -> str:
+    body = proof_body(code) if theorem is not None else None
+    return code if body is None or theorem is None else lean_syntax.fill(theorem, [body])
 
 
 _VERDICTS: dict[CheckStatus, Verdict] = {

@@ -14,7 +14,9 @@ For each goal, in order of cost:
 A solved sketch is assembled inline (each hole filled with its proof) and re-checked; if that
 fails, lemma style (proved lemmas placed before, holes closed by applying them) is tried. At the
 root the assembled file is audited (no sorry, whitelisted axioms, statement unchanged) before it
-counts. The engine knows nothing about SQL or HTTP: it emits records and talks to Protocols.
+counts. While the check that would close a sketch's last open hole is out, that sketch's inline
+assembly (and each one above it, up to the root's audit) is started beside it when Lean has room
+(search/assembly_ahead.py). The engine knows nothing about SQL or HTTP: it emits records and talks to Protocols.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import priority as lean_priority
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.audit import AuditReport, audit
+from lemmaforge.lean.audit import AuditReport, audit, text_to_check
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
 from lemmaforge.records import (
     ProblemRecord,
@@ -43,7 +45,15 @@ from lemmaforge.records import (
 )
 from lemmaforge.search import automation
 from lemmaforge.search.ahead import Ahead, RequestsAhead
-from lemmaforge.search.assemble import Solution, align_holes, assemble, proof_body, verdict_of
+from lemmaforge.search.assemble import (
+    Solution,
+    align_holes,
+    assemble,
+    inline_solution,
+    proof_body,
+    verdict_of,
+)
+from lemmaforge.search.assembly_ahead import AssemblyAhead
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, Provisional, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.interfaces import (
@@ -178,6 +188,11 @@ class _Run(TreeJournal):
         self._lemma_counter = 0
         # model requests started ahead of need ([search] prefetch: search/ahead.py)
         self.ahead = RequestsAhead(self.budget, self.lean, self._generate, enabled=self.opts.prefetch)
+        # A sketch's assembly started beside the check that would complete it, when Lean has room.
+        self.assemblies_ahead = AssemblyAhead(
+            self.lean, self.header, theorem=self.theorem,
+            audit_text=lambda code: text_to_check(code, self.lean, original=self.original),
+        )
         # The root's assembly checks are audits (the file checked is the whole proof): by text.
         self._audits: dict[str, AuditReport] = {}
         base = theorem.name if theorem else "goal"
@@ -615,7 +630,8 @@ class _Run(TreeJournal):
                           errors=["no Lean proof found in the output"], generation_seconds=generation_seconds)
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
         code = self._candidate_code(node, body)
-        result = await self._check(code)
+        with self.assemblies_ahead.pending(node, Solution(body)):
+            result = await self._check(code)
         verdict: Verdict = "valid" if self._proves(result) else verdict_of(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
@@ -843,6 +859,8 @@ class _Run(TreeJournal):
             # another alternative or a sibling hole settled it first: nothing below stays "open"
             self._cancel_subtree(sketch_node.node_id, "cancelled: the goal was settled another way")
             raise
+        finally:
+            self.assemblies_ahead.close(sketch_node)  # after its assembly: what it never took is dropped
 
     async def _solve_sketch_holes(
         self, node: Node, sketch_node: Node, sketch: SketchLike, result: CheckResult
@@ -881,9 +899,11 @@ class _Run(TreeJournal):
             if solution is None:
                 raise _HoleFailed(child.node_id)
             siblings.leave(index)
+            self.assemblies_ahead.solved(child, solution)
             return solution
 
         hole_failed = False
+        self.assemblies_ahead.open(sketch_node, node, [c for c, _ in children])
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(solve_or_fail(i, c, h)) for i, (c, h) in enumerate(children)]
@@ -941,8 +961,10 @@ class _Run(TreeJournal):
                           errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
             return proved
 
-        return await assemble(self.header, sketch_code, [child.text for child in children], solutions, check,
-                              theorem=self.theorem if root else None)
+        # While its check is out, the parent's assembly with it may start ahead (search/assembly_ahead.py).
+        with self.assemblies_ahead.pending(node, None if root else inline_solution(sketch_code, solutions)):
+            return await assemble(self.header, sketch_code, [child.text for child in children], solutions, check,
+                                  theorem=self.theorem if root else None)
 
     def _proves(self, result: CheckResult) -> bool:
         """Lean accepted the code: no error, and no hole or sorry warning past the context (the

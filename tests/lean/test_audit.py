@@ -242,3 +242,53 @@ async def test_the_same_file_audited_twice_through_a_deduplicating_door_is_judge
     second = await audit(code, door, original=HEADER + "theorem t (x : ℕ) : x + 0 = x := by\n  sorry\n")
     assert first.status is AuditStatus.PROVED and second.status is AuditStatus.PROVED
     assert first.axioms == second.axioms and door.budget.stats.dedup_hits == 1
+
+
+class _Recording:
+    """A verifier door that records every text sent through `check`."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.sent = inner, []
+        self.name = "recording"
+        self.supports_proof_states = False
+
+    async def check(self, code, *, timeout=None):
+        self.sent.append(code)
+        return await self.inner.check(code, timeout=timeout)
+
+
+async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -> None:
+    from lemmaforge.lean.audit import text_to_check
+
+    door = _Recording(kimina)
+    expected = text_to_check(GOOD, door, original=ORIGINAL)
+    report = await audit(GOOD, door, original=ORIGINAL)
+    assert report.status is AuditStatus.PROVED
+    assert door.sent == [expected] and expected.endswith("\n\n#print axioms t\n")
+
+
+@pytest.mark.parametrize("name", [n for n, (_, reasons, _) in CHEATS.items()])
+async def test_nothing_the_audit_refuses_before_lean_is_offered_to_check_ahead(kimina, name) -> None:
+    from lemmaforge.lean.audit import _STATIC_REJECTIONS, text_to_check
+
+    candidate, reasons, _ = CHEATS[name]
+    door = _Recording(kimina)
+    report = await audit(candidate, door, original=ORIGINAL)
+    ahead = text_to_check(candidate, door, original=ORIGINAL)
+    if {r.reason for r in report.reasons} & _STATIC_REJECTIONS:
+        assert door.sent == [] and ahead is None
+    else:  # refused by what Lean said: the same text, sent ahead or not
+        assert door.sent == [ahead]
+
+
+def test_a_verifier_that_probes_its_own_way_gets_nothing_to_check_ahead() -> None:
+    from lemmaforge.lean.audit import text_to_check
+
+    class OwnProbe:
+        async def check_with_probe(self, code, probe, *, timeout=None): ...
+
+    class Probed:
+        async def check_probed(self, code, declaration, *, timeout=None): ...
+
+    assert text_to_check(GOOD, OwnProbe(), original=ORIGINAL) is None
+    assert text_to_check(GOOD, Probed(), original=ORIGINAL) is None
