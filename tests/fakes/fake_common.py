@@ -101,6 +101,18 @@ def axioms_message(name: str, axioms: Iterable[str]) -> str:
     return f"'{name}' depends on axioms: [{', '.join(ordered)}]"
 
 
+def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str, Any] | None:
+    """The REPL's answer to a file ending in `#print axioms NAME` (the audit's probe): one info
+    message at the `#print` line saying NAME depends on `axioms`; None for a file without a probe."""
+    found = list(PRINT_AXIOMS_RE.finditer(code))
+    if not found:
+        return None
+    last = found[-1]
+    line = code[: last.start()].count("\n") + 1  # Lean reports at the `#print`
+    return {"env": 0, "messages": [{"severity": "info", "pos": {"line": line, "column": 0},
+                                     "data": axioms_message(last.group("name"), axioms)}]}
+
+
 # --------------------------------------------------------------------------------------------------
 # A local HTTP server
 # --------------------------------------------------------------------------------------------------

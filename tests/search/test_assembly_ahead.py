@@ -15,6 +15,7 @@ from lemmaforge.search.assembly_ahead import AssemblyAhead
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.fake_common import probe_response
 
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
@@ -213,12 +214,8 @@ class _TimedVerifier:
         started = loop.time()
         await asyncio.sleep(0.05)
         self.log.append((code, started, loop.time()))
-        if "#print axioms" in code:
-            name = code.rsplit("#print axioms ", 1)[1].strip()
-            line = code[: code.rindex("#print axioms")].count("\n") + 1
-            msgs = [{"severity": "info", "pos": {"line": line, "column": 0},
-                     "data": f"'{name}' depends on axioms: [propext]"}]
-            return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+        if (probed := probe_response(code)) is not None:
+            return CheckResult.from_repl_response(probed)
         if "sorry" in code:
             holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
             return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
@@ -251,14 +248,22 @@ def _named(code: str) -> str:
     return code[len(HEADER):].split()[1]
 
 
+async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
+                  samples_per_call: int = 0):
+    """The root `p` searched with `_Planner` and `prover`: no whole-proof attempts, no automation,
+    no corrections, one sketch per goal, model requests one step after another."""
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
+                          sketch_alternatives=1, max_depth=max_depth)
+    engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
+                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False,
+                                                prover_samples_per_call=samples_per_call))
+    return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
+
+
 @pytest.mark.parametrize("room", [True, False])
 async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_only_with_room(room):
     verifier = _TimedVerifier(room)
-    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
-                          sketch_alternatives=1, max_depth=2)
-    engine = SearchEngine(verifier, _Planner(), _Prover(), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False))
-    result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
+    result = await _search(verifier, _Prover(), max_depth=2)
     assert result.proved
 
     codes = [code for code, _, _ in verifier.log]
@@ -292,12 +297,7 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
             return [_Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
 
     verifier = _TimedVerifier(True)
-    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
-                          sketch_alternatives=1, max_depth=2)
-    engine = SearchEngine(verifier, _Planner(), SecondTimeProver(), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False,
-                                                prover_samples_per_call=1))
-    result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
+    result = await _search(verifier, SecondTimeProver(), max_depth=2, samples=2, samples_per_call=1)
     assert result.proved
     stats = result.stats
     # per lower sketch: a file ahead with the wrong candidate (never taken), one with the right one
@@ -315,11 +315,7 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
             return [_Candidate("", "ok")]
 
     verifier = _TimedVerifier(room)
-    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
-                          sketch_alternatives=1, max_depth=1)
-    engine = SearchEngine(verifier, _Planner(), OneLevelProver(), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False))
-    result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
+    result = await _search(verifier, OneLevelProver(), max_depth=1)
     assert result.proved and result.proof is not None
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]
     (candidate_answered,) = [e for c, _, e in verifier.log if _named(c) == "p_sub_2"]

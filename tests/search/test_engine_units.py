@@ -19,6 +19,7 @@ from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.fake_common import probe_response
 
 HEADER = "import Mathlib\n\n"
 
@@ -100,12 +101,8 @@ class CountingVerifier:
     async def check(self, code: str, *, timeout=None) -> CheckResult:
         self.checked.append(code)
         await asyncio.sleep(self.delay)
-        if "#print axioms" in code:
-            name = code.rsplit("#print axioms ", 1)[1].strip()
-            line = code[: code.rindex("#print axioms")].count("\n") + 1  # Lean reports at `#print`
-            msgs = [{"severity": "info", "pos": {"line": line, "column": 0},
-                     "data": f"'{name}' depends on axioms: [propext]"}]
-            return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+        if (probed := probe_response(code)) is not None:
+            return CheckResult.from_repl_response(probed)
         bad = "  ok" not in code
         msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
