@@ -37,6 +37,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
     python scripts/bench_e2e.py --profile-bins 20                # where the run's end goes idle
     python scripts/bench_e2e.py --hilbert                        # 8 searches of Hilbert's size (~6 min)
     python scripts/bench_e2e.py --runs 3 --json                  # three runs and their min / mean / max
+    python scripts/bench_e2e.py --world 2                        # other trees (--seed: other latencies)
 """
 
 from __future__ import annotations
@@ -490,8 +491,12 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
         recorder = CountingRecorder(SqlRecorder(Store(settings.db_url)))
+        # The trees are a function of the problems' names (the stand-in prover hashes each lemma's
+        # text, its name included), so `--world` names them apart: another world of trees.
+        stem = "p" if args.world == 0 else f"w{args.world}"
         problems = [
-            (problem_from_code(HEADER + f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n", name=f"p_{i}"), 1)
+            (problem_from_code(HEADER + f"theorem {stem}_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n",
+                               name=f"{stem}_{i}"), 1)
             for i in range(args.problems)
         ]
         lag = LoopLag(probe=lambda: sum(verifier.batcher.waiting))  # queued and held
@@ -542,6 +547,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
+        "seed": args.seed, "world": args.world,
         "proved": sum(r.proved for r in results), "statuses": dict(Counter(r.status for r in results)),
         "goal_nodes": goal_nodes,
         "goal_nodes_per_problem": round(goal_nodes / max(1, len(results)), 1),
@@ -705,7 +711,10 @@ def main() -> None:
                    help="trees of Hilbert's size: a few searches of ~2,400 goal nodes and ~1,400 LLM calls each "
                         "(defaults --problems 8 --concurrent-problems 8 --p-solve 0.05 --depth 5)")
     p.add_argument("--scale", type=float, default=0.3, help="latency multiplier (0.1: 3.5 s checks take 0.35 s)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="draws the latencies (check times, header imports, output lengths)")
+    p.add_argument("--world", type=int, default=0,
+                   help="which trees: the problems are named p_i (0) or wN_i, and the stand-in prover's success "
+                        "on a lemma is a hash of its text, so each world has other big searches")
     p.add_argument("--steps", type=int, default=5, help="have-steps per sketch (holes = steps + 1)")
     p.add_argument("--depth", type=int, help="3 (--hilbert: 5)")
     p.add_argument("--samples", type=int, default=8, help="prover samples per goal (one request, n = samples)")
@@ -734,6 +743,8 @@ def main() -> None:
     fill_workload(args)
     if args.profile_bins < 1:
         p.error("--profile-bins must be at least 1")
+    if args.world < 0:
+        p.error("--world must be 0 or more")
     if args.race_window < 1:
         p.error("--race-window must be at least 1")
     if args.spread_requests < 1:
