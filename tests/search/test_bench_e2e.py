@@ -34,8 +34,10 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
         profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, no_prefetch=False, parallel_alternatives=False,
+        world=2,
     )
     row = await bench_e2e.e2e(args)
+    assert (row["seed"], row["world"]) == (3, 2)
     assert row["proved"] == 3  # p_solve=1: every hole's lemma is proved, every sketch assembles
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root and 2 steps + the closing hole per problem
     assert row["repl_kills"] == 0 and row["unsent_dropped"] >= 0
@@ -61,6 +63,8 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         assert chain["checking_s"] > 0 and chain["end_s"] <= row["wall_s"]
     with sqlite3.connect(tmp_path / "kept.db") as kept:  # --db keeps the store
         assert kept.execute("select count(*) from runs where kind = 'prove'").fetchone()[0] == 3
+        # --world names the problems apart (another world of trees): w2_i, not p_i
+        assert sorted(n for (n,) in kept.execute("select name from problems")) == ["w2_0", "w2_1", "w2_2"]
 
 
 def test_repeated_runs_are_summarised_by_min_mean_and_max() -> None:
