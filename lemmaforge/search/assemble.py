@@ -44,9 +44,6 @@ async def assemble(
     instead of the sketch's copy of it — the very file the whole proof will be (`header`, its
     lemmas, `fill(theorem, [body])`), so that its check can be the final audit."""
 
-    def stated(code: str) -> str:
-        return _stated(code, theorem)
-
     if await check(inline_file(header, sketch_code, solutions, theorem=theorem)):
         inline = inline_solution(sketch_code, solutions)
         if inline is not None:
@@ -58,7 +55,7 @@ async def assemble(
     closers = [f"apply {name} <;> assumption" for name in names]
     lemma_style = lean_syntax.fill(sketch_code, closers)
     all_lemmas = tuple(lemma for s in solutions for lemma in s.lemmas) + tuple(proved_lemmas)
-    if await check(header + "\n\n".join(all_lemmas) + "\n\n" + stated(lemma_style)):
+    if await check(header + "\n\n".join(all_lemmas) + "\n\n" + _stated(lemma_style, theorem)):
         body = proof_body(lemma_style)
         if body is not None:
             return Solution(body, all_lemmas)

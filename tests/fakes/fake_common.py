@@ -1,5 +1,5 @@
-"""What the test doubles share: Lean-text scanning, Lean's `#print axioms` wording, and a local
-HTTP server run by a thread.
+"""What the test doubles share: Lean-text scanning, Lean's `#print axioms` wording, a verifier
+double's protocol around its `check`, and a local HTTP server run by a thread.
 
 Standard library only, and importable both as `tests.fakes.fake_common` and as the top-level
 module `fake_common` (the fake REPL process and the fake `lake` script put tests/fakes on sys.path
@@ -116,6 +116,26 @@ def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str,
 # --------------------------------------------------------------------------------------------------
 # A local HTTP server
 # --------------------------------------------------------------------------------------------------
+
+
+class CheckOnlyVerifier:
+    """A verifier double that answers `check` (written by the subclass) and nothing more:
+    `check_many` checks one file after another, no proof states, nothing to close."""
+
+    name = "stand-in"
+    supports_proof_states = False
+
+    async def check(self, code: str, *, timeout: float | None = None) -> Any:
+        raise NotImplementedError
+
+    async def check_many(self, codes: Iterable[str], *, timeout: float | None = None) -> list[Any]:
+        return [await self.check(code, timeout=timeout) for code in codes]
+
+    async def run_tactic(self, hole: Any, tactic: str, *, timeout: float | None = None) -> Any:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        return None
 
 
 class QuietHTTPServer(ThreadingHTTPServer):

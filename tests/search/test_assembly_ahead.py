@@ -15,7 +15,7 @@ from lemmaforge.search.assembly_ahead import AssemblyAhead
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
-from tests.fakes.fake_common import probe_response
+from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
@@ -195,12 +195,9 @@ class _Prover:
         return []
 
 
-class _TimedVerifier:
+class _TimedVerifier(CheckOnlyVerifier):
     """Sketches check with their holes, a file with `  bad` fails, anything else checks; each
     check takes 50 ms and is logged with its start and end."""
-
-    name = "stand-in"
-    supports_proof_states = False
 
     def __init__(self, room: bool) -> None:
         self.room = room
@@ -222,15 +219,6 @@ class _TimedVerifier:
         bad = "  bad" in code
         msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
-
-    async def check_many(self, codes, *, timeout=None):
-        return [await self.check(c) for c in codes]
-
-    async def run_tactic(self, hole, tactic, *, timeout=None):
-        raise NotImplementedError
-
-    async def close(self):
-        return None
 
 
 def _lower_sketches(result) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
-from tests.fakes.fake_common import probe_response
+from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 
 HEADER = "import Mathlib\n\n"
 
@@ -88,11 +88,8 @@ class Candidate:
     call_id: str | None = None
 
 
-class CountingVerifier:
+class CountingVerifier(CheckOnlyVerifier):
     """Accepts a body `ok` (after a delay), rejects anything else; counts checks."""
-
-    name = "stand-in"
-    supports_proof_states = False
 
     def __init__(self, delay: float = 0.0) -> None:
         self.delay = delay
@@ -106,15 +103,6 @@ class CountingVerifier:
         bad = "  ok" not in code
         msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
-
-    async def check_many(self, codes, *, timeout=None):
-        return [await self.check(c) for c in codes]
-
-    async def run_tactic(self, hole, tactic, *, timeout=None):
-        raise NotImplementedError
-
-    async def close(self):
-        return None
 
 
 class ScriptedProver:
