@@ -88,6 +88,9 @@ class LLMEndpoint(BaseModel):
     backend: Literal["openai", "vllm", "transformers"] | None = None  # None: from the URL scheme
     mode: Literal["chat", "completion"] = "chat"
     native_n: bool = True  # False for servers that reject n > 1: n single requests instead
+    # Stream a multi-sample request so that the search checks each sample as soon as it is
+    # complete, while the others are still decoding (False: servers without streaming).
+    stream_samples: bool = True
     # Retries of a request that failed for a transient reason (connection, timeout, 408, 429, 5xx):
     # at most `retries`, waiting backoff·2^k (≤ backoff_max), and none after `retry_deadline`
     # seconds since the first try; then the endpoint is declared unavailable (fatal to the run).

@@ -38,6 +38,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
     python scripts/bench_e2e.py --hilbert                        # 8 searches of Hilbert's size (~6 min)
     python scripts/bench_e2e.py --runs 3 --json                  # three runs and their min / mean / max
     python scripts/bench_e2e.py --world 2                        # other trees (--seed: other latencies)
+    python scripts/bench_e2e.py --no-stream                      # candidates checked when the request ends
 """
 
 from __future__ import annotations
@@ -475,7 +476,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
             tempfile.TemporaryDirectory() as tmp:
         db = Path(args.db) if args.db else Path(tmp) / "bench.db"
         endpoint = {"url": llm_url + "/v1", "model": "standin", "retries": 2, "backoff": 0.1,
-                    "concurrency": args.llm_slots, "timeout": 3600}
+                    "concurrency": args.llm_slots, "timeout": 3600, "stream_samples": not args.no_stream}
         settings = load_config(None, {
             "verifier": {"backend": "kimina", "kimina_url": kimina_url, "timeout": 3600, "header_timeout": 3600,
                          "kimina_concurrency": args.kimina_concurrency, "kimina_batch_size": args.batch_size,
@@ -547,7 +548,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     last_start = max(a for a, _ in spans)
     return {
         "repls": lean["repls"], "llm_slots": llm["slots"], "scale": args.scale, "problems": args.problems,
-        "seed": args.seed, "world": args.world,
+        "seed": args.seed, "world": args.world, "stream_samples": not args.no_stream,
         "proved": sum(r.proved for r in results), "statuses": dict(Counter(r.status for r in results)),
         "goal_nodes": goal_nodes,
         "goal_nodes_per_problem": round(goal_nodes / max(1, len(results)), 1),
@@ -726,6 +727,8 @@ def main() -> None:
                    help="[verifier] kimina_spread_requests: checks spread over this many requests before two share "
                         "one (default: --repls, so that no check waits for a batch-mate while a REPL could take it)")
     p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
+    p.add_argument("--no-stream", action="store_true",
+                   help="[prover] stream_samples = false: a request's candidates are checked when its last sample is done")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
     p.add_argument("--parallel-alternatives", action="store_true",
                    help="[search] parallel_alternatives = true: the next sketch beside the current one while Lean has room")

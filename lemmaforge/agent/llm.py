@@ -46,6 +46,7 @@ from lemmaforge.agent.backends.base import (
     LLMStats,
     Messages,
     Mode,
+    OnSample,
     PromptInput,
     Sampling,
     apportion,
@@ -76,6 +77,8 @@ class LLM(Protocol):
 
     `generate` returns `n` completions for one input (chat messages, or a prompt string in
     completion mode); sampling parameters left `None` come from the endpoint's configuration.
+    `on_sample`, when given, is told each completion as soon as it is complete (a streaming
+    backend: before the call returns), once, with the objects the call returns.
     `bind` returns a view of the same model (same connection pool, concurrency limit and stats)
     whose calls are recorded on another recorder / run / role."""
 
@@ -95,6 +98,7 @@ class LLM(Protocol):
         max_tokens: int | None = None,
         seed: int | None = None,
         stop: str | Sequence[str] | None = None,
+        on_sample: OnSample | None = None,
     ) -> list[Completion]: ...
 
     def bind(
@@ -204,6 +208,7 @@ __all__ = [
     "LLMUnavailableError",
     "Messages",
     "Mode",
+    "OnSample",
     "PromptInput",
     "Sampling",
     "apportion",

@@ -16,7 +16,7 @@ search engine and the audit read the code with.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from lemmaforge.agent.output import (
     strip_header_lines,
     trim_blank,
 )
+from lemmaforge.callables import takes_keyword
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
 from lemmaforge.lean.syntax.commands import theorems_of
@@ -343,6 +344,14 @@ def _continuation_code(text: str) -> str:
     return text[:end]
 
 
+OnCandidate = Callable[["ProofCandidate"], None]
+
+
+def takes_on_sample(llm: LLM) -> bool:
+    """Whether the model's `generate` can tell samples one by one (`on_sample`)."""
+    return takes_keyword(llm.generate, "on_sample")
+
+
 class Prover:
     """Proves one lemma at a time with a prover model.
 
@@ -368,30 +377,57 @@ class Prover:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
         return model_has_room(self.llm)
 
-    async def _generate(self, inp: Any, n: int, sampling: dict[str, Any]) -> list[Completion]:
+    async def _generate(
+        self, inp: Any, n: int, sampling: dict[str, Any],
+        build: Callable[[list[Completion]], list[ProofCandidate]], on_candidate: OnCandidate | None,
+    ) -> list[ProofCandidate]:
+        """The candidates of one request (`build` makes them from outputs). With `on_candidate`,
+        each is told as soon as its sample is complete (where the model streams, while the
+        others are still decoding), once, and the result lists those very objects."""
         opts = {**self.sampling, **sampling}
         if self.completion_mode:
             stops = opts.get("stop") or []
             stops = [stops] if isinstance(stops, str) else list(stops)
             opts["stop"] = [*stops, "```"] if "```" not in stops else stops
-        return await self.llm.generate(inp, n=n, **opts)
+        if on_candidate is None:
+            return build(await self.llm.generate(inp, n=n, **opts))
+        built: dict[int, list[ProofCandidate]] = {}  # by id() of the output
+
+        def told(out: Completion) -> None:
+            if id(out) in built:
+                return
+            built[id(out)] = build([out])
+            for candidate in built[id(out)]:
+                on_candidate(candidate)
+
+        if takes_on_sample(self.llm):
+            outs = await self.llm.generate(inp, n=n, on_sample=told, **opts)
+        else:
+            outs = await self.llm.generate(inp, n=n, **opts)
+        for out in outs:  # a model that does not stream: each told now
+            told(out)
+        return [candidate for out in outs for candidate in built[id(out)]]
 
     async def prove(
-        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None, **sampling: Any
+        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
+        on_candidate: OnCandidate | None = None, **sampling: Any,
     ) -> list[ProofCandidate]:
         """Up to `n` candidates (outputs with no usable proof are dropped; the LLM call record keeps
         them). `informal`: the problem's informal statement, the docstring of the theorem in the
         prompt (DeepSeek-Prover-V2's miniF2F layout, and the one training rows are built with) —
-        for the theorem itself, not for a subgoal lemma it does not describe."""
+        for the theorem itself, not for a subgoal lemma it does not describe. `on_candidate`:
+        told each candidate as soon as its sample is complete (see `_generate`)."""
         if self.completion_mode:
             prompt = prompts.prover_completion_prompt(header, open_statement(lemma_statement) + "\n", informal)
-            outs = await self._generate(prompt, n, sampling)
             history = ({"role": "user", "content": prompt},)
-            return self._from_continuations(lemma_statement, outs, history, 0)
+            return await self._generate(
+                prompt, n, sampling, lambda outs: self._from_continuations(lemma_statement, outs, history, 0),
+                on_candidate)
         messages = prompts.prover_messages(header, statement_with_sorry(lemma_statement), cot=self.cot,
                                            informal=informal)
-        outs = await self._generate(messages, n, sampling)
-        return self._from_outputs(header, lemma_statement, outs, messages, 0)
+        return await self._generate(
+            messages, n, sampling, lambda outs: self._from_outputs(header, lemma_statement, outs, messages, 0),
+            on_candidate)
 
     async def correct(
         self,
@@ -401,6 +437,7 @@ class Prover:
         n: int = 1,
         *,
         checked_code: str | None = None,
+        on_candidate: OnCandidate | None = None,
         **sampling: Any,
     ) -> list[ProofCandidate]:
         """Self-correction: show the model its previous answer and Lean's errors, ask again.
@@ -409,7 +446,7 @@ class Prover:
         `line:col: error: …` is read back into a position), with positions relative to
         `checked_code`, the exact file Lean checked — by default what the search engine checks:
         `header + lemma_code(candidate.statement, candidate.body)` (the lemma alone, without
-        `candidate.aux`)."""
+        `candidate.aux`). `on_candidate`: as for `prove`."""
         if checked_code is None:
             checked_code = prompts.with_header(header, lemma_code(candidate.statement, candidate.body))
         checked = checked_code
@@ -422,17 +459,20 @@ class Prover:
             prompt = prompts.prover_correction_completion_prompt(
                 header, open_statement(candidate.statement) + "\n", annotated.strip("\n"), candidate.round
             )
-            outs = await self._generate(prompt, n, sampling)
-            return self._from_continuations(
-                candidate.statement, outs, ({"role": "user", "content": prompt},), candidate.round + 1
-            )
+            asked = ({"role": "user", "content": prompt},)
+            return await self._generate(
+                prompt, n, sampling,
+                lambda outs: self._from_continuations(candidate.statement, outs, asked, candidate.round + 1),
+                on_candidate)
         history = list(candidate.history) or prompts.prover_messages(
             header, statement_with_sorry(candidate.statement), cot=self.cot
         )
         errors_text = prompts.format_errors(checked, errs, max_errors=self.max_errors)
         messages = prompts.prover_correction_messages(history, candidate.raw, errors_text, candidate.round)
-        outs = await self._generate(messages, n, sampling)
-        return self._from_outputs(header, candidate.statement, outs, messages, candidate.round + 1)
+        return await self._generate(
+            messages, n, sampling,
+            lambda outs: self._from_outputs(header, candidate.statement, outs, messages, candidate.round + 1),
+            on_candidate)
 
     def _from_outputs(
         self,
@@ -482,6 +522,7 @@ class Prover:
 __all__ = [
     "CodeBlock",
     "Decl",
+    "OnCandidate",
     "ProofCandidate",
     "Prover",
     "answer_text",

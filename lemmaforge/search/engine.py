@@ -25,6 +25,7 @@ import asyncio
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any
 
 from lemmaforge.errors import AttemptFailed
@@ -56,6 +57,7 @@ from lemmaforge.search.assemble import (
 from lemmaforge.search.assembly_ahead import AssemblyAhead
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, Provisional, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
+from lemmaforge.search.feed import CandidateFeed, FedRequest
 from lemmaforge.search.interfaces import (
     CandidateLike,
     Generated,
@@ -64,6 +66,7 @@ from lemmaforge.search.interfaces import (
     SearchOptions,
     SearchResult,
     SketchLike,
+    correct_request,
     prove_request,
     store_lookup,
 )
@@ -325,6 +328,7 @@ class _Run(TreeJournal):
         prover, planner = self.engine.prover, self.engine.planner
         samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
         calls = self._prover_calls(samples) if prover is not None else []
+        prover_requests = [self._prove_call(node, k) for k in calls]  # each request's candidates on its feed
         plans = planner is not None and node.depth < budget.max_depth
         # Requests started ahead of need (`[search] prefetch`): each is taken where this goal's
         # steps, one after another, would have made it, or dropped when the goal closes first.
@@ -334,10 +338,11 @@ class _Run(TreeJournal):
         try:
             if not is_root and self.opts.portfolio:
                 if prover is not None:  # the prover's request, while automation is checked
-                    provers_ahead = [self.ahead.start(prover, self._prove_call(node, k)) for k in calls]
+                    provers_ahead = [self.ahead.start(prover, request) for request in prover_requests]
                 solution = await self._beside(  # with room, the candidates' checks meanwhile
                     self._try_automation(node, hole), provers_ahead,
-                    lambda out: self._check_candidates_ahead(node, out, checks_ahead))
+                    lambda out: self._check_candidates_ahead(node, out, checks_ahead),
+                    [request.feed for request in prover_requests])
                 if solution is not None:
                     return solution
 
@@ -347,7 +352,7 @@ class _Run(TreeJournal):
                 if plans:  # the first sketch, while the prover's candidates are generated and checked
                     sketch_ahead = self.ahead.start(planner, self._draft_call(node, ()))
                 solution = await self._beside(  # with room, the first sketch's check meanwhile
-                    self._try_prover(node, calls, provers_ahead), [sketch_ahead],
+                    self._try_prover(node, prover_requests, provers_ahead), [sketch_ahead],
                     lambda out: self._check_sketch_ahead(node, out, checks_ahead))
                 if solution is not None:
                     return solution
@@ -376,13 +381,13 @@ class _Run(TreeJournal):
         per_call = self.opts.prover_samples_per_call or samples
         return [min(per_call, samples - i) for i in range(0, samples, per_call)]
 
-    def _prove_call(self, node: Node, n: int) -> Callable[[], Awaitable[Any]]:
+    def _prove_call(self, node: Node, n: int) -> FedRequest:
         prover = self.engine.prover
         assert prover is not None
         # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
         informal = self.problem.informal if node.parent_id is None else None
-        return lambda: prove_request(prover, self.header, node.text, n, informal)
+        return FedRequest(lambda told: prove_request(prover, self.header, node.text, n, informal, told))
 
     def _draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
         planner = self.engine.planner
@@ -420,10 +425,11 @@ class _Run(TreeJournal):
 
     async def _beside(
         self, attempt: Awaitable[Solution | None], requests: Sequence[Ahead | None],
-        answered: Callable[[Generated], None],
+        answered: Callable[[Generated], None], feeds: Sequence[CandidateFeed] = (),
     ) -> Solution | None:
         """`attempt`; meanwhile, as each of the `requests` started ahead answers, `answered(its
-        candidates)` (which starts their checks ahead when Lean has room). On a run's tail, where
+        candidates)` (which starts their checks ahead when Lean has room) — each candidate as it
+        arrives where the request streams (`feeds`, search/feed.py). On a run's tail, where
         each goal's steps are one dependent chain in a near-empty system, a step's check and the
         next step's then take the time of one."""
         waiting = [t for t in requests if t is not None]
@@ -432,10 +438,20 @@ class _Run(TreeJournal):
         # The attempt runs in this task, as it would alone (its requests and budget spends keep
         # their order); the watch beside it ends with it.
         watch = asyncio.ensure_future(self._watch_answers(waiting, answered))
+        stops = [feed.listen(lambda candidate, _s: self._answered_one(answered, candidate)) for feed in feeds]
         try:
             return await attempt
         finally:
             watch.cancel()
+            for stop in stops:
+                stop()
+
+    @staticmethod
+    def _answered_one(answered: Callable[[Generated], None], candidate: CandidateLike) -> None:
+        try:
+            answered(Generated([candidate]))
+        except ValueError:
+            pass  # a candidate `fill` refuses: the prover's turn meets it and records it
 
     async def _watch_answers(self, requests: list[Ahead], answered: Callable[[Generated], None]) -> None:
         """`answered(candidates)` for each of `requests` as it answers, while it is still ahead."""
@@ -513,14 +529,14 @@ class _Run(TreeJournal):
     # -- (2) prover --------------------------------------------------------------------------------
 
     async def _try_prover(
-        self, node: Node, calls: list[int], ahead: list[Ahead | None]
+        self, node: Node, requests: list[FedRequest], ahead: list[Ahead | None]
     ) -> Solution | None:
         prover = self.engine.prover
         assert prover is not None
         failures: list[tuple[CandidateLike, CheckResult]] = []
-        prefetched = ahead + [None] * (len(calls) - len(ahead))
+        prefetched = ahead + [None] * (len(requests) - len(ahead))
         solution = await self._race_candidates(
-            node, [self.ahead.take(t, self._prove_call(node, k)) for t, k in zip(prefetched, calls, strict=True)],
+            node, [(self.ahead.take(t, r), r.feed) for t, r in zip(prefetched, requests, strict=True)],
             "prover", failures,
         )
         if solution is not None:
@@ -532,11 +548,10 @@ class _Run(TreeJournal):
             candidate, result = fixable[0]
             failures = []
             errors = [m.format() for m in result.errors[:8]]
+            fix = FedRequest(partial(correct_request, prover, self.header, candidate, errors,
+                                     self.opts.correction_samples))
             solution = await self._race_candidates(
-                node,
-                [self._generate(prover.correct(self.header, candidate, errors, n=self.opts.correction_samples))],
-                "prover_correction",
-                failures,
+                node, [(self._generate(fix()), fix.feed)], "prover_correction", failures,
             )
             if solution is not None:
                 return solution
@@ -557,26 +572,47 @@ class _Run(TreeJournal):
     async def _race_candidates(
         self,
         node: Node,
-        generations: list[Any],
+        generations: list[tuple[Awaitable[Generated], CandidateFeed | None]],
         strategy: Strategy,
         failures: list[tuple[CandidateLike, CheckResult]],
     ) -> Solution | None:
-        """Verify candidates as their generation finishes; the first that checks wins and every
-        other generation / check still in flight is cancelled.
+        """Verify candidates as they arrive — each as soon as its sample is complete where the
+        request streams (its feed), else when the request answers; the first that checks wins and
+        every other generation / check still in flight is cancelled.
 
         A budget that runs out stops only what it would pay for: the requests already started
         (and paid) are awaited and their candidates verified, and BudgetExhausted is raised once
         nothing is left in flight. Raising at once would cancel paid requests, so the run would
         report calls it never sent."""
-        pending: set[asyncio.Task[Any]] = {asyncio.ensure_future(g) for g in generations}
+        pending: set[asyncio.Future[Any]] = {asyncio.ensure_future(g) for g, _ in generations}
         exhausted: BudgetExhausted | None = None
         # The candidates' order of arrival: a later one's check waits for the earlier ones' verdicts
         # (all but `race_window - 1` of them) unless Lean has room (lean/priority.py).
         race = lean_priority.Siblings(window=self.opts.race_window, kind="race")
         rank = 0
+        verifying: set[int] = set()  # id() of the candidates whose check has started
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[None] = loop.create_future()  # a candidate arrived on a feed
+
+        def verify(candidate: CandidateLike, seconds: float) -> None:
+            nonlocal rank
+            if id(candidate) in verifying:
+                return
+            verifying.add(id(candidate))
+            race.enter(rank)
+            pending.add(asyncio.ensure_future(self._verify_ranked(race, rank, node, candidate, strategy, seconds)))
+            rank += 1
+            if not woken.done():
+                woken.set_result(None)
+
+        stops = [feed.listen(verify) for _, feed in generations if feed is not None]
         try:
             while pending:
-                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(pending | {woken}, return_when=asyncio.FIRST_COMPLETED)
+                if woken.done():
+                    woken = loop.create_future()
+                done = {t for t in pending if t.done()}
+                pending -= done
                 # Retrieve every finished task's exception (so none is left "never retrieved"),
                 # then let the first real failure propagate: endpoint down, verifier down, a bug.
                 errors = [e for t in done if not t.cancelled() and (e := t.exception()) is not None]
@@ -593,16 +629,14 @@ class _Run(TreeJournal):
                     if isinstance(value, tuple):  # (candidate, failed check)
                         failures.append(value)
                         continue
-                    for candidate in value:  # a finished generation: verify each candidate
-                        race.enter(rank)
-                        pending.add(asyncio.ensure_future(
-                            self._verify_ranked(race, rank, node, candidate, strategy, value.seconds)
-                        ))
-                        rank += 1
+                    for candidate in value:  # a finished generation: verify each not verified yet
+                        verify(candidate, value.seconds)
             if exhausted is not None:
                 raise exhausted
             return None
         finally:
+            for stop in stops:
+                stop()
             for task in pending:
                 task.cancel()
             if pending:

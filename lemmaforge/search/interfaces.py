@@ -7,11 +7,11 @@ without reading the search loop, and the engine module stays about the search it
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
+from lemmaforge.callables import takes_keyword
 from lemmaforge.config import AuditConfig, BudgetConfig, Settings
 from lemmaforge.lean.audit import AuditReport
 from lemmaforge.search import automation
@@ -87,22 +87,33 @@ class InformalProverLike(Protocol):
 def takes_informal(prover: Any) -> TypeGuard[InformalProverLike]:
     """Whether `prover.prove` has a parameter named `informal` (a prover written without one keeps
     working: it is simply not given the informal statement)."""
-    try:
-        parameters = inspect.signature(prover.prove).parameters
-    except (TypeError, ValueError):  # a callable without an introspectable signature
-        return False
-    param = parameters.get("informal")
-    return param is not None and param.kind in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
+    prove = getattr(prover, "prove", None)
+    return prove is not None and takes_keyword(prove, "informal")
 
 
 def prove_request(
-    prover: ProverLike, header: str, statement: str, n: int, informal: str | None = None
+    prover: ProverLike, header: str, statement: str, n: int, informal: str | None = None,
+    on_candidate: Callable[[CandidateLike], None] | None = None,
 ) -> Awaitable[Sequence[CandidateLike]]:
     """`prover.prove(header, statement, n=n)`, given `informal=` too when there is one and the
-    prover takes it (the search's root attempts, expert iteration's sampling)."""
+    prover takes it (the search's root attempts, expert iteration's sampling), and `on_candidate=`
+    when the prover takes it (each candidate as soon as its sample is complete: search/feed.py)."""
+    extra: dict[str, Any] = {}
     if informal and takes_informal(prover):
-        return prover.prove(header, statement, n=n, informal=informal)
-    return prover.prove(header, statement, n=n)
+        extra["informal"] = informal
+    if on_candidate is not None and takes_keyword(prover.prove, "on_candidate"):
+        extra["on_candidate"] = on_candidate
+    return prover.prove(header, statement, n=n, **extra)
+
+
+def correct_request(
+    prover: ProverLike, header: str, candidate: Any, errors: list[str], n: int,
+    on_candidate: Callable[[CandidateLike], None] | None = None,
+) -> Awaitable[Sequence[CandidateLike]]:
+    """`prover.correct(header, candidate, errors, n=n)`, with `on_candidate=` where it is taken."""
+    if on_candidate is not None and takes_keyword(prover.correct, "on_candidate"):
+        return prover.correct(header, candidate, errors, n=n, on_candidate=on_candidate)  # type: ignore[call-arg]
+    return prover.correct(header, candidate, errors, n=n)
 
 
 # --- results and budgets ---------------------------------------------------------------------------

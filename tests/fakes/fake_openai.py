@@ -6,6 +6,11 @@ It speaks what `vllm serve` / SGLang / hosted APIs speak, as far as lemmaforge u
   (`message.content` / `text`, `finish_reason`, `index`) and `usage`; `n` choices per request;
   `stop` strings cut the reply (finish_reason "stop"); a reply longer than `max_tokens` fake tokens
   (4 characters each) is cut (finish_reason "length"); errors as `{"error": {"message", "type", "code"}}`.
+- `stream: true`: the same choices as server-sent events, chunked (`chat.completion.chunk` /
+  `text_completion` chunks, each choice's text in two deltas, its `finish_reason` on the second),
+  in the order the replies' `after` seconds say, then a usage chunk when
+  `stream_options.include_usage`, then `data: [DONE]`. `cut_next(n, choices=k)`: the next n
+  streamed answers break the connection after k complete choices.
 - `GET /v1/models`: the configured model ids.
 
 Scripting is declarative. A `Rule` matches a request by a regex searched in the LAST USER MESSAGE
@@ -74,6 +79,9 @@ def _cut_tokens(text: str, limit: int) -> str:
 class Reply:
     text: str
     finish_reason: str = "stop"
+    # seconds after the request's other delays at which this choice is complete: a streamed
+    # answer (`stream: true`) sends the choices in that order; a plain one waits for the last
+    after: float = 0.0
 
 
 ReplySpec = (
@@ -208,11 +216,12 @@ FAULT_KINDS: tuple[str, ...] = ("garbage", "wrong_shape", "empty_choices")
 
 @dataclass
 class _Failure:
-    kind: Literal["status", "drop", "garbage", "wrong_shape", "empty_choices"]
+    kind: Literal["status", "drop", "cut", "garbage", "wrong_shape", "empty_choices"]
     remaining: int
     status: int = 503
     message: str = "injected failure"
     retry_after: float | None = None
+    choices: int = 0  # "cut": complete choices streamed before the connection breaks
 
 
 class FakeOpenAIServer(HTTPFake):
@@ -268,6 +277,12 @@ class FakeOpenAIServer(HTTPFake):
             self._failures.append(
                 _Failure("status", count, status, message or f"injected {status}", retry_after)
             )
+
+    def cut_next(self, count: int = 1, *, choices: int = 1) -> None:
+        """The next `count` generation requests are answered as a stream that breaks after
+        `choices` complete choices (a plain request is answered whole)."""
+        with self._lock:
+            self._failures.append(_Failure("cut", count, choices=choices))
 
     def drop_next(self, count: int = 1) -> None:
         """The next `count` generation requests get their connection closed with no response."""
@@ -483,6 +498,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _generate(self, req: Received) -> None:
         fake = self.fake
         failure = fake._failure_for()
+        cut: int | None = None
+        if failure is not None and failure.kind == "cut":
+            cut, failure = (failure.choices if req.body.get("stream") else None), None
         if failure is not None:
             if fake.delay:
                 time.sleep(fake.delay)
@@ -507,6 +525,9 @@ class _Handler(BaseHTTPRequestHandler):
         replies, rule_delay = chosen
         if fake.delay or rule_delay:
             time.sleep(fake.delay + rule_delay)
+        afters = [reply.after for reply in replies]
+        if not body.get("stream") and max(afters) > 0:
+            time.sleep(max(afters))
         stop = body.get("stop")
         stops = [stop] if isinstance(stop, str) else list(stop or [])
         max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
@@ -528,6 +549,11 @@ class _Handler(BaseHTTPRequestHandler):
         completion_tokens = sum(count_tokens(t) for t in texts)
         ident = next(fake._ids)
         common = {"created": int(time.time()), "model": body.get("model") or fake.models[0]}
+        if body.get("stream"):
+            usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                     "total_tokens": prompt_tokens + completion_tokens}
+            self._stream(req, texts, reasons, afters, ident, common, usage, cut)
+            return
         if req.endpoint == "chat":
             choices = [
                 {
@@ -557,14 +583,57 @@ class _Handler(BaseHTTPRequestHandler):
         }
         self._send(req, 200, payload)
 
+    def _stream(self, req: Received, texts: list[str], reasons: list[str], afters: list[float], ident: int,
+                common: dict[str, Any], usage: dict[str, int], cut: int | None) -> None:
+        """Server-sent events over chunked transfer encoding, as `vllm serve` streams."""
+        chat = req.endpoint == "chat"
+        req.status = 200
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def event(payload: Any) -> None:
+            data = f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n".encode()
+            self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
+
+        def chunk(i: int, piece: str, reason: str | None) -> dict[str, Any]:
+            if chat:
+                choice = {"index": i, "delta": {"role": "assistant", "content": piece}, "finish_reason": reason,
+                          "logprobs": None}
+                return {"id": f"chatcmpl-fake-{ident}", "object": "chat.completion.chunk", **common,
+                        "choices": [choice]}
+            return {"id": f"cmpl-fake-{ident}", "object": "text_completion", **common,
+                    "choices": [{"index": i, "text": piece, "finish_reason": reason, "logprobs": None}]}
+
+        started = time.monotonic()
+        try:
+            for sent, i in enumerate(sorted(range(len(texts)), key=lambda i: (afters[i], i))):
+                if cut is not None and sent >= cut:
+                    self._drop()  # mid-stream: no terminating chunk
+                    return
+                wait = started + afters[i] - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                half = len(texts[i]) // 2
+                event(chunk(i, texts[i][:half], None))
+                event(chunk(i, texts[i][half:], reasons[i]))
+            if (req.body.get("stream_options") or {}).get("include_usage"):
+                event({"id": f"fake-{ident}", "object": "chat.completion.chunk" if chat else "text_completion",
+                       **common, "choices": [], "usage": usage})
+            event("[DONE]")
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client closed the stream: it aborted
+            self.close_connection = True
+
     def _validate(self, req: Received) -> tuple[int, str] | None:
         body, fake = req.body, self.fake
         if not body.get("model"):
             return 400, "'model' is required"
         if fake.strict_models and body["model"] not in fake.models:
             return 404, f"The model `{body['model']}` does not exist."
-        if body.get("stream"):
-            return 400, "the fake server does not stream"
         if req.endpoint == "chat":
             msgs = body.get("messages")
             if not isinstance(msgs, list) or not msgs:

@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import bisect
 import hashlib
+import json
 import math
 import random
 import re
@@ -304,7 +305,7 @@ class OpenAIStandIn:
         ok = "_sub_" in name and _chance(f"{head}#{k}") < self.p_solve
         return f"```lean4\n{head}\n  {'sim_ok' if ok else 'sim_bad'}\n```\n"
 
-    async def chat(self, request: web.Request) -> web.Response:
+    async def chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         now = time.monotonic()
         self.stats.started = self.stats.started or now
@@ -313,6 +314,10 @@ class OpenAIStandIn:
         lengths = [max(8, int(self.rng.lognormvariate(self.mu, self.sigma))) for _ in range(n)]
         self.stats.sequences += n
         self.stats.tokens += sum(lengths)
+        messages = body.get("messages") or [{"role": "user", "content": body.get("prompt", "")}]
+        usage = {"prompt_tokens": 100, "completion_tokens": sum(lengths), "total_tokens": 100 + sum(lengths)}
+        if body.get("stream"):
+            return await self._stream(request, body, messages, lengths, usage)
         try:
             await asyncio.gather(*(self._decode(t) for t in lengths))
         except asyncio.CancelledError:
@@ -320,16 +325,50 @@ class OpenAIStandIn:
             raise
         finally:
             self.stats.last = time.monotonic()
-        messages = body.get("messages") or [{"role": "user", "content": body.get("prompt", "")}]
         choices = [
             {"index": i, "message": {"role": "assistant", "content": self._reply(messages, i)}, "finish_reason": "stop"}
             for i in range(n)
         ]
         return web.json_response({
             "id": f"cmpl-{self.stats.requests}", "object": "chat.completion", "created": int(time.time()),
-            "model": body.get("model", "standin"), "choices": choices,
-            "usage": {"prompt_tokens": 100, "completion_tokens": sum(lengths), "total_tokens": 100 + sum(lengths)},
+            "model": body.get("model", "standin"), "choices": choices, "usage": usage,
         })
+
+    async def _stream(self, request: web.Request, body: dict[str, Any], messages: list[dict[str, Any]],
+                      lengths: list[int], usage: dict[str, int]) -> web.StreamResponse:
+        """Server-sent events as vLLM streams them: each choice's text and finish reason when its
+        decode ends (the samples decode side by side; one that ends early is sent early)."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        ident, created, model = f"chatcmpl-{self.stats.requests}", int(time.time()), body.get("model", "standin")
+
+        async def send(payload: Any) -> None:
+            await response.write(f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n".encode())
+
+        async def one(i: int) -> None:
+            await self._decode(lengths[i])
+            choice = {"index": i, "delta": {"role": "assistant", "content": self._reply(messages, i)},
+                      "finish_reason": "stop"}
+            await send({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                        "choices": [choice]})
+
+        try:
+            async with asyncio.TaskGroup() as group:  # one sample's failure ends its siblings' decode
+                for i in range(len(lengths)):
+                    group.create_task(one(i))
+            if (body.get("stream_options") or {}).get("include_usage"):
+                await send({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                            "choices": [], "usage": usage})
+            await send("[DONE]")
+            await response.write_eof()
+        except asyncio.CancelledError:
+            self.stats.aborted += 1  # the client closed the stream: the rest of the decode is aborted
+            raise
+        except (ConnectionResetError, BaseExceptionGroup):
+            self.stats.aborted += 1  # the client went away between two writes
+        finally:
+            self.stats.last = time.monotonic()
+        return response
 
     async def models(self, request: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [{"id": "standin", "object": "model", "owned_by": "me"}]})

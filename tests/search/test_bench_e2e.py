@@ -34,10 +34,10 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
         profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, no_prefetch=False, parallel_alternatives=False,
-        world=2,
+        world=2, no_stream=False,
     )
     row = await bench_e2e.e2e(args)
-    assert (row["seed"], row["world"]) == (3, 2)
+    assert (row["seed"], row["world"], row["stream_samples"]) == (3, 2, True)  # 2 samples a request, streamed
     assert row["proved"] == 3  # p_solve=1: every hole's lemma is proved, every sketch assembles
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root and 2 steps + the closing hole per problem
     assert row["repl_kills"] == 0 and row["unsent_dropped"] >= 0

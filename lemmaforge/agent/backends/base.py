@@ -10,7 +10,7 @@ import copy
 import importlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -29,8 +29,10 @@ PromptInput = Messages | str
 class Completion:
     """One sampled output. `prompt_tokens` is the prompt's length (shared by the call's samples);
     `completion_tokens` is this sample's length — exact when the server reports it per sample,
-    else the call's total apportioned over the samples by text length. `call_id` ties the output to
-    its `LLMCallRecord`."""
+    else the call's total apportioned over the samples by text length — or, for a sample told
+    before its streamed call ended (`on_sample`), the chunks it came in, with `prompt_tokens` 0 (the
+    server reports usage at the stream's end; the call's record has the exact totals). `call_id`
+    ties the output to its `LLMCallRecord`."""
 
     text: str
     finish_reason: str | None
@@ -90,6 +92,38 @@ class RawOutput:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     per_sample_tokens: list[int] | None = None
+
+
+OnSample = Callable[["Completion"], None]  # told each sample of a call as soon as it is complete
+
+
+class SampleSink:
+    """The samples a streaming backend has finished so far, for one call: each becomes its
+    `Completion` (tied to the call) and goes to the caller's `on_sample` at once; the call's
+    result lists these very objects, so a caller can tell the samples it was already given."""
+
+    def __init__(self, call_id: str, on_sample: OnSample | None) -> None:
+        self.call_id = call_id
+        self.on_sample = on_sample
+        self.done: dict[int, Completion] = {}  # by sample index
+        self.prompt_tokens = 0
+
+    def finish(self, index: int, text: str, finish_reason: str | None, tokens: int) -> None:
+        if index in self.done:
+            return
+        completion = Completion(text, finish_reason, self.prompt_tokens, tokens, self.call_id)
+        self.done[index] = completion
+        if self.on_sample is not None:
+            self.on_sample(completion)
+
+    def raw(self) -> RawOutput:
+        """What was finished, as a call's output (a call cancelled half-way keeps its samples)."""
+        ordered = [self.done[i] for i in sorted(self.done)]
+        return RawOutput(
+            texts=[c.text for c in ordered], finish_reasons=[c.finish_reason for c in ordered],
+            prompt_tokens=self.prompt_tokens, completion_tokens=sum(c.completion_tokens for c in ordered),
+            per_sample_tokens=[c.completion_tokens for c in ordered],
+        )
 
 
 def apportion(total: int, texts: Sequence[str]) -> list[int]:
@@ -227,7 +261,11 @@ class BaseLLM:
         max_tokens: int | None = None,
         seed: int | None = None,
         stop: str | Sequence[str] | None = None,
+        on_sample: OnSample | None = None,
     ) -> list[Completion]:
+        """`n` completions. `on_sample(completion)` is told each one as soon as it is complete —
+        before the call returns where the backend streams (`_generate_streaming`), else when the
+        call returns — exactly once, with the very objects the call returns."""
         sampling = self._sampling(n, temperature, top_p, max_tokens, seed, stop)
         inp = self._normalize(messages_or_prompt)
         call_id = new_id()
@@ -236,10 +274,14 @@ class BaseLLM:
         request.update(sampling.to_json())
         started = time.perf_counter()
         self.stats.calls += 1
+        sink = SampleSink(call_id, on_sample) if on_sample is not None and self.streams(sampling) else None
         try:
-            raw = await self._generate(inp, sampling)
+            raw = await (self._generate(inp, sampling) if sink is None else self._generate_streaming(inp, sampling, sink))
         except asyncio.CancelledError:
-            self._finish(call_id, request, None, started, "cancelled")
+            # A streamed call cancelled half-way (its caller had what it needed): the samples it
+            # delivered are recorded with it — a candidate may cite this call.
+            partial = sink.raw() if sink is not None and sink.done else None
+            self._finish(call_id, request, partial, started, "cancelled")
             raise
         except LemmaforgeError as exc:  # mapped by the backend: endpoint down, misconfigured, refused
             self._finish(call_id, request, None, started, str(exc))
@@ -248,11 +290,27 @@ class BaseLLM:
             self._finish(call_id, request, None, started, f"bug: {one_line(exc)}")
             raise
         self._finish(call_id, request, raw, started, None)
+        if sink is not None:
+            return [sink.done[i] for i in sorted(sink.done)]
         per = raw.per_sample_tokens or apportion(raw.completion_tokens, raw.texts)
-        return [
+        out = [
             Completion(text, reason, raw.prompt_tokens, tokens, call_id)
             for text, reason, tokens in zip(raw.texts, raw.finish_reasons, per, strict=True)
         ]
+        if on_sample is not None:
+            for completion in out:
+                on_sample(completion)
+        return out
+
+    def streams(self, sampling: Sampling) -> bool:
+        """Whether this call's samples can reach `on_sample` one by one as each finishes (a
+        backend that streams says so and implements `_generate_streaming`)."""
+        return False
+
+    async def _generate_streaming(self, inp: PromptInput, sampling: Sampling, sink: SampleSink) -> RawOutput:
+        """`_generate`, telling `sink.finish(index, …)` as each sample completes; returns the whole
+        call's output (its token counts included), every sample of which went through `sink`."""
+        raise NotImplementedError  # pragma: no cover - only called where `streams` says yes
 
     def _describe(self, exc: BaseException | str) -> str:
         return f"LLM endpoint {self.endpoint} (model {self.model}) failed: {one_line(exc)}"

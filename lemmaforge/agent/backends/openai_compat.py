@@ -14,7 +14,15 @@ import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop_after_delay
 
-from lemmaforge.agent.backends.base import BaseLLM, Mode, PromptInput, RawOutput, Sampling, apportion
+from lemmaforge.agent.backends.base import (
+    BaseLLM,
+    Mode,
+    PromptInput,
+    RawOutput,
+    SampleSink,
+    Sampling,
+    apportion,
+)
 from lemmaforge.agent.errors import (
     LLMError,
     LLMMisconfiguredError,
@@ -126,6 +134,10 @@ class OpenAICompatibleLLM(BaseLLM):
       adds server-specific parameters to every request (e.g. vLLM's `{"top_k": 20}`).
     - `native_n=False` for servers that reject `n > 1`: the call fans out into `n` concurrent
       requests with `n=1` (seeds `seed, seed+1, …` when a seed is given).
+    - A caller that wants each sample as soon as it is complete (`generate(on_sample=…)`: the
+      search checks a prover's candidates while the others are still decoding) gets a streamed
+      request (`stream=True`, usage included) when `n > 1`, unless `stream_samples=False` (servers
+      without streaming); a stream that breaks is retried for the samples not yet delivered.
     - At most `concurrency` requests are in flight per object (and its `bind` views).
     - The client's own retries are off; ours (tenacity) retry connection errors, timeouts, 408,
       429 (honouring `Retry-After` up to `backoff_max`) and 5xx with exponential backoff
@@ -158,6 +170,7 @@ class OpenAICompatibleLLM(BaseLLM):
         backoff_max: float = 30.0,
         retry_deadline: float = 120.0,
         native_n: bool = True,
+        stream_samples: bool = True,
         extra_body: dict[str, Any] | None = None,
         recorder: Recorder | None = None,
         run_id: str | None = None,
@@ -187,6 +200,7 @@ class OpenAICompatibleLLM(BaseLLM):
         self.backoff = backoff
         self.backoff_max = backoff_max
         self.native_n = native_n
+        self.stream_samples = stream_samples
         self.extra_body = dict(extra_body or {})
         key = api_key or (os.environ.get(api_key_env) if api_key_env else None) or DEFAULT_API_KEY
         # the per-request timeout is set on each call (`request_timeout`); this one covers /models
@@ -217,6 +231,7 @@ class OpenAICompatibleLLM(BaseLLM):
             "timeout": endpoint.timeout,
             "mode": endpoint.mode,
             "native_n": endpoint.native_n,
+            "stream_samples": endpoint.stream_samples,
             "retries": endpoint.retries,
             "backoff": endpoint.backoff,
             "backoff_max": endpoint.backoff_max,
@@ -247,7 +262,7 @@ class OpenAICompatibleLLM(BaseLLM):
             if self._default_name:
                 self.name = f"{self.role}:{self.model}"
 
-    async def _request(self, inp: PromptInput, sampling: Sampling, n: int, seed: int | None) -> RawOutput:
+    def _request_kwargs(self, sampling: Sampling, n: int, seed: int | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "n": n,
@@ -264,17 +279,88 @@ class OpenAICompatibleLLM(BaseLLM):
         kwargs["timeout"] = httpx.Timeout(
             request_timeout(sampling.max_tokens, self.timeout), connect=CONNECT_TIMEOUT
         )
+        return kwargs
+
+    async def _create(self, inp: PromptInput, kwargs: dict[str, Any]) -> Any:
+        if isinstance(inp, list):
+            # our messages are plain dicts of the same shape as the SDK's TypedDicts
+            return await self._client.chat.completions.create(messages=cast(Any, inp), **kwargs)
+        return await self._client.completions.create(prompt=inp, **kwargs)
+
+    async def _request(self, inp: PromptInput, sampling: Sampling, n: int, seed: int | None) -> RawOutput:
+        kwargs = self._request_kwargs(sampling, n, seed)
         self._shared.requests += 1  # waiting for a slot or in flight
         try:
             async with self._semaphore:
-                if isinstance(inp, list):
-                    # our messages are plain dicts of the same shape as the SDK's TypedDicts
-                    resp = await self._client.chat.completions.create(messages=cast(Any, inp), **kwargs)
-                else:
-                    resp = await self._client.completions.create(prompt=inp, **kwargs)
+                resp = await self._create(inp, kwargs)
         finally:
             self._shared.requests -= 1
         return self._parse(resp, chat=isinstance(inp, list), n=n)
+
+    async def _stream_request(self, inp: PromptInput, sampling: Sampling, indices: list[int],
+                              sink: SampleSink) -> tuple[int, int] | None:
+        """One streamed request for the samples `indices` (the stream's choice i is sample
+        `indices[i]`): each goes to `sink` when its `finish_reason` arrives. Returns the
+        request's (prompt, completion) token counts when the server reported them
+        (`stream_options.include_usage`). A stream that breaks or ends before every sample
+        finished raises ConnectionError (transient: the retry asks for the unfinished ones)."""
+        kwargs = self._request_kwargs(sampling, len(indices), sampling.seed)
+        kwargs["stream"] = True
+        kwargs["stream_options"] = {"include_usage": True}
+        chat = isinstance(inp, list)
+        pieces: dict[int, list[str]] = {}
+        usage: tuple[int, int] | None = None
+        events = 0
+        self._shared.requests += 1
+        try:
+            async with self._semaphore:
+                stream = await self._create(inp, kwargs)
+                try:
+                    async for chunk in stream:
+                        events += 1
+                        reported = getattr(chunk, "usage", None)
+                        if reported is not None:
+                            usage = (getattr(reported, "prompt_tokens", 0) or 0,
+                                     getattr(reported, "completion_tokens", 0) or 0)
+                        for choice in getattr(chunk, "choices", None) or []:
+                            self._take_piece(choice, chat, indices, pieces, sink)
+                finally:
+                    await stream.close()  # a cancelled call closes its stream: the server aborts it
+        except httpx.TransportError as exc:  # the connection broke half-way through the stream
+            raise ConnectionError(f"the stream broke: {one_line(exc)}") from exc
+        finally:
+            self._shared.requests -= 1
+        if not events:  # a clean end without a single event: the server answered, but not as a stream
+            raise self._misconfigured(
+                "answered a streamed request (stream=true) without any server-sent event",
+                fix=f"set [{self.role}].stream_samples = false for servers that do not stream",
+            )
+        unfinished = [i for i in indices if i not in sink.done]
+        if unfinished:
+            raise ConnectionError(f"the stream ended before {len(unfinished)} of {len(indices)} sample(s) finished")
+        return usage
+
+    def _take_piece(self, choice: Any, chat: bool, indices: list[int], pieces: dict[int, list[str]],
+                    sink: SampleSink) -> None:
+        """One streamed choice delta: its text appended; the sample delivered when it finishes."""
+        i = getattr(choice, "index", None)
+        if not isinstance(i, int) or not 0 <= i < len(indices):
+            raise self._misconfigured(f"streamed a choice with index {i!r} for n={len(indices)}")
+        if chat:
+            delta = getattr(choice, "delta", None)
+            piece = getattr(delta, "content", None) if delta is not None else None
+        else:
+            piece = getattr(choice, "text", None)
+        if piece is not None and not isinstance(piece, str):
+            raise self._misconfigured(f"streamed a choice whose text is a {type(piece).__name__}")
+        parts = pieces.setdefault(i, [])
+        if piece:
+            parts.append(piece)
+        reason = getattr(choice, "finish_reason", None)
+        if reason is not None:
+            # tokens: the sample's chunks (vLLM sends one per decoding step); the call's total
+            # comes from the server's usage report
+            sink.finish(indices[i], "".join(parts), reason, len(parts))
 
     def has_room(self) -> bool:
         """Fewer requests out (in flight or waiting for a slot, this object and its views) than
@@ -377,9 +463,46 @@ class OpenAICompatibleLLM(BaseLLM):
         if sampling.n == 1 or self.native_n:
             return await self._with_retries(lambda: self._request(inp, sampling, sampling.n, sampling.seed))
 
+        return self._joined(await self._fan_out(inp, sampling))
+
+    def streams(self, sampling: Sampling) -> bool:
+        """n > 1 and either streamed (`stream_samples`) or fanned out into n requests
+        (`native_n=False`), each sample then complete when its own request answers."""
+        return sampling.n > 1 and (self.stream_samples or not self.native_n)
+
+    async def _generate_streaming(self, inp: PromptInput, sampling: Sampling, sink: SampleSink) -> RawOutput:
+        await self._resolve_model()
+        if not self.native_n:
+            parts = await self._fan_out(inp, sampling, sink)
+            return self._joined(parts)
+        prompt_tokens, completion_tokens, reported = 0, 0, False
+
+        async def unfinished_samples() -> None:
+            # A retry asks only for the samples not yet delivered: those are the caller's already.
+            nonlocal prompt_tokens, completion_tokens, reported
+            usage = await self._stream_request(inp, sampling, [i for i in range(sampling.n) if i not in sink.done], sink)
+            if usage is not None:
+                reported = True
+                prompt_tokens = max(prompt_tokens, usage[0])
+                completion_tokens += usage[1]
+
+        await self._with_retries(unfinished_samples)
+        sink.prompt_tokens = prompt_tokens
+        raw = sink.raw()
+        if reported:
+            raw.completion_tokens = completion_tokens
+        return raw
+
+    async def _fan_out(self, inp: PromptInput, sampling: Sampling, sink: SampleSink | None = None) -> list[RawOutput]:
+        """`n` requests with n=1 (seeds `seed + i`), each sample told to `sink` as its request answers."""
+
         async def one(i: int) -> RawOutput:
             seed = None if sampling.seed is None else sampling.seed + i
-            return await self._with_retries(lambda: self._request(inp, sampling, 1, seed))
+            raw = await self._with_retries(lambda: self._request(inp, sampling, 1, seed))
+            if sink is not None:
+                sink.prompt_tokens = raw.prompt_tokens
+                sink.finish(i, raw.texts[0], raw.finish_reasons[0], raw.completion_tokens)
+            return raw
 
         try:
             async with asyncio.TaskGroup() as tg:
@@ -389,7 +512,10 @@ class OpenAICompatibleLLM(BaseLLM):
             while isinstance(first, BaseExceptionGroup):
                 first = first.exceptions[0]
             raise first from None
-        parts = [t.result() for t in tasks]
+        return [t.result() for t in tasks]
+
+    @staticmethod
+    def _joined(parts: list[RawOutput]) -> RawOutput:
         per_sample: list[int] = []
         for p in parts:
             per_sample.extend(apportion(p.completion_tokens, p.texts))

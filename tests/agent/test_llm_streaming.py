@@ -1,0 +1,183 @@
+"""Samples told one by one as each completes (`generate(on_sample=…)`): a streamed request
+against the fake OpenAI-compatible server (real HTTP, server-sent events), its retries, its
+cancellation, and the backends that do not stream."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from lemmaforge.agent.llm import Completion, LLMMisconfiguredError
+from lemmaforge.agent.prover import Prover
+from lemmaforge.records import LLMCallRecord, MemoryRecorder
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
+
+LEAN = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  {}\n```"
+
+
+def calls(recorder: MemoryRecorder) -> list[LLMCallRecord]:
+    return recorder.of_type(LLMCallRecord)
+
+
+class Told:
+    """An `on_sample` that notes each sample and when it came."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[Completion, float]] = []
+
+    def __call__(self, sample: Completion) -> None:
+        self.samples.append((sample, asyncio.get_running_loop().time()))
+
+
+@pytest.mark.parametrize("mode", ["chat", "completion"])
+async def test_each_sample_is_told_when_it_completes_not_when_the_slowest_does(fake_openai, make_client,
+                                                                               recorder, mode):
+    fake_openai.add_rule(None, [Reply("slow one", after=0.6), Reply("quick", after=0.0), Reply("cut", "length", 0.1)])
+    llm = make_client(mode=mode)
+    told = Told()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    outs = await llm.generate("x", n=3, on_sample=told)
+    returned = loop.time()
+
+    assert [c.text for c, _ in told.samples] == ["quick", "cut", "slow one"]  # in order of completion
+    assert told.samples[0][1] - started < 0.4 < returned - started  # the first long before the call ends
+    assert [o.text for o in outs] == ["slow one", "quick", "cut"]  # the call's result: sample order
+    assert {id(o) for o in outs} == {id(c) for c, _ in told.samples}  # the very objects told, once each
+    assert [o.finish_reason for o in outs] == ["stop", "stop", "length"]
+    [req] = fake_openai.requests_to("chat" if mode == "chat" else "completions")
+    assert req.body["stream"] is True and req.body["stream_options"] == {"include_usage": True}
+    assert req.body["n"] == 3
+    [rec] = calls(recorder)
+    assert rec.error is None and rec.completions == ["slow one", "quick", "cut"]
+    assert rec.completion_tokens == sum(count_tokens(t) for t in ("slow one", "quick", "cut"))  # the usage chunk
+    assert rec.prompt_tokens > 0 and len({o.call_id for o in outs} | {rec.call_id}) == 1
+
+
+async def test_without_on_sample_or_with_one_sample_the_request_is_not_streamed(fake_openai, make_client):
+    fake_openai.add_rule(None, ["a", "b"])
+    llm = make_client()
+    assert [o.text for o in await llm.generate("x", n=2)] == ["a", "b"]
+    told = Told()
+    [one] = await llm.generate("x", n=1, on_sample=told)
+    assert [c for c, _ in told.samples] == [one]
+    assert [r.body.get("stream") for r in fake_openai.requests_to("chat")] == [None, None]
+
+
+async def test_stream_samples_off_tells_every_sample_when_the_call_answers(fake_openai, make_client):
+    fake_openai.add_rule(None, [Reply("a", after=0.0), Reply("b", after=0.3)])
+    llm = make_client(stream_samples=False)
+    told = Told()
+    loop = asyncio.get_running_loop()
+    outs = await llm.generate("x", n=2, on_sample=told)
+    done = loop.time()
+    assert [c for c, _ in told.samples] == outs
+    assert all(abs(at - done) < 0.05 for _, at in told.samples)
+    assert fake_openai.requests_to("chat")[0].body.get("stream") is None
+
+
+async def test_a_stream_that_breaks_is_retried_for_the_samples_not_yet_told(fake_openai, make_client, recorder):
+    fake_openai.add_rule(None, [Reply("first", after=0.0), Reply("second", after=0.05), Reply("third", after=0.1)])
+    fake_openai.cut_next(1, choices=1)  # the connection breaks after one complete choice
+    llm = make_client()
+    told = Told()
+    outs = await llm.generate("x", n=3, on_sample=told)
+
+    assert len(outs) == 3 and len(told.samples) == 3  # each told once, none twice
+    assert outs[0].text == "first"  # the sample already told is kept
+    assert [r.body["n"] for r in fake_openai.requests_to("chat")] == [3, 2]  # the retry asks for the rest
+    assert llm.stats.retries == 1
+    [rec] = calls(recorder)
+    assert rec.error is None and len(rec.completions) == 3
+
+
+async def test_a_stream_cancelled_half_way_records_the_samples_it_told(fake_openai, make_client, recorder):
+    fake_openai.add_rule(None, [Reply("early", after=0.0), Reply("never", after=5.0)])
+    llm = make_client()
+    told = Told()
+    task = asyncio.create_task(llm.generate("x", n=2, on_sample=told))
+    while not told.samples:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    [rec] = calls(recorder)
+    assert rec.error == "cancelled"
+    assert rec.completions == ["early"]  # a candidate may cite this call: its sample is kept
+    assert told.samples[0][0].call_id == rec.call_id
+
+
+async def test_servers_that_reject_n_tell_each_sample_as_its_own_request_answers(make_client):
+    with FakeOpenAIServer(default="", max_n=1) as server:
+        server.add_rule(None, [Reply("slow", after=0.5), Reply("quick")])
+        llm = make_client(url=server.url, native_n=False)
+        told = Told()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        outs = await llm.generate("x", n=2, on_sample=told)
+        assert [c.text for c, _ in told.samples] == ["quick", "slow"]
+        assert told.samples[0][1] - started < 0.3
+        assert {id(o) for o in outs} == {id(c) for c, _ in told.samples}
+        assert all(r.body.get("stream") is None and r.n == 1 for r in server.requests_to("chat"))
+
+
+async def test_a_streamed_choice_with_an_index_out_of_range_is_a_misconfigured_server(fake_openai, make_client,
+                                                                                     monkeypatch):
+    from tests.fakes import fake_openai as fake_module
+
+    real = fake_module._Handler._stream
+
+    def shifted(self, req, texts, reasons, afters, *rest):  # the server numbers its choices from 1
+        return real(self, req, ["pad", *texts], ["stop", *reasons], [0.0, *afters], *rest)
+
+    monkeypatch.setattr(fake_module._Handler, "_stream", shifted)
+    fake_openai.add_rule(None, ["a", "b"])
+    llm = make_client()
+    with pytest.raises(LLMMisconfiguredError, match="index 2"):
+        await llm.generate("x", n=2, on_sample=Told())
+
+
+async def test_the_prover_tells_each_candidate_as_its_sample_completes(fake_openai, make_client):
+    fake_openai.add_rule(None, [Reply(LEAN.format("omega"), after=0.4), Reply("no code here"),
+                                Reply(LEAN.format("simp"), after=0.0)])
+    prover = Prover(make_client())
+    told: list[tuple[str, float]] = []
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    candidates = await prover.prove("import Mathlib\n", "theorem t (x : ℕ) : x = x := by sorry", n=3,
+                                    on_candidate=lambda c: told.append((c.body, loop.time())))
+    assert [body for body, _ in told] == ["simp", "omega"]  # the output without Lean code is no candidate
+    assert told[0][1] - started < 0.3
+    assert [c.body for c in candidates] == ["omega", "simp"]
+
+
+async def test_the_prover_tells_candidates_of_a_model_that_cannot_stream():
+    class Plain:  # a model whose generate knows nothing of on_sample
+        mode = "chat"
+
+        async def generate(self, messages, *, n=1, **kw):
+            assert "on_sample" not in kw
+            return [Completion(LEAN.format(t), "stop") for t in ("rfl", "simp")][:n]
+
+    told: list[str] = []
+    candidates = await Prover(Plain()).prove("", "theorem t (x : ℕ) : x = x := by sorry", n=2,  # type: ignore[arg-type]
+                                             on_candidate=lambda c: told.append(c.body))
+    assert told == [c.body for c in candidates] == ["rfl", "simp"]
+
+
+async def test_a_server_that_answers_a_stream_with_plain_json_is_misconfigured(fake_openai, make_client,
+                                                                              monkeypatch):
+    from tests.fakes import fake_openai as fake_module
+
+    def plain(self, req, texts, reasons, afters, ident, common, usage, cut):  # ignores `stream`
+        self._send(req, 200, {"id": "x", "object": "chat.completion", **common, "usage": usage,
+                              "choices": [{"index": i, "message": {"role": "assistant", "content": t},
+                                           "finish_reason": r} for i, (t, r) in enumerate(zip(texts, reasons, strict=True))]})
+
+    monkeypatch.setattr(fake_module._Handler, "_stream", plain)
+    fake_openai.add_rule(None, ["a", "b"])
+    llm = make_client()
+    with pytest.raises(LLMMisconfiguredError, match="stream_samples = false"):
+        await llm.generate("x", n=2, on_sample=Told())
+    assert fake_openai.count("chat") == 1  # not retried
