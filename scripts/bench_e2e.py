@@ -469,7 +469,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
     scale = str(args.scale)
     kimina_args = ["--repls", str(args.repls), "--scale", scale, "--seed", str(args.seed)]
     llm_args = ["--slots", str(args.llm_slots), "--scale", scale, "--seed", str(args.seed + 1), "--steps",
-                str(args.steps), "--p-solve", str(args.p_solve), "--tokens-per-s", str(args.tokens_per_s)]
+                str(args.steps), "--p-solve", str(args.p_solve), "--tokens-per-s", str(args.tokens_per_s),
+                "--stream-interval", str(args.stream_interval)]
     if args.cot:
         llm_args.append("--cot")
     with standin("kimina", *kimina_args) as kimina_url, standin("openai", *llm_args) as llm_url, \
@@ -574,6 +575,7 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
         "kimina_requests": http_kimina, "checks_per_request": round(lean["snippets"] / max(1, lean["requests"]), 2),
         "server_max_in_flight": lean["max_in_flight"],
         "llm_requests": llm["requests"],
+        "llm_stream_events": llm["stream_events"],  # server-sent events the client read (streamed requests)
         "client_cpu_ms_per_request": round(1000 * cpu / max(1, http_kimina + llm["requests"]), 3),
         "client_cpu_ms_per_check": round(1000 * cpu / max(1, lean["snippets"]), 3),
         "client_cpu_ms_per_goal_node": round(1000 * cpu / max(1, goal_nodes), 3),
@@ -727,6 +729,8 @@ def main() -> None:
                    help="[verifier] kimina_spread_requests: checks spread over this many requests before two share "
                         "one (default: --repls, so that no check waits for a batch-mate while a REPL could take it)")
     p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
+    p.add_argument("--stream-interval", type=int, default=32,
+                   help="tokens per server-sent event of a streamed request (vLLM's --stream-interval; its default is 1)")
     p.add_argument("--no-stream", action="store_true",
                    help="[prover] stream_samples = false: a request's candidates are checked when its last sample is done")
     p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
@@ -754,6 +758,8 @@ def main() -> None:
         p.error("--spread-requests must be at least 1")
     if args.runs < 1:
         p.error("--runs must be at least 1")
+    if args.stream_interval < 1:
+        p.error("--stream-interval must be at least 1")
     if args.db and args.runs > 1:
         p.error("--db keeps one run's store: use it with --runs 1")
     if args.db and (Path(args.db).exists() or not Path(args.db).parent.is_dir()):

@@ -170,7 +170,7 @@ async def test_a_server_that_answers_a_stream_with_plain_json_is_misconfigured(f
                                                                               monkeypatch):
     from tests.fakes import fake_openai as fake_module
 
-    def plain(self, req, texts, reasons, afters, ident, common, usage, cut):  # ignores `stream`
+    def plain(self, req, texts, reasons, afters, ident, common, usage, cut, error_event=False):  # ignores `stream`
         self._send(req, 200, {"id": "x", "object": "chat.completion", **common, "usage": usage,
                               "choices": [{"index": i, "message": {"role": "assistant", "content": t},
                                            "finish_reason": r} for i, (t, r) in enumerate(zip(texts, reasons, strict=True))]})
@@ -181,3 +181,24 @@ async def test_a_server_that_answers_a_stream_with_plain_json_is_misconfigured(f
     with pytest.raises(LLMMisconfiguredError, match="stream_samples = false"):
         await llm.generate("x", n=2, on_sample=Told())
     assert fake_openai.count("chat") == 1  # not retried
+
+
+async def test_server_sent_events_are_read_as_the_protocol_says():
+    from lemmaforge.agent.backends.openai_compat import sse_data
+
+    async def lines():
+        for line in [": a comment", "event: message", 'data: {"a":', "data: 1}", "", "id: 7", "", "data:[DONE]"]:
+            yield line
+
+    assert [d async for d in sse_data(lines())] == ['{"a":\n1}', "[DONE]"]
+
+
+async def test_an_error_event_mid_stream_is_retried_for_the_samples_not_yet_told(fake_openai, make_client, recorder):
+    fake_openai.add_rule(None, [Reply("first", after=0.0), Reply("second", after=0.05)])
+    fake_openai.cut_next(1, choices=1, error_event=True)  # vLLM's `data: {"error": …}` after one choice
+    llm = make_client()
+    told = Told()
+    outs = await llm.generate("x", n=2, on_sample=told)
+    assert outs[0].text == "first" and len(outs) == 2 and len(told.samples) == 2  # the one told is kept
+    assert [r.body["n"] for r in fake_openai.requests_to("chat")] == [2, 1]
+    assert calls(recorder)[0].error is None

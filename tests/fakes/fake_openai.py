@@ -222,6 +222,7 @@ class _Failure:
     message: str = "injected failure"
     retry_after: float | None = None
     choices: int = 0  # "cut": complete choices streamed before the connection breaks
+    error_event: bool = False  # "cut": an error event and a clean end instead of a broken connection
 
 
 class FakeOpenAIServer(HTTPFake):
@@ -278,11 +279,13 @@ class FakeOpenAIServer(HTTPFake):
                 _Failure("status", count, status, message or f"injected {status}", retry_after)
             )
 
-    def cut_next(self, count: int = 1, *, choices: int = 1) -> None:
+    def cut_next(self, count: int = 1, *, choices: int = 1, error_event: bool = False) -> None:
         """The next `count` generation requests are answered as a stream that breaks after
-        `choices` complete choices (a plain request is answered whole)."""
+        `choices` complete choices — the connection closed, or with `error_event` an error event
+        and the stream's normal end, as vLLM reports a generation that failed (a plain request is
+        answered whole)."""
         with self._lock:
-            self._failures.append(_Failure("cut", count, choices=choices))
+            self._failures.append(_Failure("cut", count, choices=choices, error_event=error_event))
 
     def drop_next(self, count: int = 1) -> None:
         """The next `count` generation requests get their connection closed with no response."""
@@ -499,8 +502,10 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.fake
         failure = fake._failure_for()
         cut: int | None = None
+        error_event = False
         if failure is not None and failure.kind == "cut":
-            cut, failure = (failure.choices if req.body.get("stream") else None), None
+            cut, error_event = (failure.choices, failure.error_event) if req.body.get("stream") else (None, False)
+            failure = None
         if failure is not None:
             if fake.delay:
                 time.sleep(fake.delay)
@@ -552,7 +557,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                      "total_tokens": prompt_tokens + completion_tokens}
-            self._stream(req, texts, reasons, afters, ident, common, usage, cut)
+            self._stream(req, texts, reasons, afters, ident, common, usage, cut, error_event)
             return
         if req.endpoint == "chat":
             choices = [
@@ -584,7 +589,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(req, 200, payload)
 
     def _stream(self, req: Received, texts: list[str], reasons: list[str], afters: list[float], ident: int,
-                common: dict[str, Any], usage: dict[str, int], cut: int | None) -> None:
+                common: dict[str, Any], usage: dict[str, int], cut: int | None, error_event: bool = False) -> None:
         """Server-sent events over chunked transfer encoding, as `vllm serve` streams."""
         chat = req.endpoint == "chat"
         req.status = 200
@@ -611,7 +616,14 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             for sent, i in enumerate(sorted(range(len(texts)), key=lambda i: (afters[i], i))):
                 if cut is not None and sent >= cut:
-                    self._drop()  # mid-stream: no terminating chunk
+                    if not error_event:
+                        self._drop()  # mid-stream: no terminating chunk
+                        return
+                    event({"error": {"object": "error", "message": "injected mid-stream failure",
+                                     "type": "InternalServerError", "code": 500}})
+                    event("[DONE]")
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
                     return
                 wait = started + afters[i] - time.monotonic()
                 if wait > 0:

@@ -40,6 +40,7 @@ import re
 import sys
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,12 +264,13 @@ class OpenAIStats:
     sequence_seconds: float = 0.0  # slot time actually spent decoding (aborted requests: partial)
     aborted: int = 0
     tokens: int = 0
+    stream_events: int = 0  # server-sent events written (streamed requests)
     intervals: list[tuple[float, float, str]] = field(default_factory=list)  # each sequence's decode
 
 
 class OpenAIStandIn:
     def __init__(self, slots: int, scale: float, seed: int, *, cot: bool, tokens_per_s: float, steps: int,
-                 p_solve: float, sigma: float = 0.8) -> None:
+                 p_solve: float, sigma: float = 0.8, stream_interval: int = 32) -> None:
         self.slots = asyncio.Semaphore(slots)
         self.n_slots = slots
         self.scale = scale
@@ -276,16 +278,26 @@ class OpenAIStandIn:
         mean = 4489.0 if cot else 443.0
         self.mu, self.sigma = math.log(mean) - sigma**2 / 2, sigma
         self.tokens_per_s = tokens_per_s
+        self.stream_interval = stream_interval
         self.steps = steps
         self.p_solve = p_solve
         self.stats = OpenAIStats()
         self._asked: dict[str, int] = {}
 
-    async def _decode(self, tokens: int) -> None:
+    async def _decode(self, tokens: int, every: int | None = None,
+                      sent: Callable[[int], Awaitable[None]] | None = None) -> None:
+        """One sequence's decode on a slot; with `every`, `sent(k)` after each k tokens (the last
+        piece may be shorter), as a streaming server sends them."""
         async with self.slots:
             started = time.monotonic()
             try:
-                await asyncio.sleep(tokens / self.tokens_per_s * self.scale)
+                if every is None or sent is None:
+                    await asyncio.sleep(tokens / self.tokens_per_s * self.scale)
+                else:
+                    for done in range(0, tokens, every):
+                        piece = min(every, tokens - done)
+                        await asyncio.sleep(piece / self.tokens_per_s * self.scale)
+                        await sent(piece)
             finally:
                 self.stats.sequence_seconds += time.monotonic() - started
                 self.stats.intervals.append((started, time.monotonic(), "decode"))
@@ -336,21 +348,31 @@ class OpenAIStandIn:
 
     async def _stream(self, request: web.Request, body: dict[str, Any], messages: list[dict[str, Any]],
                       lengths: list[int], usage: dict[str, int]) -> web.StreamResponse:
-        """Server-sent events as vLLM streams them: each choice's text and finish reason when its
-        decode ends (the samples decode side by side; one that ends early is sent early)."""
+        """Server-sent events as vLLM streams them: each choice's text in pieces of
+        `stream_interval` tokens as they are decoded (vLLM's `--stream-interval`), its finish reason
+        with the last (the samples decode side by side; one that ends early is done early)."""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         ident, created, model = f"chatcmpl-{self.stats.requests}", int(time.time()), body.get("model", "standin")
 
         async def send(payload: Any) -> None:
+            self.stats.stream_events += 1
             await response.write(f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n".encode())
 
         async def one(i: int) -> None:
-            await self._decode(lengths[i])
-            choice = {"index": i, "delta": {"role": "assistant", "content": self._reply(messages, i)},
-                      "finish_reason": "stop"}
-            await send({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
-                        "choices": [choice]})
+            text, tokens = self._reply(messages, i), lengths[i]
+            done = 0  # tokens sent; the text is spread over them
+
+            async def sent(k: int) -> None:
+                nonlocal done
+                at, done = done, done + k
+                last = done >= tokens
+                piece = text[at * len(text) // tokens: len(text) if last else done * len(text) // tokens]
+                choice = {"index": i, "delta": {"content": piece}, "finish_reason": "stop" if last else None}
+                await send({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                            "choices": [choice]})
+
+            await self._decode(tokens, self.stream_interval, sent)
 
         try:
             async with asyncio.TaskGroup() as group:  # one sample's failure ends its siblings' decode
@@ -409,12 +431,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tokens-per-s", type=float, default=40.0)
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--p-solve", type=float, default=0.5)
+    parser.add_argument("--stream-interval", type=int, default=32, help="tokens per streamed event")
     args = parser.parse_args(argv)
     if args.kind == "kimina":
         app = KiminaStandIn(args.repls, args.scale, args.seed).app()
     else:
         app = OpenAIStandIn(args.slots, args.scale, args.seed, cot=args.cot, tokens_per_s=args.tokens_per_s,
-                            steps=args.steps, p_solve=args.p_solve).app()
+                            steps=args.steps, p_solve=args.p_solve, stream_interval=args.stream_interval).app()
     try:
         asyncio.run(_serve(app))
     except KeyboardInterrupt:

@@ -34,10 +34,11 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
         profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, no_prefetch=False, parallel_alternatives=False,
-        world=2, no_stream=False,
+        world=2, no_stream=False, stream_interval=16,
     )
     row = await bench_e2e.e2e(args)
     assert (row["seed"], row["world"], row["stream_samples"]) == (3, 2, True)  # 2 samples a request, streamed
+    assert row["llm_stream_events"] > 2 * row["llm_requests"]  # pieces of 16 tokens, not one event a sample
     assert row["proved"] == 3  # p_solve=1: every hole's lemma is proved, every sketch assembles
     assert row["goal_nodes"] == 3 * (1 + 3)  # the root and 2 steps + the closing hole per problem
     assert row["repl_kills"] == 0 and row["unsent_dropped"] >= 0
@@ -135,7 +136,7 @@ def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_hea
 
 @pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--spread-requests", "0"],
                                  ["--db", "README.md"], ["--runs", "0"], ["--runs", "2", "--db", "new_store.db"],
-                                 ["--db", "no/such/folder/run.db"]])
+                                 ["--db", "no/such/folder/run.db"], ["--stream-interval", "0"]])
 def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
     """Refused before anything starts (no stand-in server, no store): an existing --db is never
     overwritten."""
