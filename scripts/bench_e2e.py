@@ -729,7 +729,7 @@ def main() -> None:
                    help="[verifier] kimina_spread_requests: checks spread over this many requests before two share "
                         "one (default: --repls, so that no check waits for a batch-mate while a REPL could take it)")
     p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
-    p.add_argument("--stream-interval", type=int, default=32,
+    p.add_argument("--stream-interval", type=int, default=256,
                    help="tokens per server-sent event of a streamed request (vLLM's --stream-interval; its default is 1)")
     p.add_argument("--no-stream", action="store_true",
                    help="[prover] stream_samples = false: a request's candidates are checked when its last sample is done")

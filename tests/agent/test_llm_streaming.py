@@ -10,6 +10,7 @@ import pytest
 
 from lemmaforge.agent.llm import Completion, LLMMisconfiguredError
 from lemmaforge.agent.prover import Prover
+from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
 
@@ -34,7 +35,7 @@ class Told:
 async def test_each_sample_is_told_when_it_completes_not_when_the_slowest_does(fake_openai, make_client,
                                                                                recorder, mode):
     fake_openai.add_rule(None, [Reply("slow one", after=0.6), Reply("quick", after=0.0), Reply("cut", "length", 0.1)])
-    llm = make_client(mode=mode)
+    llm = make_client(mode=mode, stream_samples=True)
     told = Told()
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -55,14 +56,20 @@ async def test_each_sample_is_told_when_it_completes_not_when_the_slowest_does(f
     assert rec.prompt_tokens > 0 and len({o.call_id for o in outs} | {rec.call_id}) == 1
 
 
-async def test_without_on_sample_or_with_one_sample_the_request_is_not_streamed(fake_openai, make_client):
+async def test_without_on_sample_or_with_one_sample_or_by_default_the_request_is_not_streamed(fake_openai,
+                                                                                               make_client):
     fake_openai.add_rule(None, ["a", "b"])
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     assert [o.text for o in await llm.generate("x", n=2)] == ["a", "b"]
     told = Told()
     [one] = await llm.generate("x", n=1, on_sample=told)
     assert [c for c, _ in told.samples] == [one]
-    assert [r.body.get("stream") for r in fake_openai.requests_to("chat")] == [None, None]
+    # off by default: a server streams an event per token unless run with --stream-interval
+    assert LLMEndpoint().stream_samples is False
+    default = make_client()
+    outs = await default.generate("x", n=2, on_sample=told)
+    assert [c for c, _ in told.samples[1:]] == outs
+    assert [r.body.get("stream") for r in fake_openai.requests_to("chat")] == [None, None, None]
 
 
 async def test_stream_samples_off_tells_every_sample_when_the_call_answers(fake_openai, make_client):
@@ -80,7 +87,7 @@ async def test_stream_samples_off_tells_every_sample_when_the_call_answers(fake_
 async def test_a_stream_that_breaks_is_retried_for_the_samples_not_yet_told(fake_openai, make_client, recorder):
     fake_openai.add_rule(None, [Reply("first", after=0.0), Reply("second", after=0.05), Reply("third", after=0.1)])
     fake_openai.cut_next(1, choices=1)  # the connection breaks after one complete choice
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     told = Told()
     outs = await llm.generate("x", n=3, on_sample=told)
 
@@ -94,7 +101,7 @@ async def test_a_stream_that_breaks_is_retried_for_the_samples_not_yet_told(fake
 
 async def test_a_stream_cancelled_half_way_records_the_samples_it_told(fake_openai, make_client, recorder):
     fake_openai.add_rule(None, [Reply("early", after=0.0), Reply("never", after=5.0)])
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     told = Told()
     task = asyncio.create_task(llm.generate("x", n=2, on_sample=told))
     while not told.samples:
@@ -133,7 +140,7 @@ async def test_a_streamed_choice_with_an_index_out_of_range_is_a_misconfigured_s
 
     monkeypatch.setattr(fake_module._Handler, "_stream", shifted)
     fake_openai.add_rule(None, ["a", "b"])
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     with pytest.raises(LLMMisconfiguredError, match="index 2"):
         await llm.generate("x", n=2, on_sample=Told())
 
@@ -141,7 +148,7 @@ async def test_a_streamed_choice_with_an_index_out_of_range_is_a_misconfigured_s
 async def test_the_prover_tells_each_candidate_as_its_sample_completes(fake_openai, make_client):
     fake_openai.add_rule(None, [Reply(LEAN.format("omega"), after=0.4), Reply("no code here"),
                                 Reply(LEAN.format("simp"), after=0.0)])
-    prover = Prover(make_client())
+    prover = Prover(make_client(stream_samples=True))
     told: list[tuple[str, float]] = []
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -177,7 +184,7 @@ async def test_a_server_that_answers_a_stream_with_plain_json_is_misconfigured(f
 
     monkeypatch.setattr(fake_module._Handler, "_stream", plain)
     fake_openai.add_rule(None, ["a", "b"])
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     with pytest.raises(LLMMisconfiguredError, match="stream_samples = false"):
         await llm.generate("x", n=2, on_sample=Told())
     assert fake_openai.count("chat") == 1  # not retried
@@ -196,7 +203,7 @@ async def test_server_sent_events_are_read_as_the_protocol_says():
 async def test_an_error_event_mid_stream_is_retried_for_the_samples_not_yet_told(fake_openai, make_client, recorder):
     fake_openai.add_rule(None, [Reply("first", after=0.0), Reply("second", after=0.05)])
     fake_openai.cut_next(1, choices=1, error_event=True)  # vLLM's `data: {"error": …}` after one choice
-    llm = make_client()
+    llm = make_client(stream_samples=True)
     told = Told()
     outs = await llm.generate("x", n=2, on_sample=told)
     assert outs[0].text == "first" and len(outs) == 2 and len(told.samples) == 2  # the one told is kept

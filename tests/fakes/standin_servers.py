@@ -270,7 +270,7 @@ class OpenAIStats:
 
 class OpenAIStandIn:
     def __init__(self, slots: int, scale: float, seed: int, *, cot: bool, tokens_per_s: float, steps: int,
-                 p_solve: float, sigma: float = 0.8, stream_interval: int = 32) -> None:
+                 p_solve: float, sigma: float = 0.8, stream_interval: int = 256) -> None:
         self.slots = asyncio.Semaphore(slots)
         self.n_slots = slots
         self.scale = scale
@@ -431,7 +431,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tokens-per-s", type=float, default=40.0)
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--p-solve", type=float, default=0.5)
-    parser.add_argument("--stream-interval", type=int, default=32, help="tokens per streamed event")
+    parser.add_argument("--stream-interval", type=int, default=256, help="tokens per streamed event")
     args = parser.parse_args(argv)
     if args.kind == "kimina":
         app = KiminaStandIn(args.repls, args.scale, args.seed).app()

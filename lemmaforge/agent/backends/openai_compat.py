@@ -161,10 +161,12 @@ class OpenAICompatibleLLM(BaseLLM):
       adds server-specific parameters to every request (e.g. vLLM's `{"top_k": 20}`).
     - `native_n=False` for servers that reject `n > 1`: the call fans out into `n` concurrent
       requests with `n=1` (seeds `seed, seed+1, …` when a seed is given).
-    - A caller that wants each sample as soon as it is complete (`generate(on_sample=…)`: the
-      search checks a prover's candidates while the others are still decoding) gets a streamed
-      request (`stream=True`, usage included) when `n > 1`, unless `stream_samples=False` (servers
-      without streaming); a stream that breaks is retried for the samples not yet delivered.
+    - `stream_samples=True`: a caller that wants each sample as soon as it is complete
+      (`generate(on_sample=…)`: the search checks a prover's candidates while the others are still
+      decoding) gets a streamed request (`stream=True`, usage included) when `n > 1`; a stream that
+      breaks is retried for the samples not yet delivered. Off by default: each server-sent event
+      costs the event loop ~60 µs, and servers send one per token unless run with
+      `--stream-interval` (vLLM, SGLang; 256 gives a few events per sample).
     - At most `concurrency` requests are in flight per object (and its `bind` views).
     - The client's own retries are off; ours (tenacity) retry connection errors, timeouts, 408,
       429 (honouring `Retry-After` up to `backoff_max`) and 5xx with exponential backoff
@@ -197,7 +199,7 @@ class OpenAICompatibleLLM(BaseLLM):
         backoff_max: float = 30.0,
         retry_deadline: float = 120.0,
         native_n: bool = True,
-        stream_samples: bool = True,
+        stream_samples: bool = False,
         extra_body: dict[str, Any] | None = None,
         recorder: Recorder | None = None,
         run_id: str | None = None,
