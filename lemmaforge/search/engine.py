@@ -437,8 +437,18 @@ class _Run(TreeJournal):
             return await attempt
         # The attempt runs in this task, as it would alone (its requests and budget spends keep
         # their order); the watch beside it ends with it.
-        watch = asyncio.ensure_future(self._watch_answers(waiting, answered))
-        stops = [feed.listen(lambda candidate, _s: self._answered_one(answered, candidate)) for feed in feeds]
+        told: set[int] = set()  # id() of the candidates a feed already gave `answered`
+
+        def arrived(candidate: CandidateLike, _seconds: float) -> None:
+            told.add(id(candidate))
+            self._answered_one(answered, candidate)
+
+        stops = [feed.listen(arrived) for feed in feeds]
+        # A prover that tells its candidates (search/feed.py) gives each one once, on arrival; the
+        # watch answers only what no feed gave (a prover that does not tell), so no candidate's
+        # code is built twice.
+        watch = asyncio.ensure_future(self._watch_answers(
+            waiting, lambda out: answered(Generated(c for c in out if id(c) not in told))))
         try:
             return await attempt
         finally:

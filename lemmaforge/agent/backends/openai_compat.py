@@ -516,7 +516,6 @@ class OpenAICompatibleLLM(BaseLLM):
         await self._resolve_model()
         if sampling.n == 1 or self.native_n:
             return await self._with_retries(lambda: self._request(inp, sampling, sampling.n, sampling.seed))
-
         return self._joined(await self._fan_out(inp, sampling))
 
     def streams(self, sampling: Sampling) -> bool:
