@@ -48,7 +48,9 @@ from typing import NamedTuple
 from lemmaforge.lean.memo import ByteBoundedMemo
 
 __all__ = [
+    "Lexed",
     "Lines",
+    "Refusal",
     "Token",
     "TokenMatch",
     "find_tokens",
@@ -57,6 +59,7 @@ __all__ = [
     "lex",
     "name_components",
     "normalize_whitespace",
+    "refusal",
     "strip_comments",
     "tokens",
 ]
@@ -78,80 +81,6 @@ _IDENT_RE = re.compile(_IDENT)
 _ID_PART_RE = re.compile(_ID_PART)
 _PLAIN_PART_RE = re.compile(f"[{_ID_FIRST}][{_ID_REST}]*")
 
-_DIGITS = r"\d[\d_]*"
-# Lean's token table is a trie and `tokenFn` takes the LONGEST token: `n != 5` is `bne`, not the
-# factorial `n ! = 5`. The multi-character symbols of Lean core and Mathlib that matter here,
-# longest first among those sharing a prefix (single characters fall through to `.`).
-_MULTI_CHAR_SYMBOLS = [
-    ":=",
-    "::",
-    "=>",
-    "==",
-    "<;>",
-    "<||>",
-    "<|>",
-    "<->",
-    "<$>",
-    "<*>",
-    "<<<",
-    "<=",
-    "<-",
-    "<|",
-    "<*",
-    "|>.",
-    "|||",
-    "||",
-    "|>",
-    "->",
-    ">>=",
-    ">>>",
-    ">>",
-    ">=",
-    "!=",
-    "![",
-    "#[",
-    "&&&",
-    "&&",
-    "++",
-    "^^^",
-    "*>",
-    "...",
-    "..",
-    "//",
-    "@[",
-    "`(",
-    "⁻¹",
-]
-
-_SYMBOLS = "|".join(re.escape(sym) for sym in _MULTI_CHAR_SYMBOLS)
-_TOKEN_RE = re.compile(
-    r"\s*(?:"  # leading whitespace is skipped inside the match: one regex call per token
-    + "|".join(
-        # The regex engine tries alternatives in order, rejecting each on its first character:
-        # identifiers, the most common token, come right after the one alternative that starts
-        # like them (`r"…"`). The rest start with distinct characters, except where marked.
-        [
-            r'(?P<raw_string>r(?P<hashes>#*)")',
-            rf"(?P<ident>{_IDENT})",
-            r"(?P<line_comment>--[^\n]*)",  # before the symbol `-`
-            r"(?P<block_open>/-)",  # before the symbol `/`
-            r'(?P<string>"(?:[^"\\]|\\.)*(?:"|\Z))',
-            r"(?P<char>'(?:\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)|[^\\'\n])')",  # before the symbol `'`
-            rf"(?P<namelit>``?{_IDENT})",
-            rf"(?P<mvar>\?{_IDENT})",
-            rf"(?P<dotident>\.{_IDENT})",  # before the symbol `.`
-            rf"(?P<hashcmd>#{_IDENT})",  # before the symbols `#`, `#[`
-            r"(?P<fieldidx>(?<=\.)\d+)",  # `h.1.2`: Lean's `fieldIdx`, digits only; before numbers
-            r"(?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+"
-            rf"|{_DIGITS}(?:\.{_DIGITS})?(?:[eE][+-]?{_DIGITS})?)",
-            rf"(?P<symbol>{_SYMBOLS}|.)",
-            r"(?P<end>\Z)",  # only whitespace was left
-        ]
-    )
-    + ")",
-    re.DOTALL,
-)
-
 
 class Token(NamedTuple):
     """One lexical token. `kind` "comment" covers `--` and `/- -/`; "doc" covers `/-- -/` and
@@ -168,157 +97,480 @@ class Token(NamedTuple):
 _new_token = tuple.__new__
 
 _COMMENT_DELIMITER = re.compile(r"/-|-/")
-# Identifiers after which a string literal is an interpolated string (its `{…}` hold code).
-_INTERPOLATING = frozenset({"throwError", "throwErrorAt", "dbg_trace"})
+
+# Lean's token table is a trie and `tokenFn` takes the LONGEST token: `n != 5` is `bne`, not the
+# factorial `n ! = 5`. Listed: the multi-character symbols of Lean core (`Init/Core.lean`,
+# `Init/Notation.lean`, `Lean/Parser/Term.lean`, `Do.lean`) and Mathlib that decide where a token
+# ends. The ones that matter most for soundness are those that swallow a character which would
+# otherwise open a comment, a char literal or a string: `\/` (so `\/-` is `\/` then `-`, never a
+# comment), `×'`, `Σ'`, `∑'`, `∏'`, `⁻¹'`, `''`. Symbols not listed are read one character at a
+# time; where that could matter (see `_SAFE_BEFORE_OPENER`) the lexer refuses instead.
+_MULTI_CHAR_SYMBOLS = (
+    ":=", "::", "=>", "==", "<;>", "<||>", "<|>", "<->", "<$>", "<*>", "<<<", "<=", "<-", "<|", "<*",
+    "|>.", "|||", "||", "|>", "->", ">>=", ">>>", ">>", ">=", "!=", "![", "#[", "&&&", "&&", "++", "^^^",
+    "*>", "...", "..", "//", "@[", "`(", "``(", "`[", "⁻¹", "\\/", "/\\", "×'", "Σ'", "∑'", "∏'", "⁻¹'",
+    "''", "%[", ".(", "=?=", "$>", "<$", ">=>", "<=<", "=<<", "@&",
+)
+_TOKENS_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _sym in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True):
+    _TOKENS_BY_FIRST[_sym[0]] = (*_TOKENS_BY_FIRST.get(_sym[0], ()), _sym)
+
+# Symbols after which Lean certainly starts a new token: no token of Lean core or Mathlib starts
+# with one of these and goes on with `-`, `/` or `'`. After any other symbol, a `--`, `/-` or `'`
+# written right against it (no space) could belong to a longer token of a table we do not hold
+# (Mathlib's notation, an import's): the lexer refuses rather than guess.
+_SAFE_BEFORE_OPENER = frozenset("()[]{}⟨⟩⦃⦄,;")
+
+_SPACES = re.compile(r"[ \n]+")
+_INTERPOLATED_AFTER = frozenset({"s!", "f!", "dbg_trace", "println!"})
+"""Keywords of Lean's prelude (always in the token table) whose grammar is `kw interpolatedStr(term)`
+(`Init/Data/ToString/Macro.lean` `s!`, `Init/Data/Format/Macro.lean` `f!`, `Lean/Parser/Term.lean`
+`dbg_trace`, `Init/System/IO.lean` `println!`): the string right after them is interpolated, with
+or without a space (`s! "{x}"` too: `s!` is a token, and whitespace after a token is skipped)."""
+_PLAIN_AFTER = frozenset({"panic!", "assert!"})
+"""Prelude keywords followed by a term (`Lean/Parser/Term.lean`: `"panic! " term`): a string there
+is a plain `str` literal, so `panic!"{"` is the keyword `panic!` and the string `"{"`. Everywhere
+else (`m!` and `throwError` are keywords only with `import Lean`; any macro may take an
+`interpolatedStr`) a string holding `{` is refused: whether its braces hold code depends on the
+grammar in force."""
+_MAX_NESTING = 32  # interpolated strings inside interpolations; deeper text is refused
+
+
+class Refusal(NamedTuple):
+    """Why the lexer will not vouch for a text. `reason` is "lean_error" (Lean's own parser
+    rejects it: tab, isolated carriage return, unterminated comment/string/char, bad escape or
+    numeral) or "unsure" (Lean's reading depends on something the lexer does not know for certain:
+    the token table of the imports, which strings the grammar interpolates)."""
+
+    reason: str
+    detail: str
+    offset: int
+
+
+class Lexed(NamedTuple):
+    tokens: tuple[Token, ...]
+    refusal: Refusal | None
+
+
+def _is_id_first(c: str) -> bool:
+    return _ID_FIRST_RE.match(c) is not None
+
+
+_ID_FIRST_RE = re.compile(f"[{_ID_FIRST}«]")
+_COMPOSITE = {"#": "hashcmd", "?": "mvar", ".": "dotident"}
+# One identifier as `identFnAux` reads it: parts joined by `.` when a part follows (`isIdCont`).
+# No nested quantifiers over the same characters: linear, no backtracking blow-up.
+_IDENT_SCAN = re.compile(f"(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*)(?:\\.(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*))*")
+_DIGITS_RE = {
+    "d": re.compile(r"[0-9_]*"),
+    "b": re.compile(r"[01_]*"),
+    "o": re.compile(r"[0-7_]*"),
+    "x": re.compile(r"[0-9a-fA-F_]*"),
+}
+_DIGIT_CLASS = {"d": "0123456789", "b": "01", "o": "01234567", "x": "0123456789abcdefABCDEF"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+# The common path of `_Scanner.run`: spaces, then an identifier (not a raw string's `r"`), a
+# symbol of the table (longest first), a plain decimal, or any other single character.
+_FAST = re.compile(
+    "[ \n]*+(?:"
+    f"(?P<ident>(?!r#*\")(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)(?:\\.(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*))*)"
+    f"|(?P<digits>[0-9]+)"
+    f"|(?P<symbol>{'|'.join(re.escape(t) for t in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True))})"
+    "|(?P<other>.))",
+    re.DOTALL,
+)
+_G_IDENT, _G_DIGITS, _G_SYMBOL = (_FAST.groupindex[g] for g in ("ident", "digits", "symbol"))
+# `mkIdResult` lets a token at least as long as the identifier win; no token of our table starts
+# like an identifier, so an identifier read by `_FAST` is never a longer table token.
+assert not any(_ID_FIRST_RE.match(t) for t in _MULTI_CHAR_SYMBOLS)
 
 
 def _block_comment_end(code: str, start: int) -> int:
-    """End offset of the block/doc comment opened at `start` (`/-`, `/--` or `/-!`), end of code
-    if unterminated. Lean's `whitespace` consumes `/-` plus one more character unread (or the
-    `/--`/`/-!` token), then `finishCommentBlock 1` scans: `/-` nests, `-/` closes."""
+    """End offset of the block comment whose body starts at `start` (`finishCommentBlock 1`:
+    `/-` nests, `-/` closes, both consume two characters), or -1 when unterminated."""
     depth = 1
-    for m in _COMMENT_DELIMITER.finditer(code, start + 3):
+    for m in _COMMENT_DELIMITER.finditer(code, start):
         if m.group() == "/-":
             depth += 1
         else:
             depth -= 1
             if depth == 0:
                 return m.end()
-    return len(code)
+    return -1
 
 
 def lex(code: str) -> tuple[Token, ...]:
     """All tokens of `code`, comments and doc comments included. Memoised within a byte budget
     (`lean.memo`): the search lexes a goal's lemma once, not once per candidate filled into it,
-    and a budget in bytes keeps short statements from being evicted by a few whole files."""
-    return _lex_memo(code)
+    and a budget in bytes keeps short statements from being evicted by a few whole files.
+    Text the lexer refuses (`refusal`) still gets a best-effort reading here."""
+    return _lex_memo(code).tokens
 
 
-def _tokens_size(code: str, toks: tuple[Token, ...]) -> int:
-    return 2 * len(code) + 120 * len(toks)  # a Token is a small slotted object plus its text slice
+def refusal(code: str) -> Refusal | None:
+    """Why the lexer cannot vouch for `code` agreeing with Lean's reading of it, or None."""
+    return _lex_memo(code).refusal
 
 
-_SIMPLE_KINDS = frozenset({"ident", "number", "symbol", "char", "namelit", "mvar", "dotident", "hashcmd"})
+def _tokens_size(code: str, lexed: Lexed) -> int:
+    return 2 * len(code) + 120 * len(lexed.tokens)  # a Token is a small slotted object plus its text slice
 
 
-# Kind of each numbered group of `_TOKEN_RE` (`m.lastindex` is the token's group, or the inner
-# `hashes` group of a raw string): an index into lists is cheaper than `m.lastgroup` plus a set.
-_KIND_OF_GROUP = [""] * (_TOKEN_RE.groups + 1)
-for _name, _index in _TOKEN_RE.groupindex.items():
-    _KIND_OF_GROUP[_index] = _name
-_KIND_OF_GROUP[_TOKEN_RE.groupindex["fieldidx"]] = "number"  # Lean's `fieldIdx` is a number token
-_IS_SIMPLE_GROUP = [kind in _SIMPLE_KINDS for kind in _KIND_OF_GROUP]
-_END_GROUP = _TOKEN_RE.groupindex["end"]
+class _Scanner:
+    """One pass over a text, rule by rule as `Lean.Parser.tokenFn` and `whitespace` read it."""
 
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.n = len(code)
+        self.out: list[Token] = []
+        self.refusal: Refusal | None = None
 
-def _lex_uncached(code: str) -> tuple[Token, ...]:
-    out: list[Token] = []
-    append = out.append
-    kind_of, is_simple = _KIND_OF_GROUP, _IS_SIMPLE_GROUP
-    pos: int | None = 0
-    while pos is not None:
-        restart: int | None = None
-        # finditer runs the fast path; tokens whose end the regex cannot know (nested comments,
-        # interpolated and raw strings) are finished by hand and the scan restarts after them.
-        for m in _TOKEN_RE.finditer(code, pos):
-            group = m.lastindex
-            assert group is not None  # every alternative is a group
-            if is_simple[group]:
-                start, end = m.span(group)
-                append(_new_token(Token, (kind_of[group], code[start:end], start, end)))
-                continue
-            if group == _END_GROUP:
+    def refuse(self, reason: str, detail: str, offset: int) -> None:
+        if self.refusal is None:
+            self.refusal = Refusal(reason, detail, offset)
+
+    def emit(self, kind: str, start: int, end: int) -> None:
+        self.out.append(_new_token(Token, (kind, self.code[start:end], start, end)))
+
+    # -- whitespace and comments (`whitespace`) ------------------------------------------------
+    def whitespace(self, pos: int) -> int:
+        code, n = self.code, self.n
+        while pos < n:
+            c = code[pos]
+            if c == " " or c == "\n":
+                pos = _SPACES.match(code, pos).end()  # type: ignore[union-attr]
+            elif c == "\r":
+                if pos + 1 < n and code[pos + 1] == "\n":
+                    pos += 2  # Lean reads the file after `crlfToLf`: CR LF is one newline
+                else:
+                    self.refuse("lean_error", "isolated carriage return", pos)
+                    pos += 1
+            elif c == "\t":
+                self.refuse("lean_error", "tab character (Lean: tabs are not allowed)", pos)
+                pos += 1
+            elif c == "-" and code.startswith("--", pos):
+                end = code.find("\n", pos)
+                end = n if end < 0 else end
+                if end > pos and code[end - 1] == "\r":
+                    end -= 1
+                self.emit("comment", pos, end)
+                pos = end
+            elif c == "/" and code.startswith("/-", pos) and (pos + 2 >= n or code[pos + 2] not in "-!"):
+                # `/-` and ONE more character unread, then `finishCommentBlock 1` (`/-/- x -/` is
+                # a single comment: its `/` right after the opener is skipped).
+                end = _block_comment_end(code, pos + 3)
+                if end < 0:
+                    self.refuse("lean_error", "unterminated comment", pos)
+                    end = n
+                self.emit("comment", pos, end)
+                pos = end
+            else:
                 break
-            kind = kind_of[group]
-            if kind == "hashes":  # inner group of raw_string, reported when it is the last one
-                kind = "raw_string"
-            start, end = m.start(kind), m.end()
-            if kind == "line_comment":
-                append(Token("comment", code[start:end], start, end))
+        return pos
+
+    # -- the token loop ----------------------------------------------------------------------
+    def run(self, pos: int, depth: int = 0, in_braces: bool = False) -> int:
+        """Tokens from `pos` to the end, or (in an interpolation) to the `}` that closes it, whose
+        offset is returned. One regex call reads spaces and the common tokens (identifiers, table
+        symbols, plain decimals); everything else takes the rule-by-rule path below."""
+        code, n, out = self.code, self.n, self.out
+        fast = _FAST.match
+        emit = self.emit
+        braces = 0
+        while True:
+            m = fast(code, pos)
+            if m is None:  # nothing but spaces and newlines left
+                if in_braces:
+                    self.refuse("lean_error", "unterminated string interpolation", n)
+                return n
+            group = m.lastindex
+            start, end = m.span(group)
+            glued = start == pos and bool(out) and out[-1].end == pos  # no whitespace since the last token
+            if group == _G_IDENT:
+                emit("ident", start, end)
+                pos = end
                 continue
-            if kind == "string":
-                if out and out[-1].kind == "ident" and _interpolates(out[-1], start):
-                    restart = _lex_interpolated(code, start, out)  # `s!"… {e} …"`: braces hold code
-                    break
-                append(Token("string", code[start:end], start, end))
+            if group == _G_DIGITS:
+                if glued and out[-1].text == "." and code[start] != "0":
+                    emit("number", start, end)  # `h.1.2`: Lean's projection reads `fieldIdx`, digits only
+                    pos = end
+                elif end < n and code[end] in "_.eEbBoOxX":  # `_`, scientific, `0x…`
+                    pos = self.number(start)
+                else:
+                    emit("number", start, end)
+                    pos = end
                 continue
-            if kind == "block_open":
-                end = _block_comment_end(code, start)
-                is_doc = code.startswith(("/--", "/-!"), start)
-                append(Token("doc" if is_doc else "comment", code[start:end], start, end))
-            else:  # raw string
-                closing = '"' + (m.group("hashes") or "")
-                stop = code.find(closing, end)
-                end = len(code) if stop < 0 else stop + len(closing)
-                append(Token("string", code[start:end], start, end))
-            restart = end
-            break
-        pos = restart
-    return tuple(out)
+            if group == _G_SYMBOL:
+                pos = self.symbol(start, end)
+                continue
+            c = code[start]
+            if c in "-/\r\t":
+                after = self.whitespace(start)
+                if after != start:
+                    pos = after
+                    continue
+            if c == '"':
+                pos = self.string(start, depth)
+            elif c == "'" and not code.startswith("''", start):
+                if glued and out[-1].kind == "symbol" and out[-1].text not in _SAFE_BEFORE_OPENER:
+                    self.refuse("unsure", f"`'` right after `{out[-1].text}`: Lean's token table decides", start)
+                pos = self.char(start)
+            elif c == "`" and start + 1 < n and _is_id_first(code[start + 1]):
+                pos = self.ident(start + 1, start, "namelit")
+            elif c == "r" and self.raw_string_start(start):
+                pos = self.raw_string(start)
+            elif c == "/" and code.startswith(("/--", "/-!"), start):
+                pos = self.doc_comment(start)
+            elif c == "«":
+                pos = self.ident(start, start, "ident")
+            elif "0" <= c <= "9":
+                pos = self.number(start)
+            elif in_braces and c == "}" and braces == 0:
+                return start
+            else:
+                if c == "{":
+                    braces += 1
+                elif c == "}":
+                    braces -= 1
+                pos = self.symbol(start, start + 1)
 
+    def symbol(self, pos: int, end: int) -> int:
+        """The symbol `code[pos:end]` (the longest of our table, or one character)."""
+        code = self.code
+        text = code[pos:end]
+        if end < self.n and code[end] in "-/'":
+            nxt = code[end : end + 2]
+            if text[-1] == "'" and self.char_at(end - 1):
+                # `∑'x'`: our table has `∑'`, but Lean without Mathlib reads `∑` and a char literal.
+                self.refuse("unsure", f"`{text}` or a char literal: depends on the imports", pos)
+            if text not in _SAFE_BEFORE_OPENER and (nxt == "--" or nxt == "/-"):
+                self.refuse("unsure", f"`{nxt}` right after `{text}`: Lean's token table decides", end)
+        elif text[-1] == "'" and self.char_at(end - 1):
+            self.refuse("unsure", f"`{text}` or a char literal: depends on the imports", pos)
+        # Composite tokens the layers above read as one (`#eval`, `?x`, `.x`): Lean's `#`/`?`/`.`
+        # token immediately followed by an identifier.
+        if end == pos + 1 and text in "#?." and end < self.n and _is_id_first(code[end]):
+            return self.ident(end, pos, _COMPOSITE[text])
+        self.emit("symbol", pos, end)
+        return end
 
-def _interpolates(prev: Token, string_start: int) -> bool:
-    """Whether the string starting at `string_start` after identifier `prev` is interpolated:
-    `s!"…"`/`m!"…"`/`f!"…"` (no space), or the message of `throwError "…"` and friends."""
-    if prev.end == string_start and prev.text.endswith("!"):
-        return True
-    return prev.text in _INTERPOLATING
+    def ident(self, pos: int, start: int, kind: str) -> int:
+        """`identFnAux`: parts (`«…»` or `isIdFirst isIdRest*`) joined by `.` when a part follows."""
+        code = self.code
+        m = _IDENT_SCAN.match(code, pos)
+        if m is None or code.startswith(".«", m.end()):
+            # `«` never closed: the regex stopped before it. Lean: "unterminated identifier escape".
+            self.refuse("lean_error", "unterminated identifier escape «", pos)
+            self.emit(kind, start, self.n)
+            return self.n
+        end = m.end()
+        self.emit(kind, start, end)
+        return end
 
+    def number(self, pos: int) -> int:
+        """`numberFnAux`: `0b…`, `0o…`, `0x…`, decimals with `_`, scientific `1.5`, `2.`, `1e-3`."""
+        code, n = self.code, self.n
+        base = "d"
+        i = pos + 1
+        if code[pos] == "0" and i < n and code[i] in "bBoOxX":
+            base = code[i].lower()
+            i += 1
+            i = self.digits(i, base, need=True)
+        else:
+            i = self.digits(i, "d", need=False)
+            if i < n and code[i] in ".eE":
+                if code[i] == ".":
+                    i += 1  # `parseOptDot` consumes the dot even with no digit after it: `2.`
+                    if i < n and code[i] in _DIGIT_CLASS["d"]:
+                        i = self.digits(i, "d", need=False)
+                if i < n and code[i] in "eE":
+                    i += 1
+                    if i < n and code[i] in "+-":
+                        i += 1
+                    if i < n and code[i] in _DIGIT_CLASS["d"]:
+                        i = self.digits(i, "d", need=False)
+                    else:
+                        self.refuse("lean_error", "missing exponent digits in scientific literal", pos)
+        self.emit("number", pos, i)
+        return i
 
-def _lex_interpolated(code: str, pos: int, out: list[Token]) -> int:
-    """Lex the interpolated string starting with the `"` at `pos`; append its literal pieces as
-    string tokens and the code inside `{…}` as ordinary tokens. Returns the end offset."""
-    n = len(code)
-    piece_start = pos
-    i = pos + 1
-    while i < n:
+    def digits(self, i: int, base: str, *, need: bool) -> int:
+        """`takeDigitsFn`: digits and `_`; a `_` must be followed by a digit, as must `0x`."""
+        code = self.code
+        end = _DIGITS_RE[base].match(code, i).end()  # type: ignore[union-attr]
+        run = code[i:end]
+        if (need and not run) or run.endswith("_"):
+            self.refuse("lean_error", "numeral ends without a digit", i)
+        return end
+
+    def char_at(self, pos: int) -> bool:
+        """Whether a valid char literal starts at `pos` (a `'` not followed by `'`)."""
+        code, n = self.code, self.n
+        if pos + 1 >= n or code[pos] != "'" or code[pos + 1] == "'":
+            return False
+        i = self._char_body(pos + 1)
+        return i is not None and i < n and code[i] == "'"
+
+    def _char_body(self, i: int) -> int | None:
+        """End of the one (possibly escaped) character at `i` (`charLitFnAux`), None if invalid."""
+        code, n = self.code, self.n
+        if i >= n:
+            return None
         c = code[i]
         if c == "\\":
-            i += 2
-        elif c == '"':
-            out.append(Token("string", code[piece_start : i + 1], piece_start, i + 1))
+            return self._escape(i + 1, string=False, interpolated=False)
+        if c == "\r" and i + 1 < n and code[i + 1] == "\n":
+            return i + 2  # `crlfToLf`: a raw CR LF inside `'…'` is Lean's raw newline
+        return i + 1  # ANY character, a raw newline or CR included
+
+    def _escape(self, i: int, *, string: bool, interpolated: bool) -> int | None:
+        """`quotedCharCoreFn`: `\\\\ \\" \\' \\r \\n \\t`, `\\xHH`, `\\uHHHH`; in strings a gap
+        (`\\` newline whitespace); in interpolated strings also `\\{`."""
+        code, n = self.code, self.n
+        if i >= n:
+            return None
+        c = code[i]
+        if c in "\\\"'rnt" or (interpolated and c == "{"):
             return i + 1
-        elif c == "{":
-            out.append(Token("string", code[piece_start : i + 1], piece_start, i + 1))
-            close = _interpolation_end(code, i + 1)
-            shift = i + 1
-            out.extend(Token(t.kind, t.text, t.start + shift, t.end + shift) for t in lex(code[shift:close]))
-            piece_start = close
-            i = close + 1
-        else:
+        if c == "x":
+            return i + 3 if all(j < n and code[j] in _HEX for j in (i + 1, i + 2)) else None
+        if c == "u":
+            return i + 5 if all(j < n and code[j] in _HEX for j in range(i + 1, i + 5)) else None
+        if string and (c == "\n" or code.startswith("\r\n", i)):
+            # `stringGapFn`: exactly one newline, then whitespace up to a non-whitespace char.
+            j = i + (2 if c == "\r" else 1)
+            while j < n and code[j] in " \t\r\n":
+                if code[j] == "\n":
+                    return None  # "unexpected additional newline in string gap"
+                j += 1
+            return j
+        return None
+
+    def char(self, pos: int) -> int:
+        end = self._char_body(pos + 1)
+        if end is None or end >= self.n or self.code[end] != "'":
+            self.refuse("lean_error", "not a character literal (missing end `'` or bad escape)", pos)
+            self.emit("symbol", pos, pos + 1)
+            return pos + 1
+        self.emit("char", pos, end + 1)
+        return end + 1
+
+    def string(self, pos: int, depth: int) -> int:
+        """`strLitFnAux`, or `interpolatedStrFn` where the grammar puts an interpolated string."""
+        prev = self.last_code_token()
+        if prev is not None and prev.text in _INTERPOLATED_AFTER:
+            return self.interpolated(pos, depth)
+        end = self.plain_string_end(pos, interpolated=False)
+        if end is None:
+            self.refuse("lean_error", "unterminated string literal or bad escape", pos)
+            self.emit("string", pos, self.n)
+            return self.n
+        if "{" in self.code[pos:end] and (prev is None or prev.text not in _PLAIN_AFTER):
+            # Whether Lean reads this as `interpolatedStr` depends on the syntax it follows (a
+            # macro's, Mathlib's): `{…}` would be code there and text here. Refuse, never guess.
+            after = f" after `{prev.text}`" if prev is not None else ""
+            self.refuse("unsure", f"string with `{{`{after}: interpolated or not depends on the grammar", pos)
+        self.emit("string", pos, end)
+        return end
+
+    def last_code_token(self) -> Token | None:
+        for t in reversed(self.out):
+            if t.kind not in ("comment", "doc"):
+                return t
+        return None
+
+    def plain_string_end(self, pos: int, *, interpolated: bool) -> int | None:
+        code, n = self.code, self.n
+        i = pos + 1
+        while True:
+            q = code.find('"', i)
+            b = code.find("\\", i, q if q >= 0 else n)
+            if b >= 0:
+                j = self._escape(b + 1, string=True, interpolated=interpolated)
+                if j is None:
+                    return None
+                i = j
+                continue
+            return None if q < 0 else q + 1
+
+    def interpolated(self, pos: int, depth: int) -> int:
+        if depth >= _MAX_NESTING:
+            self.refuse("unsure", "interpolated strings nested too deep", pos)
+        code, n = self.code, self.n
+        piece = pos
+        i = pos + 1
+        while i < n:
+            c = code[i]
+            if c == "\\":
+                j = self._escape(i + 1, string=True, interpolated=True)
+                if j is None:
+                    self.refuse("lean_error", "bad escape in interpolated string", i)
+                    j = i + 2
+                i = j
+            elif c == '"':
+                self.emit("string", piece, i + 1)
+                return i + 1
+            elif c == "{":
+                self.emit("string", piece, i + 1)
+                if depth >= _MAX_NESTING:
+                    return n
+                close = self.run(i + 1, depth + 1, in_braces=True)
+                if close >= n:
+                    return n
+                piece = close
+                i = close + 1
+            else:
+                i += 1
+        self.refuse("lean_error", "unterminated interpolated string", pos)
+        self.emit("string", piece, n)
+        return n
+
+    def raw_string_start(self, pos: int) -> bool:
+        i = pos + 1
+        while i < self.n and self.code[i] == "#":
             i += 1
-    out.append(Token("string", code[piece_start:n], piece_start, n))
-    return n
+        return i < self.n and self.code[i] == '"'
+
+    def raw_string(self, pos: int) -> int:
+        """`rawStrLitFnAux`: `r"…"`, `r#"…"#`: no escapes; ends at `"` and as many `#` as opened."""
+        code = self.code
+        i = pos + 1
+        while code[i] == "#":
+            i += 1
+        closing = '"' + "#" * (i - pos - 1)
+        stop = code.find(closing, i + 1)
+        if stop < 0:
+            self.refuse("lean_error", "unterminated raw string literal", pos)
+            end = self.n
+        else:
+            end = stop + len(closing)
+        self.emit("string", pos, end)
+        return end
+
+    def doc_comment(self, pos: int) -> int:
+        """`/--` and `/-!` are tokens (`docComment`, `moduleDoc`): the token, then Lean's
+        `whitespace` (a token's trailing whitespace), then `commentBody` = `finishCommentBlock 1`.
+        A comment inside that whitespace would be skipped before the body is scanned; the lexer
+        does not rely on that reading and refuses it."""
+        code, n = self.code, self.n
+        body = _SPACES.match(code, pos + 3)
+        start = body.end() if body else pos + 3
+        if code.startswith(("--", "/-"), start):
+            self.refuse("unsure", "a comment right after a doc comment's opener", start)
+        end = _block_comment_end(code, start)
+        if end < 0:
+            self.refuse("lean_error", "unterminated doc comment", pos)
+            end = n
+        self.emit("doc", pos, end)
+        return end
 
 
-def _interpolation_end(code: str, start: int) -> int:
-    """Offset of the `}` closing an interpolation that starts at `start` (nested braces and
-    strings inside are skipped); end of code if unterminated."""
-    depth = 0
-    pos = start
-    while True:
-        m = _TOKEN_RE.match(code, pos)
-        assert m is not None  # every position matches (`.` or `\Z`)
-        kind = m.lastgroup or "symbol"
-        if kind == "end":
-            return len(code)
-        text_start = m.start(kind if kind != "hashes" else "raw_string")
-        if kind == "block_open":
-            pos = _block_comment_end(code, text_start)
-            continue
-        if kind == "raw_string" or kind == "hashes":
-            closing = '"' + (m.group("hashes") or "")
-            stop = code.find(closing, m.end())
-            pos = len(code) if stop < 0 else stop + len(closing)
-            continue
-        text = code[text_start : m.end()]
-        if text == "{":
-            depth += 1
-        elif text == "}":
-            if depth == 0:
-                return text_start
-            depth -= 1
-        pos = m.end()
+def _lex_uncached(code: str) -> Lexed:
+    scanner = _Scanner(code)
+    scanner.run(0)
+    return Lexed(tuple(scanner.out), scanner.refusal)
 
 
 def tokens(code: str, *, comments: bool = False) -> list[Token]:
