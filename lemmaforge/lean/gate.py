@@ -37,6 +37,7 @@ from typing import Any
 from lemmaforge.errors import InputError
 from lemmaforge.lean import syntax
 from lemmaforge.lean.syntax.lexer import Token
+from lemmaforge.lean.syntax.lexer import refusal as lexer_refusal
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Message, Severity, TacticResult, Verifier
 
 # --- what is allowed -----------------------------------------------------------------------------
@@ -134,6 +135,9 @@ _LIBRARY_COMMAND_WORDS = frozenset(
         "to_additive_name_hint", "to_dual_name_hint",
         # Aesop
         "add_aesop_rules", "erase_aesop_rules", "declare_aesop_exception", "register_aesop_check_option",
+        # Commands of Lean versions after the pinned one (`verifier.lean_version`): outside its
+        # whitelist, and a keyword to a newer Lean that would end the proof before them.
+        "set_premise_selector", "copy_doc_string",
     }
 )
 # Command words written with a trailing `%`: an identifier followed by `%` to the lexer.
@@ -146,6 +150,25 @@ _PERCENT_COMMAND_WORDS = frozenset(
 # Every command word the syntax layer does not split on: one set, one lookup per identifier.
 _UNSPLIT_COMMAND_WORDS = _EXTRA_COMMAND_WORDS | _LIBRARY_COMMAND_WORDS
 COMMAND_WORDS = syntax.COMMAND_KEYWORDS | _UNSPLIT_COMMAND_WORDS
+
+
+# Names that reach the host from elaboration: the file system, processes, the environment, the
+# clock, mutable state, or a read of a host file into the term (`include_str "…"`). An honest proof
+# of a competition statement names none of them (none occurs in the 438 reference proofs or the
+# benchmark statements); a name with one of these components is refused wherever it appears, so
+# `native_decide` or a `(config := …)` cannot run `IO` through a Bool either.
+HOST_ACCESS = frozenset(
+    {
+        "IO", "BaseIO", "EIO", "EStateM", "ST", "System", "include_str", "unsafeIO", "unsafeBaseIO", "unsafeEIO",
+        "runST", "IOError", "dbgTrace", "dbg_trace", "dbgTraceIfShared", "dbgSleep", "unsafeCast", "ptrAddrUnsafe",
+        "evalExpr", "MetaM", "TacticM", "CoreM", "TermElabM", "CommandElabM",
+    }
+)
+# What a tactic's `(config := …)` may hold: Lean EVALUATES that term (`declare_config_elab` runs
+# `evalExpr` on it), so it is code. Allowed: a structure instance of literal fields, `.ctor`
+# values and `with`; anything else (a function call, a `let`, a `by`) is refused.
+_CONFIG_NAMES = frozenset({"config", "cfg"})
+_CONFIG_LITERALS = frozenset({"true", "false", "with", "{", "}", "(", ")", ",", ":=", "⟨", "⟩"})
 
 
 class Reason(enum.StrEnum):
@@ -234,9 +257,10 @@ def _line(text: str, offset: int) -> int:
 
 
 def _token_violations(text: str, toks: Sequence[Token]) -> list[Violation]:
-    """Rules that hold in every text, trusted or not: no `#` command, nothing that runs code,
-    no option outside the list (also `set_option … in` inside a proof)."""
-    out: list[Violation] = []
+    """Rules that hold in every text, trusted or not: the lexer vouches for it, no `#` command,
+    nothing that runs code or reaches the host, no option outside the list (also `set_option … in`
+    inside a proof), `(config := …)` values literal only."""
+    out: list[Violation] = _lexer_violations(text)
     for i, t in enumerate(toks):
         if t.kind == "hashcmd" and _is_axiom_query(toks, i):
             continue
@@ -248,6 +272,57 @@ def _token_violations(text: str, toks: Sequence[Token]) -> list[Violation]:
             name = _unquote(toks[i + 1].text) if i + 1 < len(toks) else ""
             if not option_allowed(name):
                 out.append(Violation(Reason.OPTION, f"set_option {name or '(none)'}", _line(text, t.start)))
+        if t.kind in ("ident", "dotident", "namelit", "mvar"):
+            host = _host_access(t.text)
+            if host:
+                out.append(Violation(Reason.CODE, f"host access: `{t.text}` names `{host}`", _line(text, t.start)))
+        if t.kind == "symbol" and t.text == "(" and i + 2 < len(toks) and toks[i + 1].text in _CONFIG_NAMES \
+                and toks[i + 2].text == ":=":
+            out.extend(_config_violations(text, toks, i))
+    return out
+
+
+def _lexer_violations(text: str) -> list[Violation]:
+    """Every text defence reads tokens; where the lexer cannot vouch for agreeing with Lean's
+    reading (Lean's own lexical error, or a reading that depends on the imports or the grammar),
+    nothing downstream can be trusted, so the text is refused with the lexer's reason."""
+    r = lexer_refusal(text)
+    if r is None:
+        return []
+    what = "Lean's lexer rejects it" if r.reason == "lean_error" else "the lexer cannot be sure how Lean reads it"
+    return [Violation(Reason.SYNTAX, f"{what}: {r.detail}", _line(text, r.offset))]
+
+
+def _host_access(name: str) -> str:
+    """The component of `name` that reaches the host (`HOST_ACCESS`), or ""."""
+    for part in syntax.name_components(name.lstrip(".`?")):
+        if part in HOST_ACCESS:
+            return part
+    return ""
+
+
+def _config_violations(text: str, toks: Sequence[Token], i: int) -> list[Violation]:
+    """`(config := VALUE)` at `toks[i]`: every token of VALUE a literal (`_CONFIG_LITERALS`, a
+    number, a `.ctor`, a field name before `:=`)."""
+    out: list[Violation] = []
+    depth = 0
+    for j in range(i + 3, len(toks)):
+        t = toks[j]
+        if t.text in ("(", "{", "⟨", "["):
+            depth += 1
+        elif t.text in (")", "}", "⟩", "]"):
+            if depth == 0:
+                return out
+            depth -= 1
+        literal = (
+            t.text in _CONFIG_LITERALS
+            or t.kind in ("number", "dotident")
+            or (t.kind == "ident" and j + 1 < len(toks) and toks[j + 1].text == ":=")
+        )
+        if not literal:
+            out.append(Violation(Reason.CODE, f"`(config := …)` holds `{t.text}`: Lean evaluates config values, "
+                                 "only literals are allowed", _line(text, t.start)))
+            return out
     return out
 
 
