@@ -109,17 +109,21 @@ _MULTI_CHAR_SYMBOLS = (
     ":=", "::", "=>", "==", "<;>", "<||>", "<|>", "<->", "<$>", "<*>", "<<<", "<=", "<-", "<|", "<*",
     "|>.", "|||", "||", "|>", "->", ">>=", ">>>", ">>", ">=", "!=", "![", "#[", "&&&", "&&", "++", "^^^",
     "*>", "...", "..", "//", "@[", "`(", "``(", "`[", "⁻¹", "\\/", "/\\", "×'", "Σ'", "∑'", "∏'", "⁻¹'",
-    "''", "%[", ".(", "=?=", "$>", "<$", ">=>", "<=<", "=<<", "@&",
+    "''", "%[", ".(", "=?=", "$>", "<$", ">=>", "<=<", "=<<", "@&", "]'", "⊕'",
 )
+# Primed tokens of Lean core (always in the table): `×'` PProd, `Σ'` PSigma, `⊕'` PSum, `]'`
+# (`xs[i]'h`). The other primed ones (`''`, `⁻¹'`, `∑'`, `∏'`) exist only with Mathlib imported.
+_CORE_PRIMED = frozenset({"×'", "Σ'", "⊕'", "]'"})
 _TOKENS_BY_FIRST: dict[str, tuple[str, ...]] = {}
 for _sym in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True):
     _TOKENS_BY_FIRST[_sym[0]] = (*_TOKENS_BY_FIRST.get(_sym[0], ()), _sym)
 
-# Symbols after which Lean certainly starts a new token: no token of Lean core or Mathlib starts
-# with one of these and goes on with `-`, `/` or `'`. After any other symbol, a `--`, `/-` or `'`
-# written right against it (no space) could belong to a longer token of a table we do not hold
-# (Mathlib's notation, an import's): the lexer refuses rather than guess.
-_SAFE_BEFORE_OPENER = frozenset("()[]{}⟨⟩⦃⦄,;")
+# Symbols after which a `--`, `/-` or `'` written right against them is certainly read as a
+# comment or char opener. NONE: a `'` or `-` right after a symbol could belong to a longer token of
+# a table we do not hold in full (Mathlib's notation, an import's), and even a bracket can begin
+# one (core's `xs[i]'h` is the token `]'`, found by the differential test on Batteries). After any
+# symbol the lexer refuses rather than guess; no honest proof of the corpora writes one there.
+_SAFE_BEFORE_OPENER: frozenset[str] = frozenset()
 
 _SPACES = re.compile(r"[ \n]+")
 _INTERPOLATED_AFTER = frozenset({"s!", "f!", "dbg_trace", "println!"})
@@ -342,12 +346,12 @@ class _Scanner:
         text = code[pos:end]
         if end < self.n and code[end] in "-/'":
             nxt = code[end : end + 2]
-            if text[-1] == "'" and self.char_at(end - 1):
+            if text[-1] == "'" and text not in _CORE_PRIMED and self.char_at(end - 1):
                 # `∑'x'`: our table has `∑'`, but Lean without Mathlib reads `∑` and a char literal.
                 self.refuse("unsure", f"`{text}` or a char literal: depends on the imports", pos)
             if text not in _SAFE_BEFORE_OPENER and (nxt == "--" or nxt == "/-"):
                 self.refuse("unsure", f"`{nxt}` right after `{text}`: Lean's token table decides", end)
-        elif text[-1] == "'" and self.char_at(end - 1):
+        elif text[-1] == "'" and text not in _CORE_PRIMED and self.char_at(end - 1):
             self.refuse("unsure", f"`{text}` or a char literal: depends on the imports", pos)
         # Composite tokens the layers above read as one (`#eval`, `?x`, `.x`): Lean's `#`/`?`/`.`
         # token immediately followed by an identifier.
