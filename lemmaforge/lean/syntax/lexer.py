@@ -124,6 +124,11 @@ for _sym in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True):
 # one (core's `xs[i]'h` is the token `]'`, found by the differential test on Batteries). After any
 # symbol the lexer refuses rather than guess; no honest proof of the corpora writes one there.
 _SAFE_BEFORE_OPENER: frozenset[str] = frozenset()
+# Except where both readings give the same boundaries: `'x'` with `x` a letter and no identifier
+# character after it (`('a', 'b')`). Read as a char literal, or as a longer token ending in `'`
+# followed by the identifier `x'`, the text ends at the same place and no string or comment
+# starts inside, so every defence sees the same code either way.
+_SAME_EITHER_WAY = re.compile(f"'[{_ID_FIRST}]'(?![{_ID_REST}.«])")
 
 _SPACES = re.compile(r"[ \n]+")
 _INTERPOLATED_AFTER = frozenset({"s!", "f!", "dbg_trace", "println!"})
@@ -318,7 +323,8 @@ class _Scanner:
             if c == '"':
                 pos = self.string(start, depth)
             elif c == "'" and not code.startswith("''", start):
-                if glued and out[-1].kind == "symbol" and out[-1].text not in _SAFE_BEFORE_OPENER:
+                if glued and out[-1].kind == "symbol" and out[-1].text not in _SAFE_BEFORE_OPENER \
+                        and not _SAME_EITHER_WAY.match(code, start):
                     self.refuse("unsure", f"`'` right after `{out[-1].text}`: Lean's token table decides", start)
                 pos = self.char(start)
             elif c == "`" and start + 1 < n and _is_id_first(code[start + 1]):

@@ -96,12 +96,22 @@ def test_divergence_cheat_is_rejected_before_lean(kimina: FakeKimina, tmp_path: 
     assert len(kimina.check_requests) == before, "the cheat reached the Lean server"
 
 
+# The char wrappers need a `'` written right against a symbol (`,'"'`): Lean's reading of that
+# depends on its token table (core has `]'`), so the lexer refuses the wrapper itself as unsure.
+UNSURE_WRAPPERS = {"char-newline", "char-cr"}
+
+
 @pytest.mark.parametrize("wrapper", list(WRAPPERS))
 def test_the_wrapper_alone_is_not_what_is_refused(wrapper: str) -> None:
-    """Control: without a payload the wrapper's text passes the gate, so the rejections above
-    come from the lexer exposing the payload, not from the wrapper looking odd."""
+    """Control: without a payload the wrapper's text passes the gate (or, for the char wrappers,
+    is refused only as unsure lexing), so the payload's reason above comes from the lexer exposing
+    the payload, not from the wrapper looking odd."""
     before, after = WRAPPERS[wrapper]
-    assert gate.check_candidate(HEAD + before + after, gate.Context.of(ORIGINAL)) == []
+    found = gate.check_candidate(HEAD + before + after, gate.Context.of(ORIGINAL))
+    if wrapper in UNSURE_WRAPPERS:
+        assert [(v.reason.value, "cannot be sure" in v.detail) for v in found] == [("unreadable", True)], found
+    else:
+        assert found == []
 
 
 # --- host access, config values, newer commands (issue #37, category 3 / point 4) ---------------
@@ -134,7 +144,7 @@ def test_host_access_is_refused_before_lean(kimina: FakeKimina, tmp_path: Path, 
 
 HONEST = {
     "or-ascii": "  have _o : True \\/ False := Or.inl trivial\n  decide\n",
-    "char-escapes": "  have _c : Char × Char := ('\\n', '\\'')\n  decide\n",
+    "char-escapes": "  have _c : Char := '\\n'\n  have _d : List Char := ['a', 'b', '\\'']\n  decide\n",
     "interpolated": '  have _s : String := s!"{(2 : ℕ) ^ 10}"\n  decide\n',
     "plain-braces-after-panic": '  have _s : String := panic!"{"\n  decide\n',
     "config-literal": "  decide (config := { kernel := true })\n",
