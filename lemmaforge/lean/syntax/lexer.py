@@ -187,10 +187,13 @@ _FAST = re.compile(
     f"(?P<ident>(?!r#*\")(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)(?:\\.(?:«[^»]*»|[{_ID_FIRST}][{_ID_REST}]*))*)"
     f"|(?P<digits>[0-9]+)"
     f"|(?P<symbol>{'|'.join(re.escape(t) for t in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True))})"
+    # a one-character symbol that needs no second look: not a literal, comment or composite
+    # opener, not a brace (interpolations count them), and no `-`, `/` or `'` right after it
+    "|(?P<plain>[^\\s\"'`/\\-«#?.{}r0-9\\\\])(?![-/'])"
     "|(?P<other>.))",
     re.DOTALL,
 )
-_G_IDENT, _G_DIGITS, _G_SYMBOL = (_FAST.groupindex[g] for g in ("ident", "digits", "symbol"))
+_G_IDENT, _G_DIGITS, _G_SYMBOL, _G_PLAIN = (_FAST.groupindex[g] for g in ("ident", "digits", "symbol", "plain"))
 # `mkIdResult` lets a token at least as long as the identifier win; no token of our table starts
 # like an identifier, so an identifier read by `_FAST` is never a longer table token.
 assert not any(_ID_FIRST_RE.match(t) for t in _MULTI_CHAR_SYMBOLS)
@@ -310,6 +313,10 @@ class _Scanner:
                 else:
                     emit("number", start, end)
                     pos = end
+                continue
+            if group == _G_PLAIN:
+                emit("symbol", start, end)
+                pos = end
                 continue
             if group == _G_SYMBOL:
                 pos = self.symbol(start, end)
@@ -494,8 +501,10 @@ class _Scanner:
     def plain_string_end(self, pos: int, *, interpolated: bool) -> int | None:
         code, n = self.code, self.n
         i = pos + 1
+        q = -2  # the next `"` at or after `i` (kept while escapes are skipped: linear, not quadratic)
         while True:
-            q = code.find('"', i)
+            if q < i:
+                q = code.find('"', i)
             b = code.find("\\", i, q if q >= 0 else n)
             if b >= 0:
                 j = self._escape(b + 1, string=True, interpolated=interpolated)
