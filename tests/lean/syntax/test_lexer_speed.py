@@ -44,4 +44,4 @@ def cpu_seconds(code: str) -> float:
 def test_cost_is_linear(shape: str) -> None:
     make = SHAPES[shape]
     small, large = cpu_seconds(make(20_000)), cpu_seconds(make(40_000))
-    assert large < 3.2 * small + 0.02, (shape, small, large)
+    assert large < 3.5 * small + 0.05, (shape, small, large)  # quadratic: about 4x
