@@ -94,3 +94,116 @@ def test_offsets_cover_the_text() -> None:
     code = 'theorem t\n  (h : "s") : /- c -/ x.1 = 2 := by -- x\n  simp'
     for t in lex(code):
         assert code[t.start : t.end] == t.text
+
+
+# --- Lean's rules, construct by construct ---------------------------------------------------------
+#
+# Expected spans written from Lean's parser source, not from our output: leanprover/lean4
+# src/Lean/Parser/Basic.lean at 00c1b82722b50e9b1ae4999ccc97f932b2788b51 (`whitespace`,
+# `finishCommentBlock`, `tokenFnAux`, `charLitFnAux`, `strLitFnAux`, `quotedCharCoreFn`,
+# `stringGapFn`, `rawStrLitFnAux`, `numberFnAux`, `identFnAux`, `mkIdResult`, `fieldIdxFn`) and
+# src/Lean/Parser/StrInterpolation.lean at 01f6cece2f6a6293f58a40288bbd0e89c641e842
+# (`interpolatedStrFn`, `isQuotableCharForStrInterpolant`).
+
+from lemmaforge.lean.syntax import lexer as L  # noqa: E402
+
+
+def read(code: str) -> tuple[list[tuple[str, str]], str | None]:
+    lexed = L._lex_uncached(code)  # noqa: SLF001 - the rule, not the memo
+    return [(t.kind, t.text) for t in lexed.tokens], (lexed.refusal.reason if lexed.refusal else None)
+
+
+LEAN_READS = [
+    # whitespace: `/-` + one unread char + finishCommentBlock; `--` to the newline (CR LF is one)
+    ("a /-/ b -/ c", [("ident", "a"), ("comment", "/-/ b -/"), ("ident", "c")]),
+    ("a -- x\r\nb", [("ident", "a"), ("comment", "-- x"), ("ident", "b")]),
+    # `\/` is a token of core, so no comment opens: `\/`, `-`, `(`…
+    ("p \\/-q", [("ident", "p"), ("symbol", "\\/"), ("symbol", "-"), ("ident", "q")]),
+    ("p /\\ q", [("ident", "p"), ("symbol", "/\\"), ("ident", "q")]),
+    # doc comments are tokens whose body is finishCommentBlock from after the opener
+    ("/-- d /- n -/ e -/ x", [("doc", "/-- d /- n -/ e -/"), ("ident", "x")]),
+    # strings: escapes \\ \" \' \r \n \t \xHH \uHHHH, and a gap (backslash newline spaces)
+    ('"a\\"b\\x41\\u03B1\\r\\t\\\'" x', [("string", '"a\\"b\\x41\\u03B1\\r\\t\\\'"'), ("ident", "x")]),
+    ('"gap \\\n    on" x', [("string", '"gap \\\n    on"'), ("ident", "x")]),
+    # raw strings: no escapes; `r` then as many `#` to close as opened; `rfl` is an identifier
+    ('r"a\\" b', [("string", 'r"a\\"'), ("ident", "b")]),
+    ('r##"x"#y"## z', [("string", 'r##"x"#y"##'), ("ident", "z")]),
+    ("rfl", [("ident", "rfl")]),
+    # interpolated strings: after `s!`/`f!` (space or not) the braces hold code; `\{` is an escape
+    ('s!"a{b}c"', [("ident", "s!"), ("string", '"a{'), ("ident", "b"), ("string", '}c"')]),
+    ('s! "{x}"', [("ident", "s!"), ("string", '"{'), ("ident", "x"), ("string", '}"')]),
+    ('f!"\\{{x}"', [("ident", "f!"), ("string", '"\\{{'), ("ident", "x"), ("string", '}"')]),
+    ('s!"{s!"{x}"}"', [("ident", "s!"), ("string", '"{'), ("ident", "s!"), ("string", '"{'), ("ident", "x"),
+                       ("string", '}"'), ("string", '}"')]),
+    # `panic!` takes a term: `"{"` is a plain string
+    ('panic!"{"', [("ident", "panic!"), ("string", '"{"')]),
+    # char literals: a `'` not followed by `'`; ANY one character (raw newline, raw CR, CR LF)
+    ("c 'a' '\\n' '\\x41' '\\u03B1'", [("ident", "c"), ("char", "'a'"), ("char", "'\\n'"), ("char", "'\\x41'"),
+                                      ("char", "'\\u03B1'")]),
+    ("c '\n' d", [("ident", "c"), ("char", "'\n'"), ("ident", "d")]),
+    ("c '\r' d", [("ident", "c"), ("char", "'\r'"), ("ident", "d")]),
+    ("c '\r\n' d", [("ident", "c"), ("char", "'\r\n'"), ("ident", "d")]),
+    ("c '\"' d", [("ident", "c"), ("char", "'\"'"), ("ident", "d")]),
+    # primed tokens: core `]'` (xs[i]'h), `×'`, `⊕'`, `Σ'`; Mathlib `''`, `⁻¹'`, `∑'`
+    ("xs[i]'h", [("ident", "xs"), ("symbol", "["), ("ident", "i"), ("symbol", "]'"), ("ident", "h")]),
+    ("a ⊕' b", [("ident", "a"), ("symbol", "⊕'"), ("ident", "b")]),
+    ("f '' s", [("ident", "f"), ("symbol", "''"), ("ident", "s")]),
+    ("f ⁻¹' s", [("ident", "f"), ("symbol", "⁻¹'"), ("ident", "s")]),
+    ("∑' i", [("symbol", "∑'"), ("ident", "i")]),
+    # numbers: bases, `_` separators, scientific (`2.` keeps its dot), `h.1.2` is fieldIdx
+    ("0x1F 0b10 0o17 1_000 2.5 2. 1e10 2.5E-3", [("number", t) for t in
+                                                ["0x1F", "0b10", "0o17", "1_000", "2.5", "2.", "1e10", "2.5E-3"]]),
+    ("h.1.2", [("ident", "h"), ("symbol", "."), ("number", "1"), ("symbol", "."), ("number", "2")]),
+    # identifiers: «» escapes hold anything, dots continue a name only before a part
+    ("«a -- b».c x", [("ident", "«a -- b».c"), ("ident", "x")]),
+    ("x₁ α' h! p?", [("ident", "x₁"), ("ident", "α'"), ("ident", "h!"), ("ident", "p?")]),
+]
+
+
+@pytest.mark.parametrize(("code", "tokens"), LEAN_READS, ids=[c for c, _ in LEAN_READS])
+def test_spans_follow_leans_rules(code: str, tokens: list[tuple[str, str]]) -> None:
+    assert read(code) == (tokens, None)
+
+
+LEAN_REJECTS = [
+    "a\tb",  # whitespace: "tabs are not allowed"
+    "a\rb",  # "isolated carriage returns are not allowed"
+    "a /- open",  # "unterminated comment"
+    '"open',  # "unterminated string literal"
+    '"bad \\q"',  # "invalid escape sequence"
+    '"two \\\n\n gaps"',  # "unexpected additional newline in string gap"
+    "'ab'",  # "missing end of character literal"
+    "'\\x4'",  # hexDigitFn: two hex digits
+    'r#"open"',  # "unterminated raw string literal"
+    "1e",  # "missing exponent digits in scientific literal"
+    "1_",  # takeDigitsFn: a `_` needs a digit after it
+    "0x",  # hexNumberFn needs a digit
+    "«open",  # "unterminated identifier escape"
+    's!"{x"',  # interpolation never closed
+]
+
+
+@pytest.mark.parametrize("code", LEAN_REJECTS)
+def test_what_lean_rejects_is_refused_as_lean_error(code: str) -> None:
+    assert read(code)[1] == "lean_error"
+
+
+UNSURE = [
+    '"{x}"',  # interpolated or not depends on the syntax before it
+    'm!"{x}"',  # `m!` is a keyword only with `import Lean`
+    'throwError "{x}"',
+    "a +-- c",  # `+-` could be a longer token of a table we do not hold
+    "f (','\"')",  # `(` glued to `'`: `('` could be a token
+    "/-- -- c\n -/",  # a comment in the doc comment opener's trailing whitespace
+    "∑'x'",  # `∑'` is Mathlib's: without it, `∑` and the char `'x'`
+]
+
+
+@pytest.mark.parametrize("code", UNSURE)
+def test_readings_that_depend_on_the_imports_or_grammar_are_refused_as_unsure(code: str) -> None:
+    assert read(code)[1] == "unsure"
+
+
+def test_a_glued_letter_char_reads_the_same_either_way_and_is_kept() -> None:
+    assert read("('a', 'b')")[1] is None
+    assert read("('a'b)")[1] == "unsure"  # as `('`+`a'b` the identifier runs on past the char
