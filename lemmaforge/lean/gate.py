@@ -17,7 +17,11 @@ The gate is a WHITELIST, read from tokens (the Lean lexer), never from regexes o
   unless the user passed `--trust-dataset` (recorded with the run config);
 * **everywhere**, even inside proofs and trusted text: no `#`-command (except the read-only
   `#print axioms NAME` many provers end with: only the product's own probe is read), no
-  `run_cmd`/`run_tac`/`run_elab`/`run_meta`/`by_elab`, no `unsafe`, no option outside the list.
+  `run_cmd`/`run_tac`/`run_elab`/`run_meta`/`by_elab`, no `unsafe`, no option outside the list;
+  no text the lexer cannot vouch for (`syntax.lexer.refusal`: Lean's own lexical error, or a
+  reading that depends on the imports or the grammar: every text rule below reads its tokens); no
+  name that reaches the host (`HOST_ACCESS`: `IO`, `System`, `ST`, `include_str`, …); only
+  literal values in a tactic's `(config := …)` (Lean evaluates them).
 
 Every refusal is a `Violation` with a named reason. `GatedVerifier` applies the gate at the
 verifier boundary: `backends.make_verifier` always returns one, so no code path can send text to

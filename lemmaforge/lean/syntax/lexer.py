@@ -1,40 +1,45 @@
-"""Lean 4 tokens, read the way Lean's own parser reads them (`Lean/Parser/Basic.lean`).
+r"""Lean 4 tokens, read the way Lean's own parser reads them, and a refusal where that is unsure.
 
-Followed rule by rule (the Lean function is named where it matters):
+Ported rule by rule from leanprover/lean4 `src/Lean/Parser/Basic.lean` (read at commit
+00c1b82722b50e9b1ae4999ccc97f932b2788b51) and `src/Lean/Parser/StrInterpolation.lean` (01f6cece…);
+the Lean function is named where it matters. docs/lexer.md has the full account and the tests.
 
-* whitespace (`whitespace`): `-- …` runs to the end of the line; `/-` opens a block comment.
-  After `/-` Lean looks at ONE more character: `-` or `!` makes a doc comment (`/--`, `/-!`,
-  actual tokens, so `/--/` OPENS a doc comment, it is not an empty comment); any other character
-  is skipped unread, and `finishCommentBlock` scans from the fourth character on: `/-` nests, `-/`
-  closes (so `/-/- x -/` is ONE comment: the `/` right after the opener is skipped). Doc comments
-  are scanned the same way from after `/--`/`/-!`. Unterminated comments run to the end.
-* strings (`strLitFnAux`): `"…"` with `\\` escapes (`\\n \\t \\x41 \\u1234 \\"`, and `\\` + newline
-  gaps); interpolated strings `s!"… {e} …"` (`m!`, `f!`, `throwError "…{e}…"`, …) lex the code
-  inside `{…}` as ordinary tokens; raw strings (`rawStrLitFnAux`) `r"…"`, `r#"…"#`, `r##"…"##`.
-* char literals (`charLitFnAux`): a `'` NOT followed by `'` starts one: `'a'`, `'\\n'`, `'\\x41'`.
-* numbers (`numberFnAux`): `0x1F`, `0b101`, `0o17`, decimals with `_` separators, scientific
-  `1.5`, `2e10`, `2.5E-3`; digits right after a `.` are a field index (`h.1.2` is `h . 1 . 2`,
-  Lean reads them with `fieldIdx`, never as `1.2`).
-* identifiers (`identFnAux`, `isIdFirst`, `isIdRest`): ASCII letters, `_`, Greek except `λ Π Σ`,
-  Coptic, polytonic Greek, the letter-like block (`ℕ ℝ ℤ`), mathematical script/double-struck
-  letters; then also digits, `'`, `!`, `?` and subscripts (`x₁`, `f'`, `h!`, `foo?`);
-  `«quoted parts»`; dotted (`Nat.succ`, `x.sorry`, `Foo.«bar baz».c`).
-* `` `name `` / ``` ``name ``` literals (`nameLitAux`), `?x` metavariables, `.x` leading-dot
-  identifiers and `#cmd` tokens (`#eval`, `#print`) are single tokens, so none of them is ever
-  mistaken for the keyword inside.
+* whitespace (`whitespace`): spaces and newlines; CR LF is a newline (Lean reads files after
+  `crlfToLf`); a tab or an isolated CR is Lean's error. `-- …` runs to the newline. `/-` opens a
+  block comment unless the next character is `-` or `!` (`/--`, `/-!` are doc-comment TOKENS);
+  that next character is skipped unread and `finishCommentBlock 1` scans on: `/-` nests, `-/`
+  closes (`/-/- x -/` is ONE comment). Whitespace runs only BETWEEN tokens, so a token that
+  swallows a `/` or `-` decides: `\/-` is the core token `\/` then `-`, never a comment.
+* tokens (`tokenFnAux`), tried in this order at each token start: `"` a string (`strLitFnAux`:
+  escapes `\\ \" \' \r \n \t \xHH \uHHHH`, a gap `\`+newline+spaces); `'` not followed by `'`
+  a char literal (`charLitFnAux`: ANY one character, a raw newline or CR too, or one escape, then
+  `'`); a digit a number (`numberFnAux`: `0x 0b 0o`, `_` separators, scientific `2.5e-3`, and
+  `2.` keeps its dot); `` ` `` + identifier a name literal; `r#*"` a raw string (`rawStrLitFnAux`);
+  else the LONGER of the token table's longest match and an identifier (`identFnAux`, `«…»`
+  parts, `mkIdResult`: a token at least as long wins). After a `.` with no space, digits are a
+  field index (`h.1.2`: `fieldIdxFn`).
+* interpolated strings (`interpolatedStrFn`): only after a prelude keyword whose grammar takes
+  `interpolatedStr` (`s!`, `f!`, `dbg_trace`, `println!`), with or without a space; `{…}` holds
+  code (lexed here as tokens), `\{` is an escape. `panic!"{"` is `panic!` and a plain string.
+
+Refusals (`refusal(code)`, never a guess): "lean_error" where Lean's own lexer rejects the text
+(tab, isolated CR, unterminated comment/string/char/«», bad escape or numeral), and "unsure"
+where Lean's reading depends on what the lexer does not hold for certain: the token table of the
+imports (a `--`, `/-` or `'` written right against a symbol; Mathlib's primed tokens before a
+char), the grammar (a string holding `{` anywhere but after the keywords above), a comment in a
+doc comment opener's trailing whitespace. The gate refuses every such text.
 
 Kinds: "ident", "number", "string", "char", "namelit", "mvar", "dotident", "hashcmd", "symbol",
-"comment" (`--`, `/- -/`) and "doc" (`/-- -/` and `/-! -/`: syntax for Lean, never code we reason
-about). Keywords (`theorem`, `by`, `sorry`) are "ident" tokens: which identifiers are reserved is
-the business of the layer above (`commands`).
+"comment" (`--`, `/- -/`) and "doc" (`/-- -/` and `/-! -/`). Keywords are "ident" tokens. `?x`,
+`.x` and `#cmd` are single composite tokens (Lean's `?`/`.`/`#` and the identifier, no space):
+the layers above read them as one, so none is mistaken for the keyword inside.
 
 Offsets are 0-based indices into the Python `str` (code points); lines are 1-based and columns
 0-based code points, exactly like the Lean REPL's `pos`.
 
-Speed: one compiled regex drives the scan (one `finditer` step per token); the few tokens whose
-end a regex cannot know (nested comments, interpolated and raw strings) are finished by hand.
-Texts over 512 characters are memoised, because every tool of the layer starts by lexing the
-same file.
+Speed: linear in the text. One regex call per common token (spaces, identifier, table symbol,
+plain decimal, one-character symbol); everything else takes the rule-by-rule path. Results are
+memoised within a byte budget, because every tool of the layer starts by lexing the same file.
 """
 
 from __future__ import annotations
