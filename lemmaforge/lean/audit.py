@@ -287,26 +287,40 @@ def trusted_context(candidate: str, original: str | None, *, trust_dataset: bool
 def static_audit(
     candidate: str, original: str | None = None, *, context: gate.Context | None = None
 ) -> tuple[str | None, int, list[Rejection]]:
-    """Everything that can be decided without Lean: (theorem name, its offset, rejections)."""
-    theorem = lean_code.last_theorem(candidate)
-    if theorem is None:
-        return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found")]
+    """Everything that can be decided without Lean: (theorem name, its offset, rejections).
+
+    With `original`, the theorem is the candidate's declaration with the original's name (never
+    the last one by position) and its signature must be the original's exact token sequence
+    (`syntax.statement_match`)."""
     if context is None:
         context = trusted_context(candidate, original, trust_dataset=True, row="original")
+    if original is None:
+        theorem = lean_code.last_theorem(candidate)
+        if theorem is None:
+            return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found")]
+        return theorem.name, theorem.start, gate_rejections(gate.check_candidate(candidate, context))
+    wanted = lean_code.last_theorem(original)
+    if wanted is None:
+        return None, 0, [Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma")]
+    match = lean_code.statement_match(original, candidate)
+    theorem = match.target
     reasons = gate_rejections(gate.check_candidate(candidate, context))
-    if original is not None:
-        if lean_code.last_theorem(original) is None:
-            reasons.append(Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma"))
-        elif not lean_code.same_statement(original, candidate):
-            reasons.append(
-                Rejection(
-                    Reason.STATEMENT_CHANGED,
-                    f"theorem '{theorem.name}' does not state the original theorem"
-                    + statement_diff(lean_code.last_theorem(original), theorem),
-                )
+    if theorem is None:
+        if lean_code.last_theorem(candidate) is None:
+            return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found"), *reasons]
+        return None, 0, [*reasons, Rejection(Reason.STATEMENT_CHANGED, f"{match.detail}: the proof must state the "
+                                             f"original theorem '{wanted.full_name or wanted.name}'"
+                                             + statement_diff(wanted, lean_code.last_theorem(candidate)))]
+    if not match.same:
+        reasons.append(
+            Rejection(
+                Reason.STATEMENT_CHANGED,
+                f"theorem '{theorem.name}' does not state the original theorem ({match.detail})"
+                + statement_diff(wanted, theorem),
             )
-        else:
-            reasons.extend(Rejection(Reason.CONTEXT_CHANGED, d) for d in context_changes(original, candidate))
+        )
+    else:
+        reasons.extend(Rejection(Reason.CONTEXT_CHANGED, d) for d in context_changes(original, candidate))
     return theorem.name, theorem.start, reasons
 
 
