@@ -191,3 +191,66 @@ class HTTPFake:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# --------------------------------------------------------------------------------------------------
+# #check @NAME under pp.all: the elaborated type, as far as the fakes model Lean
+# --------------------------------------------------------------------------------------------------
+
+CHECK_TYPE_RE = re.compile(r"^#check[ \t]+@(?P<name>[^\s]+)", re.MULTILINE)
+# The fakes' own table of spellings Lean elaborates alike (independent of the product's).
+_FAKE_SPELLINGS = {"<=": "≤", ">=": "≥", "->": "→", "<->": "↔", "/\\": "∧", "\\/": "∨", "forall": "∀",
+                   "λ": "fun", "↦": "=>"}
+_TYPE_TOKEN = re.compile(rf"<->|<=|>=|->|/\\|\\/|:=|[{IDENT_CHARS}.]+|\S")
+# The classes whose instances decide what an operator means.
+_OPERATOR_CLASSES = {"<": {"LT"}, ">": {"LT"}, "≤": {"LE"}, "≥": {"LE"}, "+": {"Add", "HAdd"},
+                     "*": {"Mul", "HMul"}, "-": {"Sub", "HSub", "Neg"}, "/": {"Div", "HDiv"},
+                     "^": {"Pow", "HPow"}, "%": {"Mod", "HMod"}, "∣": {"Dvd"}}
+# Commands that change what later text means (at column 0, after attributes / `local` / `scoped`).
+_MEANING_RE = re.compile(
+    r"^(?:@\[[^\]\n]*\][ \t]*)*(?:(?:local|scoped|private|noncomputable)[ \t]+)*"
+    r"(?P<kw>variable|instance|notation|infixl|infixr|infix|prefix|postfix|macro_rules|macro|syntax|attribute)\b",
+    re.MULTILINE,
+)
+_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])")
+
+
+def type_tokens(text: str) -> list[str]:
+    return [_FAKE_SPELLINGS.get(t, t) for t in _TYPE_TOKEN.findall(text)]
+
+
+def _meaning_commands(context: str) -> list[str]:
+    out = []
+    for m in _MEANING_RE.finditer(context):
+        nxt = _NEXT_COMMAND.search(context, m.end())
+        out.append(context[m.start() : nxt.start() if nxt else len(context)])
+    return out
+
+
+def _changes_meaning(command: str, signature: list[str], body: str) -> bool:
+    """Whether Lean would elaborate `signature` differently under `command` (cheater-favourable:
+    where Lean's answer depends on the version, the version that lets the change through)."""
+    kw = _MEANING_RE.match(command.lstrip())
+    kind = kw.group("kw") if kw else ""
+    used = set(signature)
+    if kind == "variable":  # Lean < 4.10 adds a variable its proof mentions to the theorem
+        names = {n for group in re.findall(r"[({\[]([^:(){}\[\]]*):", command) for n in group.split()}
+        words = set(re.findall(rf"[{IDENT_CHARS}]+", " ".join(signature) + " " + body))
+        return bool(names & words)
+    if kind in ("instance", "attribute"):
+        classes = set().union(*(_OPERATOR_CLASSES.get(t, set()) for t in used))
+        named = set(re.findall(rf"[{IDENT_CHARS}.]+", command))
+        return kind == "attribute" and bool(classes) or bool(named & (classes | used))
+    quoted = " ".join(re.findall(r'"([^"\n]*)"', command) + re.findall(r"`\(([^)\n]*)\)", command))
+    return bool(set(type_tokens(quoted)) & used)
+
+
+def type_message(name: str, signature: str, context: str = "", body: str = "") -> str:
+    """What `set_option pp.all true in #check @NAME` prints for a declaration whose signature
+    (binders and type, the text between its name and `:=`) is `signature`, elaborated after
+    `context` (the text before it): its tokens with spellings Lean reads alike unified, then every
+    command of `context` that changes what those tokens mean (a `variable` it uses, an instance of
+    a class its operators use, a notation or macro over its tokens), as Lean's print would differ."""
+    tokens = type_tokens(signature)
+    changed = [" ".join(c.split()) for c in _meaning_commands(context) if _changes_meaning(c, tokens, body)]
+    return f"@{name} : " + " ".join(tokens) + "".join(f" ⟦under {c}⟧" for c in changed)
