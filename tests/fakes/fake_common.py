@@ -102,15 +102,17 @@ def axioms_message(name: str, axioms: Iterable[str]) -> str:
 
 
 def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str, Any] | None:
-    """The REPL's answer to a file ending in `#print axioms NAME` (the audit's probe): one info
-    message at the `#print` line saying NAME depends on `axioms`; None for a file without a probe."""
+    """The REPL's answer to a file ending in the audit's probe: one info message at the last
+    `#print axioms NAME` line saying NAME depends on `axioms`, and the answer to each `#check @NAME`
+    (`type_probe_messages`); None for a file without a probe."""
     found = list(PRINT_AXIOMS_RE.finditer(code))
+    types = type_probe_messages(code)  # the type probe (`#check @NAME`), alone for an original
     if not found:
-        return None
+        return {"env": 0, "messages": types} if types else None
     last = found[-1]
     line = code[: last.start()].count("\n") + 1  # Lean reports at the `#print`
     return {"env": 0, "messages": [{"severity": "info", "pos": {"line": line, "column": 0},
-                                     "data": axioms_message(last.group("name"), axioms)}]}
+                                     "data": axioms_message(last.group("name"), axioms)}, *types]}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -254,3 +256,45 @@ def type_message(name: str, signature: str, context: str = "", body: str = "") -
     tokens = type_tokens(signature)
     changed = [" ".join(c.split()) for c in _meaning_commands(context) if _changes_meaning(c, tokens, body)]
     return f"@{name} : " + " ".join(tokens) + "".join(f" ⟦under {c}⟧" for c in changed)
+
+
+def _top_level_assign(masked: str, start: int) -> int:
+    """The first `:=` at bracket depth 0 from `start` (len(masked) if none)."""
+    depth = 0
+    for i in range(start, len(masked)):
+        c = masked[i]
+        if c in "([{⦃⟨":
+            depth += 1
+        elif c in ")]}⦄⟩":
+            depth -= 1
+        elif depth == 0 and masked.startswith(":=", i):
+            return i
+    return len(masked)
+
+
+def type_answer(code: str, name: str) -> str | None:
+    """What Lean prints for `#check @name` after `code` (the declaration found by its name as
+    written, or by its last component inside a namespace): `type_message`, or None without one."""
+    masked = mask_comments_and_strings(code)
+    spellings = [name] if name.startswith("«") else [name, name.rsplit(".", 1)[-1]]
+    for spelled in spellings:
+        found = list(re.finditer(rf"\b(?:theorem|lemma)\s+{re.escape(spelled)}(?=[\s:(\[{{])", masked))
+        if found:
+            m = found[-1]
+            assign = _top_level_assign(masked, m.end())
+            return type_message(name, code[m.end() : assign], code[: m.start()], code[assign:])
+    return None
+
+
+def type_probe_messages(code: str) -> list[dict[str, Any]]:
+    """Lean's answers to every `#check @NAME` line of `code` (at the `#check` token), REPL JSON."""
+    out = []
+    for m in CHECK_TYPE_RE.finditer(mask_comments_and_strings(code)):
+        line = code[: m.start()].count("\n") + 1
+        data = type_answer(code[: m.start()], m.group("name"))
+        if data is None:
+            out.append({"severity": "error", "pos": {"line": line, "column": 7},
+                        "data": f"unknown identifier '{m.group('name')}'"})
+        else:
+            out.append({"severity": "info", "pos": {"line": line, "column": 0}, "data": data})
+    return out
