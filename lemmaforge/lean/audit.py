@@ -27,14 +27,15 @@ Each rejection names its reason; the overall status is one of `proved`, `incompl
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import gate
+from lemmaforge.lean import gate, judge
 from lemmaforge.lean import syntax as lean_code
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity, Verifier
+from lemmaforge.lean.judge import name_key as _name_key
+from lemmaforge.lean.judge import parse_probe
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Verifier
 
 NATIVE_DECIDE_AXIOMS = ("Lean.ofReduceBool", "Lean.trustCompiler")
 
@@ -63,6 +64,8 @@ class Reason(enum.StrEnum):
     VERIFIER_FAILURE = "verifier_failure"
     AXIOMS_UNKNOWN = "axioms_unknown"
     FORBIDDEN_AXIOM = "forbidden_axiom"
+    EXAMPLE = "example_refused"  # an `example` in a final proof: it has no name to probe
+    STATEMENT_UNKNOWN = "statement_unknown"  # Lean printed no elaborated type for the theorem
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class AuditReport:
     axioms: list[str] | None = None
     check: CheckResult | None = None
     statement_check: dict[str, Any] | None = None  # Lean's own verdict (SafeVerify), where it ran
+    lean_type: str | None = None  # the theorem's type as Lean elaborated it (`pp.all`), where probed
 
     @property
     def ok(self) -> bool:
@@ -103,6 +107,7 @@ class AuditReport:
             "time": check.time if check else 0.0,
             "backend": check.backend if check else None,
             "statement_check": self.statement_check,
+            "lean_type": self.lean_type,
         }
 
 
@@ -162,58 +167,6 @@ def _without_examples(code: str) -> str:
 
 
 # --- axioms ------------------------------------------------------------------------------------
-
-_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' depends on axioms: \[(?P<axioms>.*)\]\s*$", re.DOTALL)
-_NO_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' does not depend on any axioms\s*$", re.DOTALL)
-
-
-def _split_names(text: str) -> list[str]:
-    """`a, «b, c», d.e'` → ["a", "«b, c»", "d.e'"]: commas inside «» are part of a name."""
-    out: list[str] = []
-    cur: list[str] = []
-    quoted = False
-    for ch in text:
-        if ch == "«":
-            quoted = True
-        elif ch == "»":
-            quoted = False
-        if ch == "," and not quoted:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return [" ".join(n.split()) for n in out if n.strip()]
-
-
-def _name_key(name: str) -> str:
-    """Lean prints `«x y».z` where a part needs quoting; compare names without the quotes."""
-    return name.strip().replace("«", "").replace("»", "")
-
-
-def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | None:
-    """The axiom list of `theorem` from the probe's OWN messages (those Lean attached to the
-    product's `#print axioms` command), or None when there is none for exactly that name."""
-    if messages is None:
-        return None
-    found: list[str] | None = None
-    for message in messages:
-        if message.severity is not Severity.INFO:
-            continue
-        data = message.data.strip()
-        m = _AXIOMS_RE.match(data)
-        if m and _name_key(m.group("name")) == _name_key(theorem):
-            if found is not None:
-                return None  # two answers to one probe: not what Lean does, trust neither
-            found = _split_names(m.group("axioms"))
-            continue
-        m = _NO_AXIOMS_RE.match(data)
-        if m and _name_key(m.group("name")) == _name_key(theorem):
-            if found is not None:
-                return None
-            found = []
-    return found
-
 
 def parse_axioms(result: CheckResult, theorem: str) -> list[str] | None:
     """Compatibility: the axiom list in any info message of `result` naming exactly `theorem`.
@@ -287,26 +240,40 @@ def trusted_context(candidate: str, original: str | None, *, trust_dataset: bool
 def static_audit(
     candidate: str, original: str | None = None, *, context: gate.Context | None = None
 ) -> tuple[str | None, int, list[Rejection]]:
-    """Everything that can be decided without Lean: (theorem name, its offset, rejections)."""
-    theorem = lean_code.last_theorem(candidate)
-    if theorem is None:
-        return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found")]
+    """Everything that can be decided without Lean: (theorem name, its offset, rejections).
+
+    With `original`, the theorem is the candidate's declaration with the original's name (never
+    the last one by position) and its signature must be the original's exact token sequence
+    (`syntax.statement_match`)."""
     if context is None:
         context = trusted_context(candidate, original, trust_dataset=True, row="original")
+    if original is None:
+        theorem = lean_code.last_theorem(candidate)
+        if theorem is None:
+            return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found")]
+        return theorem.name, theorem.start, gate_rejections(gate.check_candidate(candidate, context))
+    wanted = lean_code.last_theorem(original)
+    if wanted is None:
+        return None, 0, [Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma")]
+    match = lean_code.statement_match(original, candidate)
+    theorem = match.target
     reasons = gate_rejections(gate.check_candidate(candidate, context))
-    if original is not None:
-        if lean_code.last_theorem(original) is None:
-            reasons.append(Rejection(Reason.NO_THEOREM, "the original has no theorem or lemma"))
-        elif not lean_code.same_statement(original, candidate):
-            reasons.append(
-                Rejection(
-                    Reason.STATEMENT_CHANGED,
-                    f"theorem '{theorem.name}' does not state the original theorem"
-                    + statement_diff(lean_code.last_theorem(original), theorem),
-                )
+    if theorem is None:
+        if lean_code.last_theorem(candidate) is None:
+            return None, 0, [Rejection(Reason.NO_THEOREM, "no theorem or lemma found"), *reasons]
+        return None, 0, [*reasons, Rejection(Reason.STATEMENT_CHANGED, f"{match.detail}: the proof must state the "
+                                             f"original theorem '{wanted.full_name or wanted.name}'"
+                                             + statement_diff(wanted, lean_code.last_theorem(candidate)))]
+    if not match.same:
+        reasons.append(
+            Rejection(
+                Reason.STATEMENT_CHANGED,
+                f"theorem '{theorem.name}' does not state the original theorem ({match.detail})"
+                + statement_diff(wanted, theorem),
             )
-        else:
-            reasons.extend(Rejection(Reason.CONTEXT_CHANGED, d) for d in context_changes(original, candidate))
+        )
+    else:
+        reasons.extend(Rejection(Reason.CONTEXT_CHANGED, d) for d in context_changes(original, candidate))
     return theorem.name, theorem.start, reasons
 
 
@@ -319,6 +286,8 @@ class _Staged:
     theorem_line: int
     inherited: int
     leftover: list[tuple[str, int]]
+    probe: judge.Probe
+    helpers: tuple[str, ...] = ()  # the other theorems/lemmas the candidate added, probed too
 
 
 def _stage(
@@ -342,13 +311,41 @@ def _stage(
         report.reasons.append(Rejection(Reason.NO_THEOREM, f"cannot probe the name '{full_name}'"))
         report.status = AuditStatus.REJECTED
         return report
+    helpers, unprobed = _added_declarations(candidate, original, full_name)
+    if unprobed:
+        report.reasons.extend(unprobed)
+        report.status = _status(report.reasons)
+        return report
     theorem_line = candidate.count("\n", 0, start) + 1
     inherited = _inherited_sorries(original)
     leftover = _new_sorries(sorry_tokens(candidate), theorem_line, inherited)
     trust = getattr(verifier, "trust", None)
     if trust is not None:
         trust(context)
-    return _Staged(report, full_name, theorem_line, inherited, leftover)
+    probe = judge.Probe.build(full_name, others=helpers, type_of=original is not None)
+    return _Staged(report, full_name, theorem_line, inherited, leftover, probe, helpers)
+
+
+def _added_declarations(candidate: str, original: str | None, target: str) -> tuple[tuple[str, ...], list[Rejection]]:
+    """(full names of the theorems/lemmas the candidate added besides its target: each is probed
+    with `#print axioms`, refusals). An `example` has no name to probe: a final proof may not hold
+    one (the gate judged its text, but only Lean could say what it depends on)."""
+    ours = lean_code.declarations(original) if original is not None else []
+    context = {d.full_name for d in ours if d.full_name}  # ProverBench header lemmas (proved by sorry)
+    examples = {lean_code.normalize_statement(d.text) for d in ours if d.kind == "example"}
+    names: list[str] = []
+    refused: list[Rejection] = []
+    for decl in lean_code.declarations(candidate):
+        if decl.kind == "example" and lean_code.normalize_statement(decl.text) not in examples:
+            line = candidate.count("\n", 0, decl.start) + 1
+            refused.append(Rejection(Reason.EXAMPLE, f"`example` at line {line}: it has no name for the axiom "
+                                                      "probe; state it as a lemma"))
+        elif decl.kind in ("theorem", "lemma") and decl.full_name and decl.full_name not in (target, *context):
+            if gate.valid_probe_name(decl.full_name):
+                names.append(decl.full_name)
+            else:
+                refused.append(Rejection(Reason.NO_THEOREM, f"cannot probe the name '{decl.full_name}'"))
+    return tuple(dict.fromkeys(names)), refused
 
 
 def text_to_check(
@@ -366,7 +363,7 @@ def text_to_check(
         staged = _stage(candidate, verifier, original, trust_dataset, row)
     except gate.DatasetRejected:
         return None  # the audit itself will raise it
-    return None if isinstance(staged, AuditReport) else gate.with_probe(candidate, staged.full_name)
+    return None if isinstance(staged, AuditReport) else judge.with_probe(candidate, staged.probe)
 
 
 async def audit(
@@ -391,10 +388,8 @@ async def audit(
         return staged
     report, full_name = staged.report, staged.full_name
     theorem_line, inherited, leftover = staged.theorem_line, staged.inherited, staged.leftover
-    if hasattr(verifier, "check_probed"):
-        check, probe = await verifier.check_probed(candidate, full_name, timeout=timeout)
-    else:
-        check, probe = await gate.probe_axioms(verifier, candidate, full_name, timeout=timeout)
+    check, answers = await judge.run_probed(verifier, candidate, staged.probe, timeout=timeout)
+    probe = answers.get(("axioms", full_name)) if answers is not None else None
     report.check = check
     gate_said = gate.gate_violations(check)
     if gate_said:  # the verifier's own gate refused what ours passed: never "proved"
@@ -436,11 +431,59 @@ async def audit(
             if ax != "sorryAx" and _name_key(ax) not in {_name_key(a) for a in allowed}:
                 report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"depends on axiom '{ax}'"))
 
+    for helper in staged.helpers:
+        _judge_helper_axioms(report, helper, answers, allowed, leftover or holes)
     report.status = _status(report.reasons)
+    if report.status is AuditStatus.PROVED and original is not None:
+        await _lean_statement_type(report, verifier, original, full_name, answers, timeout)
     checker = getattr(verifier, "statement_checker", None)
     if report.status is AuditStatus.PROVED and original is not None and checker is not None:
         await _lean_statement_check(report, checker, original, candidate, allowed, timeout)
     return report
+
+
+def _judge_helper_axioms(
+    report: AuditReport, helper: str, answers: dict[tuple[str, str], list[Message]] | None,
+    allowed: set[str], sorry_seen: object,
+) -> None:
+    """The axiom verdict on a lemma the candidate added besides its theorem (the same policy)."""
+    axioms = parse_probe(answers.get(("axioms", helper)) if answers is not None else None, helper)
+    if axioms is None:
+        if report.check is not None and not report.check.errors:
+            report.reasons.append(Rejection(Reason.AXIOMS_UNKNOWN, f"Lean gave no axiom list for '{helper}'"))
+        return
+    if "sorryAx" in axioms and not sorry_seen:
+        report.reasons.append(Rejection(Reason.SORRY, f"'{helper}' depends on sorryAx"))
+    for ax in axioms:
+        if ax != "sorryAx" and _name_key(ax) not in {_name_key(a) for a in allowed}:
+            report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"'{helper}' depends on axiom '{ax}'"))
+
+
+async def _lean_statement_type(
+    report: AuditReport, verifier: Verifier, original: str, name: str,
+    answers: dict[tuple[str, str], list[Message]] | None, timeout: float | None,
+) -> None:
+    """Lean's elaborated type of the candidate's theorem (`pp.all`) against the original's in a
+    clean environment: whatever the text looked like, what Lean declared must be the same."""
+    printed = judge.type_print(answers, name)
+    report.lean_type = printed
+    if printed is None:
+        report.reasons.append(Rejection(Reason.STATEMENT_UNKNOWN, f"Lean printed no elaborated type for '{name}'"))
+        report.status = _status(report.reasons)
+        return
+    wanted, why = await judge.original_type(verifier, original, name, timeout=timeout)
+    if wanted is None:  # Lean could not elaborate the original: not the proof's failure
+        report.reasons.append(Rejection(Reason.VERIFIER_FAILURE, f"cannot elaborate the original statement: {why}"))
+    elif wanted != printed:
+        report.reasons.append(Rejection(
+            Reason.STATEMENT_CHANGED,
+            f"Lean elaborates '{name}' differently from the original: {_short(printed)} (original: {_short(wanted)})"))
+    report.status = _status(report.reasons)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 async def _lean_statement_check(
@@ -488,7 +531,7 @@ _ORDER = (
     (AuditStatus.REJECTED, {Reason.NO_THEOREM, Reason.STATEMENT_CHANGED, Reason.CONTEXT_CHANGED,
                             Reason.BANNED_COMMAND, Reason.RUNS_CODE, Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE,
                             Reason.BANNED_MODIFIER, Reason.UNREADABLE, Reason.FORBIDDEN_AXIOM,
-                            Reason.AXIOMS_UNKNOWN}),
+                            Reason.AXIOMS_UNKNOWN, Reason.EXAMPLE, Reason.STATEMENT_UNKNOWN}),
     (AuditStatus.ERROR, {Reason.LEAN_ERROR, Reason.VERIFIER_FAILURE}),
     (AuditStatus.TIMEOUT, {Reason.TIMEOUT}),
     (AuditStatus.INCOMPLETE, {Reason.SORRY}),
@@ -497,7 +540,7 @@ _ORDER = (
 
 _STATIC_REJECTIONS = frozenset(
     {Reason.NO_THEOREM, Reason.STATEMENT_CHANGED, Reason.CONTEXT_CHANGED, Reason.BANNED_COMMAND, Reason.RUNS_CODE,
-     Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE, Reason.BANNED_MODIFIER, Reason.UNREADABLE}
+     Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE, Reason.BANNED_MODIFIER, Reason.UNREADABLE, Reason.EXAMPLE}
 )
 
 

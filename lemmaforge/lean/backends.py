@@ -18,7 +18,8 @@ BACKENDS = ("repl", "kimina", "lake")
 def make_verifier(cfg: VerifierConfig) -> GatedVerifier:
     """Build the configured backend behind the gate. Raises VerifierError (one line, actionable)
     when unusable."""
-    checker = _statement_checker(cfg) if cfg.safe_verify is not None else None  # before any process starts
+    # before any process starts; SafeVerify runs by default where Lean is local and it is built
+    checker = _statement_checker(cfg) if cfg.safe_verify is not None else _default_statement_checker(cfg)
     gated = GatedVerifier(_make_backend(cfg), trust_dataset=cfg.trust_dataset)
     gated.statement_checker = checker
     return gated
@@ -35,6 +36,20 @@ def _statement_checker(cfg: VerifierConfig) -> object:
         raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
     return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
                              workers=cfg.workers)
+
+
+def _default_statement_checker(cfg: VerifierConfig) -> object:
+    """Without `verifier.safe_verify`: SafeVerify where `lemmaforge setup --safeverify` built it for
+    the project (REPL, lake), else a stand-in that reports it is not installed. Kimina: none (no
+    local Lean; its probe runs inside the checked file)."""
+    from lemmaforge.lean.safeverify import SafeVerifyChecker, SafeVerifyMissing, default_location
+
+    if cfg.backend == "kimina" or cfg.project is None:
+        return None
+    exe = default_location(cfg.project)
+    if not exe.is_file():
+        return SafeVerifyMissing(exe)
+    return SafeVerifyChecker(exe, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0), workers=cfg.workers)
 
 
 def _make_backend(cfg: VerifierConfig) -> Verifier:

@@ -363,6 +363,19 @@ def _is_axiom_query(toks: Sequence[Token], i: int) -> bool:
         and i + 2 < len(toks)
         and toks[i + 1].kind == "ident" and toks[i + 1].text == "axioms"
         and toks[i + 2].kind == "ident" and toks[i + 2].text not in COMMAND_WORDS
+    ) or _is_type_query(toks, i)
+
+
+def _is_type_query(toks: Sequence[Token], i: int) -> bool:
+    """`#check @NAME` alone (the audit's type probe, lean/judge.py): elaborating a constant runs
+    nothing. Only when the next token starts another `#print`/`#check` or `set_option`, or the
+    text ends: `#check @f (by …)` would elaborate a term, and stays refused."""
+    return (
+        toks[i].text == "#check"
+        and i + 2 < len(toks)
+        and toks[i + 1].text == "@" and toks[i + 1].end == toks[i + 2].start
+        and toks[i + 2].kind == "ident" and toks[i + 2].text not in COMMAND_WORDS
+        and (i + 3 == len(toks) or toks[i + 3].text in ("#print", "#check", "set_option"))
     )
 
 

@@ -134,6 +134,21 @@ class SafeVerifyChecker:
         return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
+class SafeVerifyMissing:
+    """Where Lean is local but SafeVerify is not built: every comparison says so (a skipped
+    verdict the audit reports in `statement_check`), instead of silently not running."""
+
+    name = "safe_verify"
+
+    def __init__(self, expected: Path) -> None:
+        self.expected = expected
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict:
+        return StatementVerdict(None, f"SafeVerify is not installed (expected at {self.expected}; build it with "
+                                "`lemmaforge setup --safeverify`): no kernel replay", skipped=True)
+
+
 def default_location(project: Path) -> Path:
     """Where `lemmaforge setup --safeverify` builds the executable for `project`."""
     return project / ".lemmaforge" / "SafeVerify" / ".lake" / "build" / "bin" / "safe_verify"

@@ -33,9 +33,13 @@ def test_reference_proof_is_proved_exit_0(kimina):
     assert out["ok"] is True and out["status"] == "proved"
     assert out["errors"] == [] and out["holes"] == 0 and out["reasons"] == []
     assert out["axioms"] == ["propext", "Classical.choice", "Quot.sound"]
-    # the whole file went to the server, header included, with the axiom probe appended
-    sent = kimina.check_requests[-1].body["snippets"][0]["code"]
+    # the whole file went to the server, header included, with the probe appended (axioms, then
+    # the pp.all type); then the statement alone with the type probe (its type in a clean environment)
+    sent, original = (r.body["snippets"][0]["code"] for r in kimina.check_requests[-2:])
     assert sent.startswith("import Mathlib") and "#print axioms mathd_algebra_478" in sent
+    assert sent.endswith("#check @mathd_algebra_478\n") and original.endswith("#check @mathd_algebra_478\n")
+    assert "#print axioms" not in original and original.startswith(STATEMENT.read_text().rstrip())
+    assert out["lean_type"].startswith("@mathd_algebra_478 : ")
 
 
 def test_statement_file_itself_is_incomplete_exit_1(kimina):

@@ -102,15 +102,17 @@ def axioms_message(name: str, axioms: Iterable[str]) -> str:
 
 
 def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str, Any] | None:
-    """The REPL's answer to a file ending in `#print axioms NAME` (the audit's probe): one info
-    message at the `#print` line saying NAME depends on `axioms`; None for a file without a probe."""
+    """The REPL's answer to a file ending in the audit's probe: one info message at the last
+    `#print axioms NAME` line saying NAME depends on `axioms`, and the answer to each `#check @NAME`
+    (`type_probe_messages`); None for a file without a probe."""
     found = list(PRINT_AXIOMS_RE.finditer(code))
+    types = type_probe_messages(code)  # the type probe (`#check @NAME`), alone for an original
     if not found:
-        return None
+        return {"env": 0, "messages": types} if types else None
     last = found[-1]
     line = code[: last.start()].count("\n") + 1  # Lean reports at the `#print`
     return {"env": 0, "messages": [{"severity": "info", "pos": {"line": line, "column": 0},
-                                     "data": axioms_message(last.group("name"), axioms)}]}
+                                     "data": axioms_message(last.group("name"), axioms)}, *types]}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -191,3 +193,108 @@ class HTTPFake:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# --------------------------------------------------------------------------------------------------
+# #check @NAME under pp.all: the elaborated type, as far as the fakes model Lean
+# --------------------------------------------------------------------------------------------------
+
+CHECK_TYPE_RE = re.compile(r"^#check[ \t]+@(?P<name>[^\s]+)", re.MULTILINE)
+# The fakes' own table of spellings Lean elaborates alike (independent of the product's).
+_FAKE_SPELLINGS = {"<=": "≤", ">=": "≥", "->": "→", "<->": "↔", "/\\": "∧", "\\/": "∨", "forall": "∀",
+                   "λ": "fun", "↦": "=>"}
+_TYPE_TOKEN = re.compile(rf"<->|<=|>=|->|/\\|\\/|:=|[{IDENT_CHARS}.]+|\S")
+# The classes whose instances decide what an operator means.
+_OPERATOR_CLASSES = {"<": {"LT"}, ">": {"LT"}, "≤": {"LE"}, "≥": {"LE"}, "+": {"Add", "HAdd"},
+                     "*": {"Mul", "HMul"}, "-": {"Sub", "HSub", "Neg"}, "/": {"Div", "HDiv"},
+                     "^": {"Pow", "HPow"}, "%": {"Mod", "HMod"}, "∣": {"Dvd"}}
+# Commands that change what later text means (at column 0, after attributes / `local` / `scoped`).
+_MEANING_RE = re.compile(
+    r"^(?:@\[[^\]\n]*\][ \t]*)*(?:(?:local|scoped|private|noncomputable)[ \t]+)*"
+    r"(?P<kw>variable|instance|notation|infixl|infixr|infix|prefix|postfix|macro_rules|macro|syntax|attribute)\b",
+    re.MULTILINE,
+)
+_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])")
+
+
+def type_tokens(text: str) -> list[str]:
+    return [_FAKE_SPELLINGS.get(t, t) for t in _TYPE_TOKEN.findall(text)]
+
+
+def _meaning_commands(context: str) -> list[str]:
+    out = []
+    for m in _MEANING_RE.finditer(context):
+        nxt = _NEXT_COMMAND.search(context, m.end())
+        out.append(context[m.start() : nxt.start() if nxt else len(context)])
+    return out
+
+
+def _changes_meaning(command: str, signature: list[str], body: str) -> bool:
+    """Whether Lean would elaborate `signature` differently under `command` (cheater-favourable:
+    where Lean's answer depends on the version, the version that lets the change through)."""
+    kw = _MEANING_RE.match(command.lstrip())
+    kind = kw.group("kw") if kw else ""
+    used = set(signature)
+    if kind == "variable":  # Lean < 4.10 adds a variable its proof mentions to the theorem
+        names = {n for group in re.findall(r"[({\[]([^:(){}\[\]]*):", command) for n in group.split()}
+        words = set(re.findall(rf"[{IDENT_CHARS}]+", " ".join(signature) + " " + body))
+        return bool(names & words)
+    if kind in ("instance", "attribute"):
+        classes = set().union(*(_OPERATOR_CLASSES.get(t, set()) for t in used))
+        named = set(re.findall(rf"[{IDENT_CHARS}.]+", command))
+        return kind == "attribute" and bool(classes) or bool(named & (classes | used))
+    quoted = " ".join(re.findall(r'"([^"\n]*)"', command) + re.findall(r"`\(([^)\n]*)\)", command))
+    return bool(set(type_tokens(quoted)) & used)
+
+
+def type_message(name: str, signature: str, context: str = "", body: str = "") -> str:
+    """What `set_option pp.all true in #check @NAME` prints for a declaration whose signature
+    (binders and type, the text between its name and `:=`) is `signature`, elaborated after
+    `context` (the text before it): its tokens with spellings Lean reads alike unified, then every
+    command of `context` that changes what those tokens mean (a `variable` it uses, an instance of
+    a class its operators use, a notation or macro over its tokens), as Lean's print would differ."""
+    tokens = type_tokens(signature)
+    changed = [" ".join(c.split()) for c in _meaning_commands(context) if _changes_meaning(c, tokens, body)]
+    return f"@{name} : " + " ".join(tokens) + "".join(f" ⟦under {c}⟧" for c in changed)
+
+
+def _top_level_assign(masked: str, start: int) -> int:
+    """The first `:=` at bracket depth 0 from `start` (len(masked) if none)."""
+    depth = 0
+    for i in range(start, len(masked)):
+        c = masked[i]
+        if c in "([{⦃⟨":
+            depth += 1
+        elif c in ")]}⦄⟩":
+            depth -= 1
+        elif depth == 0 and masked.startswith(":=", i):
+            return i
+    return len(masked)
+
+
+def type_answer(code: str, name: str) -> str | None:
+    """What Lean prints for `#check @name` after `code` (the declaration found by its name as
+    written, or by its last component inside a namespace): `type_message`, or None without one."""
+    masked = mask_comments_and_strings(code)
+    spellings = [name] if name.startswith("«") else [name, name.rsplit(".", 1)[-1]]
+    for spelled in spellings:
+        found = list(re.finditer(rf"\b(?:theorem|lemma)\s+{re.escape(spelled)}(?=[\s:(\[{{])", masked))
+        if found:
+            m = found[-1]
+            assign = _top_level_assign(masked, m.end())
+            return type_message(name, code[m.end() : assign], code[: m.start()], code[assign:])
+    return None
+
+
+def type_probe_messages(code: str) -> list[dict[str, Any]]:
+    """Lean's answers to every `#check @NAME` line of `code` (at the `#check` token), REPL JSON."""
+    out = []
+    for m in CHECK_TYPE_RE.finditer(mask_comments_and_strings(code)):
+        line = code[: m.start()].count("\n") + 1
+        data = type_answer(code[: m.start()], m.group("name"))
+        if data is None:
+            out.append({"severity": "error", "pos": {"line": line, "column": 7},
+                        "data": f"unknown identifier '{m.group('name')}'"})
+        else:
+            out.append({"severity": "info", "pos": {"line": line, "column": 0}, "data": data})
+    return out

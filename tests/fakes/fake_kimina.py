@@ -170,6 +170,7 @@ class _Elaboration:
         self._collect_sorries()
         self._warn_sorry_decls()
         self._print_axioms()
+        self._check_types()
         self.messages.sort(key=lambda m: (m["pos"]["line"], m["pos"]["column"]))
         out: dict[str, Any] = {"env": 0}
         if self.messages:
@@ -298,6 +299,28 @@ class _Elaboration:
             data = fake_common.axioms_message(decl.full_name or name, self._axioms_of(decl, set()))
             # Lean reports at the `#print` token (`withRef tk`).
             self._message("info", data, m.start(), m.start() + len("#print"))
+
+    # set_option pp.all true in #check @NAME: the audit's type probe
+
+    def _check_types(self) -> None:
+        for m in fake_common.CHECK_TYPE_RE.finditer(self.text):
+            name = m.group("name")
+            decl = self._resolve(name)
+            if decl is None or decl.start > m.start():
+                self._message("error", f"unknown identifier '{name}'", m.start("name"), m.end("name"))
+                continue
+            sig_start, depth, assign = decl.ref[1], 0, decl.end
+            for i in range(sig_start, decl.end):
+                c = self.text[i]
+                depth += c in "([{⦃⟨"
+                depth -= c in ")]}⦄⟩"
+                if depth == 0 and self.text.startswith(":=", i):
+                    assign = i
+                    break
+            data = fake_common.type_message(decl.full_name or name, self.code[sig_start:assign],
+                                            self.code[: decl.start], self.code[assign : decl.end])
+            # Lean logs `e : type` at the `#check` token (`logInfoAt tk`).
+            self._message("info", data, m.start(), m.start() + len("#check"))
 
     def _axioms_of(self, decl: _Decl, seen: set[int]) -> set[str]:
         if decl.kind == "axiom":

@@ -314,6 +314,7 @@ class Declaration:
     binders: list[str]  # hypotheses as Lean prints them, e.g. "a b : ℝ"
     statement: str | None  # the type after the signature's colon, one line
     value: str  # text after `:=` (masked)
+    sig_span: tuple[int, int] = (0, 0)  # binders and type: from the name's end to `:=`
 
 
 def _find_top_level(text: str, start: int, target: str) -> int:
@@ -395,6 +396,7 @@ def find_declarations(masked: str) -> list[Declaration]:
                 binders=_parse_binders(signature[:colon]),
                 statement=statement or None,
                 value=text[assign + 2 :],
+                sig_span=(kw_end + sig_start, kw_end + assign),
             )
         )
     return decls
@@ -494,6 +496,7 @@ class Reply:
 class _Env:
     decls: dict[str, frozenset[str]] = field(default_factory=dict)  # name → axioms it depends on
     user_axioms: frozenset[str] = frozenset()
+    types: dict[str, str] = field(default_factory=dict)  # name → what `#check @name` prints (pp.all)
 
 
 @dataclass(slots=True)
@@ -722,7 +725,7 @@ class FakeLean:
     def _scripted_command(self, cmd: str, env: int | None, rules: list[Rule]) -> dict[str, Any]:
         parent = self._envs[env] if env is not None else _Env()
         masked = fake_common.mask_comments_and_strings(cmd)
-        state = _Env(dict(parent.decls), parent.user_axioms)
+        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types))
         messages: list[tuple[int, dict[str, Any]]] = []
         if env is not None:
             for m in _IMPORT.finditer(masked):
@@ -731,7 +734,8 @@ class FakeLean:
         decls = find_declarations(masked)
         rejected: list[Declaration] = []
         events = sorted(
-            [(d.start, d) for d in decls] + [(m.start(), m) for m in fake_common.PRINT_AXIOMS_RE.finditer(masked)],
+            [(d.start, d) for d in decls] + [(m.start(), m) for m in fake_common.PRINT_AXIOMS_RE.finditer(masked)]
+            + [(m.start(), m) for m in fake_common.CHECK_TYPE_RE.finditer(masked)],
             key=lambda e: e[0],
         )
         for _, item in events:  # in source order: `#print axioms` sees only what precedes it
@@ -740,6 +744,8 @@ class FakeLean:
                 messages.extend(decl_messages)
                 if not accepted:
                     rejected.append(item)
+            elif item.re is fake_common.CHECK_TYPE_RE:
+                messages.append((item.start(), self._check_type(cmd, item, state)))
             else:
                 messages.append((item.start(), self._print_axioms(cmd, item, state)))
         for rule in rules:
@@ -768,6 +774,8 @@ class FakeLean:
         out = [(start, self._message(cmd, start, end, "warning", self.sorry_warning))] if uses_sorry else []
         if decl.name is None:
             return True, out
+        sig = cmd[decl.sig_span[0] : decl.sig_span[1]]
+        state.types[decl.name] = fake_common.type_message(decl.name, sig, cmd[: decl.start], decl.value)
         if decl.kind == "axiom":
             state.decls[decl.name] = frozenset({decl.name})
             state.user_axioms = state.user_axioms | {decl.name}
@@ -798,6 +806,14 @@ class FakeLean:
         if name not in state.decls:
             return self._message(cmd, m.start("name"), m.end("name"), "error", f"unknown constant '{name}'")
         return self._message(cmd, start, start + len("#print"), "info", fake_common.axioms_message(name, state.decls[name]))
+
+    def _check_type(self, cmd: str, m: re.Match[str], state: _Env) -> dict[str, Any]:
+        """`#check @NAME` (the audit's type probe, behind `set_option pp.… in` lines): Lean logs
+        `@NAME : type` at the `#check` token."""
+        name = m.group("name")
+        if name not in state.types:
+            return self._message(cmd, m.start("name"), m.end("name"), "error", f"unknown identifier '{name}'")
+        return self._message(cmd, m.start(), m.start() + len("#check"), "info", state.types[name])
 
     def _sorries(
         self, cmd: str, masked: str, holes: list[re.Match[str]], decls: list[Declaration]
@@ -896,7 +912,7 @@ class FakeLean:
         declares (so a later scripted `#print axioms` still knows the names)."""
         env = request.get("env")
         parent = self._envs[env] if env is not None and 0 <= env < len(self._envs) else _Env()
-        state = _Env(dict(parent.decls), parent.user_axioms)
+        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types))
         if kind in ("cmd", "header"):
             masked = fake_common.mask_comments_and_strings(request["cmd"])
             for decl in find_declarations(masked):
@@ -995,11 +1011,13 @@ def _new_proof_state_slots(response: dict[str, Any]) -> list[tuple[Any, Any]]:
 
 
 def _env_to_json(env: _Env) -> dict[str, Any]:
-    return {"decls": {k: sorted(v) for k, v in env.decls.items()}, "user_axioms": sorted(env.user_axioms)}
+    return {"decls": {k: sorted(v) for k, v in env.decls.items()}, "user_axioms": sorted(env.user_axioms),
+            "types": dict(env.types)}
 
 
 def _env_from_json(data: Mapping[str, Any]) -> _Env:
-    return _Env({k: frozenset(v) for k, v in data.get("decls", {}).items()}, frozenset(data.get("user_axioms", [])))
+    return _Env({k: frozenset(v) for k, v in data.get("decls", {}).items()}, frozenset(data.get("user_axioms", [])),
+                dict(data.get("types", {})))
 
 
 def load_fake_lean(config: Mapping[str, Any]) -> FakeLean:

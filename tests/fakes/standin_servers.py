@@ -46,6 +46,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes.fake_common import type_probe_messages
+
 # --- the simulated Lean ------------------------------------------------------------------------
 
 _SORRY = re.compile(r"\bsorry\b")
@@ -80,6 +82,7 @@ def judge(body: str) -> dict[str, Any]:
     for m in _AXIOMS.finditer(body):
         deps = "propext, sorryAx" if sorries or any(x["severity"] == "error" for x in messages) else "propext"
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
+    messages.extend(type_probe_messages(body))  # the audit's `#check @NAME` type probe
     return {"env": 0, "messages": messages, "sorries": sorries}
 
 

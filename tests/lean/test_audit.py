@@ -257,6 +257,15 @@ class _Recording:
         return await self.inner.check(code, timeout=timeout)
 
 
+# The audit's type probe for `t`, as the product must send it (lean/judge.py): `pp.all` and the
+# sub-options a candidate could otherwise override, then `#check @t`.
+TYPE_PROBE_T = (
+    "set_option pp.all true in\nset_option pp.fullNames true in\nset_option pp.explicit true in\n"
+    "set_option pp.universes true in\nset_option pp.notation false in\nset_option pp.coercions false in\n"
+    "set_option pp.funBinderTypes true in\nset_option pp.proofs true in\n#check @t\n"
+)
+
+
 async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -> None:
     from lemmaforge.lean.audit import text_to_check
 
@@ -264,7 +273,10 @@ async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -
     expected = text_to_check(GOOD, door, original=ORIGINAL)
     report = await audit(GOOD, door, original=ORIGINAL)
     assert report.status is AuditStatus.PROVED
-    assert door.sent == [expected] and expected.endswith("\n\n#print axioms t\n")
+    # The candidate with the probe (axioms, then the pp.all type), then once the original with the
+    # type probe alone: Lean's print of the original statement in a clean environment.
+    assert door.sent[0] == expected and expected.endswith(f"\n\n#print axioms t\n{TYPE_PROBE_T}")
+    assert door.sent[1:] == [ORIGINAL.rstrip() + "\n\n" + TYPE_PROBE_T]
 
 
 @pytest.mark.parametrize("name", [n for n, (_, reasons, _) in CHEATS.items()])
@@ -278,7 +290,7 @@ async def test_nothing_the_audit_refuses_before_lean_is_offered_to_check_ahead(k
     if {r.reason for r in report.reasons} & _STATIC_REJECTIONS:
         assert door.sent == [] and ahead is None
     else:  # refused by what Lean said: the same text, sent ahead or not
-        assert door.sent == [ahead]
+        assert door.sent[:1] == [ahead]
 
 
 def test_a_verifier_that_probes_its_own_way_gets_nothing_to_check_ahead() -> None:

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from lemmaforge.config import BudgetConfig
+from lemmaforge.lean import judge
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
@@ -308,6 +309,6 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]
     (candidate_answered,) = [e for c, _, e in verifier.log if _named(c) == "p_sub_2"]
     assert (audit_started < candidate_answered) is room
-    assert [c for c, _, _ in verifier.log if "#print axioms" in c] == [result.proof.rstrip() + "\n\n#print axioms p\n"]
+    assert [c for c, _, _ in verifier.log if "#print axioms" in c] == [judge.with_probe(result.proof, judge.Probe.build("p"))]
     assert (result.stats.checks_ahead, result.stats.checks_ahead_unused) == ((1, 0) if room else (0, 0))
     assert result.stats.checks == len(verifier.log)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean import priority
+from lemmaforge.lean import judge, priority
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
 from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
@@ -132,7 +132,7 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     engine = SearchEngine(verifier, None, prover, recorder=recorder, options=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
-    candidate_checks = [c for c in verifier.checked if "#print axioms" not in c]
+    candidate_checks = [c for c in verifier.checked if "#print axioms" not in c and "#check @" not in c]
     assert len(candidate_checks) == len(set(candidate_checks)) == 2  # "bad" once, "ok" once
     assert result.stats.llm_calls == 4
     finished = recorder.of_type(RunFinished)
@@ -399,13 +399,13 @@ class _AutomationVerifier(CountingVerifier):
             self.has_room = lambda: room  # type: ignore[method-assign]
 
     async def check(self, code: str, *, timeout=None) -> CheckResult:
-        if "auto_ok" in code and "#print axioms" not in code:
+        if "auto_ok" in code and "#print axioms" not in code and "#check @" not in code:
             self.checked.append(code)
             await asyncio.sleep(0.2)
             self.log.append(("automation", asyncio.get_running_loop().time()))
             msgs = [] if self.closes else [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "no"}]
             return CheckResult.from_repl_response({"env": 0, "messages": msgs})
-        if "sorry" in code and "#print axioms" not in code:
+        if "sorry" in code and "#print axioms" not in code and "#check @" not in code:
             self.checked.append(code)
             holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
             return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
@@ -543,8 +543,9 @@ async def test_with_lean_room_the_candidates_are_checked_while_automation_is(lea
     assert all((t < first_automation) == bool(lean_room) for t in candidates)
     stats = result.stats
     assert (stats.checks_ahead, stats.checks_ahead_unused) == ((2, 0) if lean_room else (0, 0))
-    # the sketch, two automation checks, two candidates, the assembled file: the same either way
-    assert stats.checks == len(verifier.checked) == 6
+    # the sketch, two automation checks, two candidates, the assembled file, the original's type
+    # (lean/judge.py: once per problem): the same either way
+    assert stats.checks == len(verifier.checked) == 7
 
 
 @pytest.mark.parametrize("lean_room", [None, True])
@@ -559,7 +560,7 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
     check = verifier.check
 
     async def logged(code, *, timeout=None):
-        if "sorry" in code and "#print" not in code:
+        if "sorry" in code and "#print" not in code and "#check" not in code:
             sketch_checks.append(asyncio.get_running_loop().time())
         return await check(code, timeout=timeout)
 
@@ -688,8 +689,9 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     assert result.proved and result.proof is not None
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
     probed = [c for c in verifier.checked if "#print axioms" in c]
-    assert probed == [result.proof.rstrip() + "\n\n#print axioms p\n"]
-    assert result.stats.checks == len(verifier.checked) == 4  # the sketch, two holes' automation, the file
+    assert probed == [judge.with_probe(result.proof, judge.Probe.build("p"))]
+    # the sketch, two holes' automation, the file, the original's type (lean/judge.py)
+    assert result.stats.checks == len(verifier.checked) == 5
     from lemmaforge.records import AttemptRecord
 
     root_assemblies = [a for a in recorder.of_type(AttemptRecord) if a.strategy == "assembly"]
@@ -739,7 +741,7 @@ def _alternatives_engine(*, room: bool, parallel: bool):
         async def check(self, code: str, *, timeout=None) -> CheckResult:
             from lemmaforge.lean import priority
 
-            if "sorry" in code and "theorem p " in code and "#print" not in code:  # a root sketch's check
+            if "sorry" in code and "theorem p " in code and "#print" not in code and "#check" not in code:
                 step = "second" if "x + 0 = x" in code else "first"
                 self.sketch_paths.append((step, len(priority.current_siblings())))
             return await super().check(code, timeout=timeout)

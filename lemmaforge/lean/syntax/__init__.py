@@ -30,7 +30,9 @@ from lemmaforge.lean.syntax.compare import (
     preamble_changed,
     preamble_diff,
     same_statement,
+    statement_match,
     statement_tokens,
+    target_declaration,
     theorem_key,
 )
 from lemmaforge.lean.syntax.holes import Hole, TermProof, fill, holes
@@ -86,6 +88,8 @@ __all__ = [
     "preamble_diff",
     "same_statement",
     "skeleton",
+    "statement_match",
+    "target_declaration",
     "split_commands",
     "split_header",
     "statement_tokens",

@@ -29,8 +29,12 @@ __all__ = [
     "normalize_statement",
     "preamble_changed",
     "preamble_diff",
+    "SAME_SPELLING",
+    "StatementMatch",
     "same_statement",
+    "statement_match",
     "statement_tokens",
+    "target_declaration",
     "theorem_key",
 ]
 
@@ -109,17 +113,133 @@ def _statement_key(decl: Declaration) -> tuple[str, ...]:
 
 
 def same_statement(original: str, candidate: str) -> bool:
-    """Whether the last theorem/lemma of `candidate` states the last theorem/lemma of `original`.
+    """Whether `candidate` states the theorem of `original` (see `statement_match`)."""
+    return statement_match(original, candidate).same
 
-    Compared: the name, universe parameters, binders and type (after `normalize_code`: comments
-    and the amount/kind of whitespace do not matter, its presence does), and the `open … in` /
-    `set_option … in` prefixes (except resource/printing options such as `maxHeartbeats`).
-    Ignored: `theorem` vs `lemma`, the docstring, attributes and modifiers, and the proof after
-    `:=`. What precedes the theorem is NOT compared here: see `preamble_diff`."""
-    a, b = last_theorem(original), last_theorem(candidate)
-    if a is None or b is None:
-        return False
-    return _statement_key(a) == _statement_key(b)
+
+# Spellings Lean reads as one token, or as two notations that expand to the same term: each
+# alternative → the spelling compared. From Lean's own source (leanprover/lean4):
+# * src/Lean/Parser/Term.lean @ 0dbbe18d70d1b4418d0d1adb25be96a4fdb463d0: `unicodeSymbol " → " " -> "`
+#   (arrow, depArrow), `unicodeSymbol "∀" "forall"`, `unicodeSymbol "λ" "fun"`,
+#   `unicodeSymbol " ↦" " =>"` (basicFun), and `unicodeSymbol "← " "<- "` (the left arrow);
+# * src/Init/Notation.lean @ 00298d032ca27919e182e96d0da81602bfee9120: `infix " <= "`/`" ≤ "` =>
+#   LE.le and `" >= "`/`" ≥ "` => GE.ge (both re-expanded by the same `binrel%` macro_rules),
+#   `infixr " /\\ "`/`" ∧ "` => And, `infixr " \\/ "`/`" ∨ "` => Or;
+# * src/Init/Core.lean @ f4a05a01b54c99a2b2fa8f44a557a69c98b1ec20: `infix " <-> "`/`" ↔ "` => Iff.
+# Not here on purpose: `!=` (`bne`, a Bool) is not `≠` (`Ne`, a Prop); `ℕ`/`Nat` is Mathlib
+# notation that a local notation could shadow; `exists`/`∃` are two macros.
+SAME_SPELLING = {
+    "->": "→", "forall": "∀", "λ": "fun", "↦": "=>", "<-": "←",
+    "<=": "≤", ">=": "≥", "/\\": "∧", "\\/": "∨", "<->": "↔",
+}
+# The ASCII `/\` and `\/` as two touching tokens (a lexer that does not know them as one).
+_SPLIT_SPELLINGS = {("/", "\\"): "∧", ("\\", "/"): "∨"}
+
+
+def _spelled(toks: Sequence[Token]) -> list[Token]:
+    """`toks` with every alternative spelling replaced by the one compared (`SAME_SPELLING`)."""
+    out: list[Token] = []
+    for t in toks:
+        if out and t.kind == "symbol" and out[-1].kind == "symbol" and out[-1].end == t.start:
+            merged = _SPLIT_SPELLINGS.get((out[-1].text, t.text))
+            if merged is not None:
+                out[-1] = out[-1]._replace(text=merged, end=t.end)
+                continue
+        if t.kind in ("symbol", "ident") and t.text in SAME_SPELLING:
+            t = t._replace(text=SAME_SPELLING[t.text])
+        out.append(t)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StatementMatch:
+    """Whether a candidate states an original's theorem; `detail` says what differs when not."""
+
+    same: bool
+    detail: str = ""
+    target: Declaration | None = None  # the candidate's declaration with the original's name
+
+
+def _decl_key(decl: Declaration) -> str:
+    """A declaration's full name as Lean reads it (`«t»` is `t`; `«t.x»` is one component)."""
+    return format_name(name_components(decl.full_name or decl.name)) or decl.full_name or decl.name
+
+
+def target_declaration(candidate: str, name: str) -> list[Declaration]:
+    """The theorems/lemmas of `candidate` whose full name is `name` (by name, never by position:
+    a helper lemma after the theorem is not the target)."""
+    key = format_name(name_components(name)) or name
+    return [d for d in declarations_of(analyze(candidate)) if d.kind in ("theorem", "lemma") and _decl_key(d) == key]
+
+
+_SORRY_TAILS = ((":=", "sorry"), (":=", "by", "sorry"))
+
+
+def _signature_tokens(code: str, decl: Declaration, *, exact: bool) -> tuple[tuple[str, ...], str | None] | None:
+    """(canonical signature tokens, the token that must follow them) of `decl` in `code`.
+
+    `exact`: the original's signature is everything between its name and the final `:=` of a file
+    ending in `:= sorry` / `:= by sorry` (comments aside): known exactly, nothing guessed. Without
+    an exact end (an original that does not end so), the syntax layer's signature span is used and
+    the token after it (`:=`, `|`, `where`) must follow in the candidate too."""
+    toks = tokens(code)
+    k = next((i for i, t in enumerate(toks) if t.start >= decl.signature_start), len(toks))
+    prev = toks[k - 1 : k] if k > 0 else []
+    if exact:
+        tail = [t.text for t in toks[k:]]
+        for end in _SORRY_TAILS:
+            if tuple(tail[-len(end) :]) == end:
+                sig = toks[k : len(toks) - len(end)]
+                return canonical_tokens(_spelled([*prev, *sig]))[len(prev) :], ":="
+        return None
+    sig_end = decl.signature_start + len(code[decl.signature_start :]) - len(code[decl.signature_start :].lstrip())
+    sig_end += len(decl.signature)
+    j = next((i for i in range(k, len(toks)) if toks[i].start >= sig_end), len(toks))
+    after = toks[j].text if j < len(toks) else None
+    return canonical_tokens(_spelled([*prev, *toks[k:j]]))[len(prev) :], after
+
+
+def statement_match(original: str, candidate: str) -> StatementMatch:
+    """Whether `candidate` states the last theorem/lemma of `original`.
+
+    The target is the candidate's theorem with the original's full name (found by name; exactly
+    one). Its signature must be the original's token sequence exactly, then `:=`: when the
+    original ends in `:= sorry` / `:= by sorry` (every benchmark statement does) that sequence is
+    known exactly, with no guess at where a signature ends (a type line starting with `|x|` or
+    holding `match` alternatives is compared whole). Tolerated: the spellings Lean reads as the
+    same (`SAME_SPELLING`), comments and the amount of whitespace (not its presence where Lean
+    reads it, see `canonical_tokens`), `theorem` vs `lemma`, docstrings, attributes, modifiers,
+    and resource/printing options in `set_option … in` prefixes. Compared too: universe
+    parameters and the other `open … in` / `set_option … in` prefixes. What precedes the theorem
+    is NOT compared here: see `preamble_diff`."""
+    a = last_theorem(original)
+    if a is None:
+        return StatementMatch(False, "the original has no theorem or lemma")
+    found = target_declaration(candidate, a.full_name or a.name)
+    if not found:
+        return StatementMatch(False, f"no theorem named '{a.full_name or a.name}'")
+    if len(found) > 1:
+        return StatementMatch(False, f"'{a.full_name or a.name}' is declared {len(found)} times")
+    b = found[0]
+    wanted = _signature_tokens(original, a, exact=True) or _signature_tokens(original, a, exact=False)
+    assert wanted is not None  # the inexact form always answers
+    sig, follow = wanted
+    cand_toks = tokens(candidate)
+    k = next((i for i, t in enumerate(cand_toks) if t.start >= b.signature_start), len(cand_toks))
+    prev = cand_toks[k - 1 : k] if k > 0 else []
+    # One more token than the signature: the spelling merge may join two into one.
+    window = canonical_tokens(_spelled([*prev, *cand_toks[k : k + 2 * len(sig) + 2]]))[len(prev) :]
+    if window[: len(sig)] != sig or (follow is not None and window[len(sig) : len(sig) + 1] != (follow,)):
+        return StatementMatch(False, "the signature differs from the original's", b)
+    if _prefix_key(a) != _prefix_key(b):
+        return StatementMatch(False, "the kind, universe parameters or `… in` prefixes differ", b)
+    return StatementMatch(True, "", b)
+
+
+def _prefix_key(decl: Declaration) -> tuple[str, ...]:
+    """`_statement_key` without the name and the signature (compared on their own)."""
+    kind, _name, universe_params, _signature, *prefixes = _statement_key(decl)
+    return (kind, normalize_code(universe_params), *prefixes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +301,10 @@ def preamble_diff(
     problems: list[str] = []
     j = 0
     for o in orig:
+        if o.keyword == "set_option" and _HARMLESS_OPTIONS.match(o.text + " ") and not any(
+            c.text == o.text for c in cand[j:]
+        ):
+            continue  # a resource/printing option (`maxHeartbeats 400000` → `0`): Lean elaborates the same
         k = j
         while k < len(cand):
             c = cand[k]

@@ -10,6 +10,7 @@ implies. `check --json` is run on every cheat that never reaches Lean, to show i
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +25,9 @@ from lemmaforge.lean import syntax
 from lemmaforge.lean.audit import AuditStatus, audit
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
+from tests.fakes import fake_common
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
+from tests.fakes.fake_lean import _find_top_level
 
 HERE = Path(__file__).parent
 ORIGINALS: dict[str, dict[str, Any]] = tomllib.loads((HERE / "originals.toml").read_text(encoding="utf-8"))
@@ -45,28 +48,62 @@ def candidate_of(case: dict[str, Any]) -> str:
     return original[: theorem.start] + case["body"]
 
 
+# The type probe the product appends for a theorem NAME (lean/judge.py), written out here.
+TYPE_OPTIONS = ("pp.all true", "pp.fullNames true", "pp.explicit true", "pp.universes true", "pp.notation false",
+                "pp.coercions false", "pp.funBinderTypes true", "pp.proofs true")
+
+
+def type_probe(name: str) -> str:
+    return "".join(f"set_option {o} in\n" for o in TYPE_OPTIONS) + f"#check @{name}\n"
+
+
 def expected_request(case: dict[str, Any]) -> str:
-    return candidate_of(case).rstrip() + f"\n\n#print axioms {case['probe']}\n"
+    """The candidate, a blank line, `#print axioms` for its theorem and each lemma it added
+    (`helpers`), then the theorem's type probe."""
+    axioms = "".join(f"#print axioms {n}\n" for n in (case["probe"], *case.get("helpers", ())))
+    return candidate_of(case).rstrip() + "\n\n" + axioms + type_probe(case["probe"])
+
+
+def type_answer(code: str, name: str) -> str:
+    """What Lean prints for `#check @name` after `code` (the fakes' model: fake_common)."""
+    masked = fake_common.mask_comments_and_strings(code)
+    spellings = [name] if name.startswith("«") else [name, name.rsplit(".", 1)[-1]]
+    for spelled in spellings:
+        found = list(re.finditer(rf"\b(?:theorem|lemma)\s+{re.escape(spelled)}(?=[\s:(\[{{])", masked))
+        if found:
+            m = found[-1]
+            assign = _find_top_level(masked, m.end(), ":=")
+            return fake_common.type_message(name, code[m.end() : assign], code[: m.start()], code[assign:])
+    raise AssertionError(f"no theorem {name} in the request")
 
 
 class CorpusLean:
     """A Kimina-like verifier (one whole-file check, the probe appended) that answers one scripted
-    REPL response and records every request. `pos = "probe"` is the `#print` token's position."""
+    REPL response and records every request. `pos = "probe"` is the `#print` token of the
+    theorem's axiom probe; the other probe lines (a helper's axioms, the type) are answered the
+    way the fakes model Lean, unless the case scripts them. The original's own check (its type in
+    a clean environment) is answered from its text."""
 
     name = "corpus"
     supports_proof_states = False
 
-    def __init__(self, response: dict[str, Any] | None) -> None:
+    def __init__(self, response: dict[str, Any] | None, original: str = "") -> None:
         self.response = response
+        self.original = original
         self.requests: list[str] = []
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         self.requests.append(code)
         if self.response is None:
             raise AssertionError("this case must never reach Lean")
+        body, _, probe = code.rpartition("\n\n#print axioms ")
+        if not body:  # the original, with the type probe only
+            body, _, probe = code.partition("\n\nset_option pp.all")
+            assert body == self.original.rstrip(), "only the original is checked without an axiom probe"
+            return self._typed(code, [], [])
         if self.response.get("status") == "timeout":  # the backend killed the check
             return CheckResult(status=CheckStatus.TIMEOUT, backend=self.name, error="Lean ran past its time limit")
-        probe_line = code[: code.rindex("#print axioms")].count("\n") + 1
+        probe_line = code[: code.index("#print axioms", len(body))].count("\n") + 1
         messages = []
         for m in self.response.get("messages", []):
             pos = m["pos"]
@@ -74,8 +111,23 @@ class CorpusLean:
             end = (line, 6) if pos == "probe" else (line, col + 1)
             messages.append({"severity": m["severity"], "data": m["data"], "pos": {"line": line, "column": col},
                              "endPos": {"line": end[0], "column": end[1]}})
+        for k, ln in enumerate(code.splitlines()[probe_line:], start=probe_line + 1):  # helpers' probes
+            if ln.startswith("#print axioms "):
+                helper = ln.split()[-1]
+                data = self.response.get("helpers", {}).get(helper, f"'{helper}' depends on axioms: [propext]")
+                messages.append({"severity": "info", "data": data, "pos": {"line": k, "column": 0},
+                                 "endPos": {"line": k, "column": 6}})
         sorries = [{"pos": {"line": s["pos"][0], "column": s["pos"][1]}, "goal": s["goal"], "proofState": k}
                    for k, s in enumerate(self.response.get("sorries", []))]
+        return self._typed(code, messages, sorries)
+
+    def _typed(self, code: str, messages: list[dict[str, Any]], sorries: list[dict[str, Any]]) -> CheckResult:
+        lines = code.splitlines()
+        k = next(i for i, ln in enumerate(lines) if ln.startswith("#check @"))
+        name = lines[k].split("@", 1)[1]
+        data = self.response.get("type") if self.response and code.count("#print axioms") else None
+        messages = [*messages, {"severity": "info", "data": data or type_answer(code, name),
+                                "pos": {"line": k + 1, "column": 0}, "endPos": {"line": k + 1, "column": 6}}]
         return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend=self.name)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
@@ -89,7 +141,7 @@ class CorpusLean:
 
 
 async def run_case(case: dict[str, Any]) -> tuple[Any, CorpusLean]:
-    fake = CorpusLean(case.get("response"))
+    fake = CorpusLean(case.get("response"), original_of(case))
     verifier = GatedVerifier(fake, trust_dataset=bool(ORIGINALS[case["original"]].get("trust_dataset", False)))
     config = AuditConfig(allow_native_decide=bool(case.get("allow_native_decide", False)))
     report = await audit(candidate_of(case), verifier, original=original_of(case), config=config)
@@ -113,7 +165,9 @@ async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any]) -> None:
     assert not report.ok and report.status is not AuditStatus.PROVED, reasons
     assert case["reason"] in reasons, (case["id"], [str(r) for r in report.reasons])
     if case["sent"]:
-        assert fake.requests == [expected_request(case)]
+        assert fake.requests[0] == expected_request(case)
+        # Anything after it is the original's type in a clean environment (never model text).
+        assert all(r == original_of(case).rstrip() + "\n\n" + type_probe(case["probe"]) for r in fake.requests[1:])
     else:
         assert fake.requests == [], f"{case['id']} reached the verifier"
 
@@ -122,7 +176,7 @@ async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any]) -> None:
 async def test_honest_proof_is_proved(case: dict[str, Any]) -> None:
     report, fake = await run_case(case)
     assert report.ok, (case["id"], [str(r) for r in report.reasons])
-    assert fake.requests == [expected_request(case)]
+    assert fake.requests == [expected_request(case), original_of(case).rstrip() + "\n\n" + type_probe(case["probe"])]
 
 
 # --- `check --json` shows the reason ---------------------------------------------------------------
@@ -174,4 +228,4 @@ def test_check_json_spoofed_axiom_line_through_the_kimina_client(tmp_path: Path)
     out = json.loads(result.stdout)
     assert out["status"] == "rejected" and "forbidden_axiom" in [r["reason"] for r in out["reasons"]]
     assert "Lean.ofReduceBool" in out["axioms"]
-    assert any(code.rstrip().endswith("#print axioms pow_ten") for code in sent)
+    assert any(code.endswith("\n\n#print axioms pow_ten\n" + type_probe("pow_ten")) for code in sent)

@@ -1,0 +1,257 @@
+"""Lean decides: the product's probe, run after a candidate's whole-file check, asks Lean what was
+declared, and the audit compares Lean's answers instead of trusting our reading of the text.
+
+The probe (product text, built only from validated declaration names, never from model text):
+
+* `#print axioms N` for the target theorem AND for every other theorem/lemma the candidate added
+  (an `example` cannot be named, so the audit refuses examples in a final proof: see
+  `audit.static_audit`);
+* the target's elaborated type, printed with everything explicit:
+
+      set_option pp.all true in
+      set_option pp.fullNames true in  … (the sub-options below)
+      #check @N
+
+  `#check @N` elaborates the term `@N` and logs `e : type` at the `#check` token (leanprover/lean4
+  `src/Lean/Elab/BuiltinCommand.lean` @ ee486c8fc9dfb4ea5e44501b93900bfa6b6f1584, `elabCheckCore`:
+  only a bare identifier takes the `.signature` path; `@N` is a term). `pp.all` shows implicit
+  arguments, instances, universes and full names and turns notation off; each sub-option is set
+  again explicitly because an explicitly set sub-option wins over `pp.all` (`getPPFullNames o :=
+  o.get pp.fullNames.name (getPPAll o)`, `src/Lean/PrettyPrinter/Delaborator/Options.lean`), so a
+  candidate's own `set_option pp.fullNames false` cannot make a different constant print the same.
+  Options that only hide detail (`pp.maxSteps`, `pp.deepTerms`, `pp.instances false`) fail closed:
+  the candidate's print then differs from the original's.
+
+That print is compared with the same print of the ORIGINAL statement elaborated in a clean
+environment (its own check, the original file with the same probe), cached per verifier and
+problem. A local notation, instance, macro, `variable` or option that changes what the unchanged
+statement text means changes the elaborated type, whatever our lexer saw.
+
+Only messages Lean attaches to the probe's own commands count: on the REPL the probe is a separate
+command in the candidate's environment (`check_with_probe`), elsewhere it is appended after a
+blank line and a message counts only at its command's line, column 0. A candidate that ran meta
+code could still forge messages there: keeping meta code out is the gate's job, and where Lean is
+local SafeVerify's kernel replay of the compiled files is the authority (`lean/safeverify.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import weakref
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lemmaforge.lean import gate
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity
+
+# `pp.all` and the sub-options that decide which constant a printed name denotes. All exist in
+# every Lean 4 release the product supports (registered in Delaborator/Options.lean since 2022).
+TYPE_OPTIONS = (
+    ("pp.all", "true"),
+    ("pp.fullNames", "true"),
+    ("pp.explicit", "true"),
+    ("pp.universes", "true"),
+    ("pp.notation", "false"),
+    ("pp.coercions", "false"),
+    ("pp.funBinderTypes", "true"),
+    ("pp.proofs", "true"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """The product's probe commands: (what each asks, its text). One command per line; a
+    command's messages are those at its last line (`#print` / `#check` start there, column 0)."""
+
+    commands: tuple[tuple[tuple[str, str], str], ...]
+
+    @classmethod
+    def build(cls, target: str, *, others: tuple[str, ...] = (), type_of: bool = True,
+              axioms: bool = True) -> Probe:
+        names = (target, *others)
+        for name in names:
+            if not gate.valid_probe_name(name):
+                raise ValueError(f"not a declaration name: {name!r}")
+        cmds: list[tuple[tuple[str, str], str]] = []
+        if axioms:
+            cmds.extend((("axioms", n), gate.probe_command(n)) for n in dict.fromkeys(names))
+        if type_of:
+            prefix = "".join(f"set_option {opt} {value} in\n" for opt, value in TYPE_OPTIONS)
+            cmds.append((("type", target), f"{prefix}#check @{target}"))
+        return cls(tuple(cmds))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(text for _, text in self.commands) + "\n"
+
+    def answer_lines(self, first_line: int) -> dict[int, tuple[str, str]]:
+        """Line (1-based, the probe starting at `first_line`) → the question answered there."""
+        out: dict[int, tuple[str, str]] = {}
+        line = first_line
+        for key, text in self.commands:
+            line += text.count("\n")
+            out[line] = key
+            line += 1
+        return out
+
+    def split(self, messages: list[Message], first_line: int) -> dict[tuple[str, str], list[Message]]:
+        """The probe's messages by question: only those at a command's own line and column 0."""
+        lines = self.answer_lines(first_line)
+        out: dict[tuple[str, str], list[Message]] = {key: [] for key, _ in self.commands}
+        for m in messages:
+            if m.pos is not None and m.pos.column == 0 and m.pos.line in lines:
+                out[lines[m.pos.line]].append(m)
+        return out
+
+
+def with_probe(code: str, probe: Probe) -> str:
+    """`code`, a blank line, then the probe: the file a backend without `check_with_probe` checks."""
+    return code.rstrip() + "\n\n" + probe.text
+
+
+def _probe_first_line(code: str) -> int:
+    return code.rstrip().count("\n") + 3  # the code's last line, a blank line, then the probe
+
+
+def _gate_refusal(verifier: gate.GatedVerifier, violations: list[gate.Violation]) -> CheckResult:
+    verifier.refused += 1
+    return CheckResult(
+        status=CheckStatus.ERROR,
+        messages=[Message(Severity.ERROR, f"lemmaforge gate: {v}") for v in violations],
+        backend=verifier.inner.name,
+        raw={"gate": [v.to_json() for v in violations]},
+    )
+
+
+async def run_probed(
+    verifier: Any, code: str, probe: Probe, *, timeout: float | None = None
+) -> tuple[CheckResult, dict[tuple[str, str], list[Message]] | None]:
+    """Check `code` (through the gate when `verifier` is gated) and run `probe` after it. Returns
+    the check (the probe's messages removed) and the probe's answers by question (None: the probe
+    did not run: refused, timed out, crashed)."""
+    inner = verifier
+    if isinstance(verifier, gate.GatedVerifier):
+        violations = verifier.violations(code)
+        if violations:
+            return _gate_refusal(verifier, violations), None
+        inner = verifier.inner
+    own = getattr(inner, "check_with_probe", None)
+    if own is not None:  # the REPL: the probe is its own command in the proof's environment
+        result, messages = await own(code, probe.text, timeout=timeout)
+        return result, (probe.split(list(messages), 1) if messages is not None else None)
+    checked = await inner.check(with_probe(code, probe), timeout=timeout)
+    first = _probe_first_line(code)
+    answers = probe.split(list(checked.messages), first)
+    region = [m for m in checked.messages if m.pos is not None and m.pos.line >= first]
+    own_msgs = [m for m in checked.messages if m not in region]
+    # The probe's messages are the product's, not the proof's: a copy without them (a verifier
+    # that deduplicates hands the same result object to every check of this text).
+    result = replace(checked, messages=own_msgs)
+    probe_errors = [m for m in region if m.severity is Severity.ERROR]
+    if result.status is CheckStatus.ERROR and not result.errors and result.error is None:
+        result.status = CheckStatus.INCOMPLETE if result.holes else CheckStatus.VALID
+    if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED):
+        return result, None
+    if probe_errors:  # the probe itself failed (an unknown option on this Lean, a bad name)
+        answers[("error", "")] = probe_errors
+    return result, answers
+
+
+def type_print(answers: dict[tuple[str, str], list[Message]] | None, name: str) -> str | None:
+    """The elaborated type Lean printed for `#check @name`: exactly one info message there."""
+    if answers is None:
+        return None
+    infos = [m for m in answers.get(("type", name), []) if m.severity is Severity.INFO]
+    if len(infos) != 1:
+        return None
+    return infos[0].data.strip()
+
+
+# --- `#print axioms` answers --------------------------------------------------------------------
+
+_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' depends on axioms: \[(?P<axioms>.*)\]\s*$", re.DOTALL)
+_NO_AXIOMS_RE = re.compile(r"^'(?P<name>.*)' does not depend on any axioms\s*$", re.DOTALL)
+
+
+def _split_names(text: str) -> list[str]:
+    """`a, «b, c», d.e'` → ["a", "«b, c»", "d.e'"]: commas inside «» are part of a name."""
+    out: list[str] = []
+    cur: list[str] = []
+    quoted = False
+    for ch in text:
+        if ch == "«":
+            quoted = True
+        elif ch == "»":
+            quoted = False
+        if ch == "," and not quoted:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [" ".join(n.split()) for n in out if n.strip()]
+
+
+def name_key(name: str) -> str:
+    """Lean prints `«x y».z` where a part needs quoting; compare names without the quotes."""
+    return name.strip().replace("«", "").replace("»", "")
+
+
+def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | None:
+    """The axiom list of `theorem` from the probe's OWN messages (those Lean attached to the
+    product's `#print axioms` command), or None when there is none for exactly that name."""
+    if messages is None:
+        return None
+    found: list[str] | None = None
+    for message in messages:
+        if message.severity is not Severity.INFO:
+            continue
+        data = message.data.strip()
+        m = _AXIOMS_RE.match(data)
+        if m and name_key(m.group("name")) == name_key(theorem):
+            if found is not None:
+                return None  # two answers to one probe: not what Lean does, trust neither
+            found = _split_names(m.group("axioms"))
+            continue
+        m = _NO_AXIOMS_RE.match(data)
+        if m and name_key(m.group("name")) == name_key(theorem):
+            if found is not None:
+                return None
+            found = []
+    return found
+
+
+
+# --- the original's print, once per verifier and problem ---------------------------------------
+
+_ORIGINAL_TYPES: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], str]] = weakref.WeakKeyDictionary()
+_MAX_CACHED = 4096
+
+
+async def original_type(
+    verifier: Any, original: str, name: str, *, timeout: float | None = None
+) -> tuple[str | None, str]:
+    """(the original statement's elaborated type in a clean environment, why None). Cached per
+    verifier and problem: a benchmark's statement is elaborated once, not once per proof."""
+    key = (hashlib.sha256(original.encode()).hexdigest(), name)
+    try:
+        cache = _ORIGINAL_TYPES.setdefault(verifier, {})
+    except TypeError:  # an object that cannot be weakly referenced: no cache
+        cache = {}
+    if key in cache:
+        return cache[key], ""
+    probe = Probe.build(name, axioms=False)
+    result, answers = await run_probed(verifier, original, probe, timeout=timeout)
+    if gate.gate_violations(result):
+        return None, "the original was refused by the gate"
+    if answers is None:
+        return None, result.error or f"the original's check did not finish ({result.status.value})"
+    printed = type_print(answers, name)
+    if printed is None:
+        detail = "; ".join(m.format() for m in answers.get(("error", ""), []) + answers.get(("type", name), []))
+        return None, f"Lean printed no type for the original '{name}'" + (f": {detail[:200]}" if detail else "")
+    if len(cache) >= _MAX_CACHED:
+        cache.clear()
+    cache[key] = printed
+    return printed, ""

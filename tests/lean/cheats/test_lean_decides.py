@@ -1,0 +1,223 @@
+"""Lean decides (issue 37, point 1; categories 1, 2 and 4), through `check` and `prove` on the fake
+backends (Kimina, lake, REPL).
+
+Category 1 is "wherever our lexer and Lean's disagree, every text defence fails at once". These
+tests make the text defences fail on purpose (the gate and the preamble check see nothing), the way
+a lexer divergence would, and show the verdict still comes out right: the product's probe asks
+Lean for the theorem's elaborated type (`pp.all`) and compares it with the original's, elaborated in
+a clean environment. The fakes answer the probe with the type their model of Lean elaborates
+(tests/fakes/fake_common.py `type_message`), taking the cheater-favourable reading where Lean
+versions differ (a `variable` the proof mentions is added to the theorem, as Lean < 4.10 does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lemmaforge.cli import app
+from lemmaforge.config import VerifierConfig
+from lemmaforge.lean import audit as audit_module
+from lemmaforge.lean import gate
+from lemmaforge.lean.audit import AuditStatus, Reason, audit
+from lemmaforge.lean.backends import make_verifier
+from lemmaforge.lean.gate import GatedVerifier
+from lemmaforge.lean.safeverify import default_location
+from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
+from tests.lean.test_repl import pool  # noqa: F401 (fixture: ReplVerifier over the fake REPL process)
+
+FAKES = Path(__file__).resolve().parents[2] / "fakes"
+FAKE_LAKE = str(FAKES / "lake")
+HEADER = "import Mathlib\n\nset_option maxHeartbeats 400000\n\nopen Real\n\n"
+THEOREM = "theorem t (a b : ℝ) (h₀ : 0 < a) (h₁ : 0 < b) : 0 < a * b := by\n"
+ORIGINAL = HEADER + THEOREM + "  sorry\n"
+HONEST = HEADER + THEOREM + "  exact mul_pos h₀ h₁\n"
+
+# Commands that change what the unchanged statement text means; each written from Lean's own
+# documentation of the command (Lean 4 manual: "Notations", "Instances", "Section variables").
+MEANING_CHANGES = {
+    "instance": ("instance : LT ℝ := ⟨fun x y => y < x⟩\n\n", "  exact mul_pos h₀ h₁\n"),
+    "local-notation": ('local notation:70 x " * " y => x + y\n\n', "  exact add_pos h₀ h₁\n"),
+    "infix": ('infixl:70 " * " => HAdd.hAdd\n\n', "  exact add_pos h₀ h₁\n"),
+    "variable": ("variable (hF : False)\n\n", "  exact hF.elim\n"),
+}
+
+
+def cheat(kind: str) -> str:
+    added, proof = MEANING_CHANGES[kind]
+    return HEADER + added + THEOREM + proof
+
+
+@pytest.fixture
+def blind_text_layer(monkeypatch):
+    """The text defences see nothing (what a lexer that disagrees with Lean's would do): the gate
+    passes everything and the preamble check finds no addition. Only Lean's answers remain."""
+    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])
+    monkeypatch.setattr(audit_module, "context_changes", lambda original, candidate: [])
+
+
+def check_cli(proof: Path, statement: Path, *verifier: str) -> dict:
+    r = CliRunner().invoke(app, ["check", str(proof), "--against", str(statement), *verifier, "--json"])
+    assert r.exit_code in (0, 1), r.output
+    return json.loads(r.stdout)
+
+
+def files(tmp_path: Path, candidate: str, original: str = ORIGINAL) -> tuple[Path, Path]:
+    proof, statement = tmp_path / "proof.lean", tmp_path / "statement.lean"
+    proof.write_text(candidate, encoding="utf-8")
+    statement.write_text(original, encoding="utf-8")
+    return proof, statement
+
+
+@pytest.fixture(scope="module")
+def kimina():
+    with FakeKimina(responder=ScriptedLean()) as server:
+        yield server
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "LeanProject"
+    root.mkdir()
+    (root / "lakefile.toml").write_text('name = "LeanProject"\n')
+    return root
+
+
+# --- category 1: the verdict does not hang on the lexer -----------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(MEANING_CHANGES))
+def test_check_on_kimina_rejects_a_changed_meaning_the_text_layer_missed(kind, kimina, tmp_path, blind_text_layer):
+    out = check_cli(*files(tmp_path, cheat(kind)), "--verifier", "kimina", "--kimina-url", kimina.url)
+    assert out["status"] == "rejected", out
+    assert [r["reason"] for r in out["reasons"]] == ["statement_changed"]
+    assert "Lean elaborates 't' differently" in out["reasons"][0]["detail"]
+    honest = check_cli(*files(tmp_path, HONEST), "--verifier", "kimina", "--kimina-url", kimina.url)
+    assert honest["ok"] is True and honest["lean_type"] and "⟦" not in honest["lean_type"]
+
+
+@pytest.mark.parametrize("kind", ["instance", "variable"])
+def test_check_on_lake_rejects_a_changed_meaning_the_text_layer_missed(kind, project, tmp_path, blind_text_layer):
+    args = ("--verifier", "lake", "--project", str(project))
+    env = {"LEMMAFORGE_VERIFIER__LAKE_PATH": FAKE_LAKE}
+    proof, statement = files(tmp_path, cheat(kind))
+    r = CliRunner().invoke(app, ["check", str(proof), "--against", str(statement), *args, "--json"], env=env)
+    out = json.loads(r.stdout)
+    assert r.exit_code == 1 and out["status"] == "rejected", r.output
+    assert "statement_changed" in [x["reason"] for x in out["reasons"]]
+
+
+async def test_repl_probe_in_the_proofs_environment_sees_the_variable(pool, blind_text_layer) -> None:  # noqa: F811
+    inner, fake = pool()
+    verifier = GatedVerifier(inner)
+    report = await audit(cheat("variable"), verifier, original=ORIGINAL)
+    assert report.status is AuditStatus.REJECTED, report.reasons
+    assert [r.reason for r in report.reasons] == [Reason.STATEMENT_CHANGED]
+    # The type probe was its own command, in the candidate's environment, never model text.
+    probes = [e["text"] for e in fake.requests() if "#check @t" in e["text"]]
+    assert probes and probes[0].startswith("#print axioms t\nset_option pp.all true in")
+    assert not any("theorem" in p for p in probes)
+    honest = await audit(HONEST, verifier, original=ORIGINAL)
+    assert honest.ok, honest.reasons
+
+
+async def test_the_originals_type_is_elaborated_once_per_problem(kimina) -> None:
+    verifier = make_verifier(VerifierConfig(backend="kimina", kimina_url=kimina.url))
+    try:
+        before = len(kimina.check_requests)
+        for _ in range(3):
+            report = await audit(HONEST, verifier, original=ORIGINAL)
+            assert report.ok, report.reasons
+        codes = [s["code"] for r in kimina.check_requests[before:] for s in r.body["snippets"]]
+    finally:
+        await verifier.close()
+    originals = [c for c in codes if c.startswith(ORIGINAL.rstrip()) and "#print axioms" not in c]
+    assert len(originals) == 1 and originals[0].endswith("#check @t\n")
+
+
+async def test_a_type_lean_did_not_print_is_never_proved(kimina, monkeypatch) -> None:
+    # A candidate that swallowed the probe's answer (or a Lean that printed nothing): not proved.
+    from lemmaforge.lean import judge
+
+    monkeypatch.setattr(judge, "type_print", lambda answers, name: None)
+    verifier = make_verifier(VerifierConfig(backend="kimina", kimina_url=kimina.url))
+    try:
+        report = await audit(HONEST, verifier, original=ORIGINAL)
+    finally:
+        await verifier.close()
+    assert report.status is AuditStatus.REJECTED
+    assert [r.reason for r in report.reasons] == [Reason.STATEMENT_UNKNOWN]
+
+
+# --- categories 2 and 4 through `check` -----------------------------------------------------------
+
+ABS_ORIGINAL = HEADER + "theorem t (x : ℝ) (h : 0 ≤ x) :\n  |x| = 1 → x = 1 := by\n  sorry\n"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "ok"),
+    [
+        # category 2: a type line starting `|x|` is compared whole
+        (ABS_ORIGINAL.replace("|x| = 1", "|x| = 0").replace("  sorry", "  intro h; simp_all"), False),
+        (ABS_ORIGINAL.replace("  sorry", "  intro h; simp_all"), True),
+        # category 4: ASCII spellings Lean reads as the same token, a changed maxHeartbeats,
+        # and an unused lemma after the theorem (the target is found by name)
+        (ABS_ORIGINAL.replace("0 ≤ x", "0 <= x").replace("→", "->").replace("  sorry", "  intro h; simp_all"), True),
+        (ABS_ORIGINAL.replace("400000", "0").replace("  sorry", "  intro h; simp_all"), True),
+        (ABS_ORIGINAL.replace("  sorry", "  intro h; simp_all") + "\ntheorem extra : (1 : ℕ) = 1 := rfl\n", True),
+    ],
+)
+def test_statement_by_name_and_exact_signature_through_check(candidate, ok, kimina, tmp_path) -> None:
+    out = check_cli(*files(tmp_path, candidate, ABS_ORIGINAL), "--verifier", "kimina", "--kimina-url", kimina.url)
+    assert out["ok"] is ok, out
+    if not ok:
+        assert out["status"] == "rejected" and "statement_changed" in [r["reason"] for r in out["reasons"]]
+
+
+def test_unused_lemma_after_the_theorem_is_probed_too(kimina, tmp_path) -> None:
+    # The lemma after the theorem is not the target, but Lean is asked what it depends on.
+    candidate = HONEST + "\ntheorem extra : (2 : ℕ) ^ 10 = 1024 := by\n  native_decide\n"
+    out = check_cli(*files(tmp_path, candidate), "--verifier", "kimina", "--kimina-url", kimina.url)
+    assert out["status"] == "rejected" and out["theorem"] == "t"
+    assert any(r["reason"] == "forbidden_axiom" and "'extra'" in r["detail"] for r in out["reasons"])
+
+
+def test_an_example_is_refused_before_lean(kimina, tmp_path) -> None:
+    before = len(kimina.check_requests)
+    candidate = HEADER + "example : (2 : ℕ) ^ 10 = 1024 := by\n  native_decide\n\n" + THEOREM + "  positivity\n"
+    out = check_cli(*files(tmp_path, candidate), "--verifier", "kimina", "--kimina-url", kimina.url)
+    assert out["status"] == "rejected" and [r["reason"] for r in out["reasons"]] == ["example_refused"]
+    assert len(kimina.check_requests) == before
+
+
+# --- SafeVerify by default where Lean is local ------------------------------------------------------
+
+
+async def test_safe_verify_not_installed_is_reported(project) -> None:
+    verifier = make_verifier(VerifierConfig(backend="lake", lake_path=FAKE_LAKE, project=project, timeout=30))
+    try:
+        report = await audit(HONEST, verifier, original=ORIGINAL)
+    finally:
+        await verifier.close()
+    assert report.ok, report.reasons
+    assert report.statement_check is not None and report.statement_check["skipped"] is True
+    assert "not installed" in report.statement_check["detail"]
+
+
+async def test_safe_verify_runs_by_default_once_built(project) -> None:
+    exe = default_location(project)
+    exe.parent.mkdir(parents=True)
+    shutil.copy(FAKES / "fake_safe_verify.py", exe)
+    os.chmod(exe, 0o755)
+    verifier = make_verifier(VerifierConfig(backend="lake", lake_path=FAKE_LAKE, project=project, timeout=30))
+    try:
+        report = await audit(HONEST, verifier, original=ORIGINAL)
+    finally:
+        await verifier.close()
+    assert report.ok, report.reasons
+    assert report.statement_check is not None and report.statement_check["same"] is True
