@@ -36,6 +36,12 @@ DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the s
 VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]
 KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
 ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
+SandboxOpt = Annotated[
+    bool | None,
+    typer.Option("--sandbox/--no-sandbox",
+                 help="Run Lean (repl, lake) under bubblewrap: no network, no home, read-only files; recorded. "
+                      "\\[default: sandbox]"),
+]
 
 
 class BadInput(InputError):

@@ -22,6 +22,7 @@ from lemmaforge.cli.common import (
     JsonOpt,
     KiminaOpt,
     ProjectOpt,
+    SandboxOpt,
     VerifierOpt,
     err,
     fail,
@@ -48,6 +49,7 @@ def check(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds for the Lean check.")] = None,
     allow_native_decide: Annotated[
         bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
@@ -94,7 +96,7 @@ def check(
         config,
         {
             "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
-                         "trust_dataset": trust_dataset},
+                         "trust_dataset": trust_dataset, "sandbox": sandbox},
             "audit": {"allow_native_decide": allow_native_decide},
         },
     )
@@ -158,6 +160,7 @@ def prove(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     budget: Annotated[
         list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
     ] = None,
@@ -209,7 +212,7 @@ def prove(
         config,
         {
             "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project,
-                         "trust_dataset": trust_dataset},
+                         "trust_dataset": trust_dataset, "sandbox": sandbox},
             "planner": {"url": planner_url, "model": planner_model},
             "prover": {"url": prover_url, "model": prover_model},
             "budget": budget_overrides,
