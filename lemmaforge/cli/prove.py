@@ -303,7 +303,19 @@ def _announce_target(target: Any, as_json: bool) -> None:
 
 def _write_stdout(text: str) -> None:
     """`text` on stdout byte for byte (UTF-8, no wrapping, no styling): `prove > f.lean` must give
-    the same file as `prove -o f.lean`, whatever the terminal width or locale."""
+    the same file as `prove -o f.lean`, whatever the terminal width or locale.
+
+    Except on a terminal: the proof is model text, and a control character in it (an escape
+    sequence in a comment) would act on the terminal. There it is shown inert (visible escapes,
+    viewer/inert.py) with a note on stderr saying how to get the exact bytes (-o, or a pipe)."""
+    from lemmaforge.viewer.inert import inert
+
+    if sys.stdout.isatty():
+        shown = inert(text)
+        if shown != text:
+            err.print("note: the proof holds control characters, shown escaped here; write it with -o FILE "
+                      "or through a pipe for the exact text", highlight=False, markup=False, soft_wrap=True)
+            text = shown
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is not None:
