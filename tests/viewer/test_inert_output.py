@@ -200,3 +200,16 @@ def test_prove_stdout_is_byte_exact_on_a_pipe_and_inert_on_a_terminal() -> None:
     assert text == inert(proof)
     assert "-o FILE" in note and "control characters" in note
 
+
+
+def test_log_records_are_inert(capsys: pytest.CaptureFixture[str]) -> None:
+    """Log records quote Lean's stderr and messages: the CLI's handler prints them inert."""
+    import logging
+
+    from lemmaforge.cli.common import configure_logging
+
+    configure_logging(0)
+    logging.getLogger("lemmaforge.test").warning("Lean said: %s", HOSTILE)
+    shown = capsys.readouterr().err
+    assert_inert(shown)
+    assert "\\x1b]52;c;" in "".join(shown.split())
