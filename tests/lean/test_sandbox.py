@@ -10,6 +10,7 @@ sandbox (no user namespaces).
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import threading
@@ -194,3 +195,57 @@ def test_lake_backend_without_bwrap_refuses_unless_unsandboxed(monkeypatch: pyte
     with pytest.raises(SandboxUnavailable, match="bubblewrap"):
         LakeVerifier.from_config(VerifierConfig(backend="lake", project=project, lake_path=lake))
     assert LakeVerifier.from_config(VerifierConfig(backend="lake", project=project, lake_path=lake, sandbox=False)).sandbox is None
+
+
+def lake_verifier(tmp_path: Path, *, sandbox: bool) -> LakeVerifier:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "lakefile.toml").write_text('name = "P"\n', encoding="utf-8")
+    python = Path(sys.executable).resolve().parents[1]  # the fake lake's interpreter
+    return LakeVerifier(project, lake_path=str(FAKES / "lake"), timeout=30, sandbox=sandbox,
+                        sandbox_paths=[python, Path(sys.base_prefix)])
+
+
+@needs_bwrap
+async def test_sandboxed_lake_reads_no_host_file_and_reaches_no_socket(
+    tmp_path: Path, home: Path, listener: Listener
+) -> None:
+    verifier = lake_verifier(tmp_path, sandbox=True)
+    assert (await verifier.check(HEADER + PROOF)).status is CheckStatus.VALID
+    result = await verifier.check(candidate(home / ".secret", listener.port))
+    texts = [m.data for m in result.messages]
+    assert not any(SECRET in t or GREETING in t for t in texts)
+    assert listener.connections == 0
+    assert any("No such file or directory" in t for t in texts) and any("could not connect" in t for t in texts)
+
+
+@needs_bwrap
+async def test_unsandboxed_lake_reads_the_file_and_the_socket(tmp_path: Path, home: Path, listener: Listener) -> None:
+    result = await lake_verifier(tmp_path, sandbox=False).check(candidate(home / ".secret", listener.port))
+    texts = [m.data for m in result.messages]
+    assert any(SECRET in t for t in texts) and any(GREETING in t for t in texts)
+    assert listener.connections == 1
+
+
+@needs_bwrap
+async def test_a_sandboxed_repl_that_hangs_is_killed_whole(tmp_path: Path, home: Path) -> None:
+    """The timeout kill reaches through bwrap's pid namespace: no process of the fake is left, and
+    its private directory is gone."""
+    import psutil
+
+    cfg = repl_config(tmp_path, sandbox=True)
+    config_path = str(tmp_path / "fake" / "fake_lean.json")
+    data = json.loads(Path(config_path).read_text(encoding="utf-8"))
+    data["rules"] = [{"match": "HANG_HERE", "hang": True}]
+    Path(config_path).write_text(json.dumps(data), encoding="utf-8")
+    verifier = ReplVerifier.from_config(cfg.model_copy(update={"timeout": 2.0}))
+    try:
+        assert (await verifier.check(HEADER + PROOF)).status is CheckStatus.VALID
+        private = Path(verifier._workers[0].server.private_dir)  # type: ignore[union-attr]
+        result = await verifier.check(HEADER + "-- HANG_HERE\n" + PROOF)
+        assert result.status is CheckStatus.TIMEOUT
+    finally:
+        await verifier.close()
+    assert not private.exists()
+    left = [p for p in psutil.process_iter(["cmdline"]) if config_path in " ".join(p.info["cmdline"] or [])]
+    assert left == []
