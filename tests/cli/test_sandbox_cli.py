@@ -101,3 +101,12 @@ def test_doctor_names_the_sandbox_and_its_version(clean_env: dict[str, str]) -> 
     found = _doctor(env)
     assert found["sandbox"]["status"] == "ok"
     assert "bubblewrap" in found["sandbox"]["detail"] and find_bwrap() in found["sandbox"]["detail"]
+
+
+def test_run_versions_name_the_sandbox_that_ran_lean(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lemmaforge.services import versions
+
+    monkeypatch.setenv("PATH", "/nowhere")
+    assert versions(load_config(None, {"verifier": {"backend": "lake"}}, environ={}))["sandbox"] == "bwrap"
+    assert "sandbox" not in versions(load_config(None, {"verifier": {"backend": "lake", "sandbox": False}}, environ={}))
+    assert "sandbox" not in versions(load_config(None, {"verifier": {"backend": "kimina"}}, environ={}))
