@@ -77,10 +77,10 @@ class Sandbox:
                 args += ["--ro-bind-try", path, path]
         for path in ETC_FILES:
             args += ["--ro-bind-try", path, path]
-        for path in _dedupe(self.read_only):
-            real = os.path.realpath(path)
-            args += ["--ro-bind-try", real, str(path)]
-            if real != str(path):  # a symlinked home or toolchain: reachable by both names
+        for bound in _dedupe(self.read_only):
+            real = os.path.realpath(bound)
+            args += ["--ro-bind-try", real, str(bound)]
+            if real != str(bound):  # a symlinked home or toolchain: reachable by both names
                 args += ["--ro-bind-try", real, real]
         args += ["--bind", str(writable), str(writable), "--chdir", str(cwd)]
         for name, value in sorted(self.environment(writable).items()):
@@ -134,7 +134,7 @@ def bwrap_version(path: str) -> str | None:
         done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 @lru_cache(maxsize=8)
