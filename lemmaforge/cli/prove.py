@@ -134,9 +134,15 @@ def check(
 
 def _print_report(file: Path, report: Any) -> None:
     colour = {"proved": "green", "incomplete": "yellow", "timeout": "yellow"}.get(report.status.value, "red")
-    out.print(f"[bold {colour}]{report.status.value}[/] {file}" + (f" ({report.theorem})" if report.theorem else ""))
+    from lemmaforge.viewer.inert import markup
+
+    # the path, the theorem's name and Lean's axiom names are text from files and Lean (a «…» name
+    # holds any character): inert and never rich markup
+    named = f" ({markup(report.theorem, keep='')})" if report.theorem else ""
+    out.print(f"[bold {colour}]{report.status.value}[/] {markup(file, keep='')}" + named)
     if report.axioms is not None:
-        out.print(f"  axioms: {', '.join(report.axioms) if report.axioms else '(none)'}", highlight=False)
+        axioms = markup(", ".join(report.axioms), keep="") if report.axioms else "(none)"
+        out.print(f"  axioms: {axioms}", highlight=False)
     for r in report.reasons:
         out.print(f"  - {r}", highlight=False, markup=False)
 

@@ -213,3 +213,23 @@ def test_log_records_are_inert(capsys: pytest.CaptureFixture[str]) -> None:
     shown = capsys.readouterr().err
     assert_inert(shown)
     assert "\\x1b]52;c;" in "".join(shown.split())
+
+
+def test_check_report_names_are_inert_and_not_markup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` prints the file, the theorem's name (a «…» name holds any character) and Lean's
+    axiom names: inert, and `[link=…]` stays text."""
+    from types import SimpleNamespace
+
+    import lemmaforge.cli.prove as prove_cli
+    from lemmaforge.viewer.inert import InertHook
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=400, color_system=None, force_terminal=True)
+    console.push_render_hook(InertHook())
+    monkeypatch.setattr(prove_cli, "out", console)
+    report = SimpleNamespace(status=SimpleNamespace(value="error"), theorem=f"«{MARKUP}{TITLE}»",
+                             axioms=[f"ax{OSC52_CLIPBOARD}"], reasons=[f"Lean: {CLEAR_AND_FAKE}"])
+    prove_cli._print_report(Path(f"p{C1_CSI}.lean"), report)
+    shown = buffer.getvalue()
+    assert_inert(shown)
+    assert MARKUP in shown and "\\x1b]0;pwned\\x07" in shown and "\\x1b[2J" in shown and "\\x9b31m" in shown
