@@ -69,6 +69,11 @@ class VerifierConfig(BaseModel):
     # SafeVerify executable (repl / lake backends): the final audit asks Lean whether the proof
     # states the original (lean/safeverify.py). Built by `lemmaforge setup --safeverify`.
     safe_verify: Path | None = None
+    # Run Lean (repl, lake backends) under bubblewrap: read-only allow-listed files, no network, no
+    # home (lean/sandbox.py). False (`--no-sandbox`): Lean runs as the user; recorded with the run.
+    sandbox: bool = True
+    # Extra host paths visible read-only inside the sandbox (a toolchain outside ~/.elan, …).
+    sandbox_paths: list[Path] = Field(default_factory=list)
 
 
 class AuditConfig(BaseModel):

@@ -140,6 +140,27 @@ def check_repl(report: DoctorReport, cfg: VerifierConfig) -> None:
         report.add("repl", status, str(binary), fix=None if status == "ok" else "run `lake build` in the REPL checkout")
 
 
+def check_sandbox(report: DoctorReport, cfg: VerifierConfig) -> bool:
+    """bubblewrap, which the repl / lake backends run Lean under (lean/sandbox.py)."""
+    from lemmaforge.lean.sandbox import INSTALL_HINT, sandbox_status
+
+    status = sandbox_status()
+    found = f"{status.version or 'bwrap'} at {status.path}" if status.path else "bwrap not found"
+    if cfg.backend == "kimina":
+        report.add("sandbox", "info", f"{found}; not used by the kimina backend (Lean runs on the server)")
+        return True
+    if not cfg.sandbox:
+        report.add("sandbox", "info", f"off (verifier.sandbox = false): Lean runs as you, with your files and "
+                   f"network ({found})", fix="set [verifier] sandbox = true")
+        return True
+    if status.usable:
+        report.add("sandbox", "ok", f"{found}: Lean runs with read-only files, no home, no network")
+        return True
+    detail = found if status.path is None else f"{found} cannot create a sandbox here: {status.problem}"
+    report.add("sandbox", "missing" if status.path is None else "error", detail, fix=INSTALL_HINT)
+    return False
+
+
 def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:
     """One `GET /health` with the API key the verifier would send (`KiminaVerifier.ping`)."""
     from lemmaforge.lean.kimina import KiminaVerifier
@@ -309,10 +330,11 @@ def diagnose(settings: Settings) -> DoctorReport:
     lean_ok = check_lean(report, cfg)
     project_ok = check_project(report, cfg)
     check_repl(report, cfg)
+    sandbox_ok = check_sandbox(report, cfg)
     if cfg.backend == "kimina":
         report.verifier_ready = check_kimina(report, cfg)
     else:
-        report.verifier_ready = lean_ok and project_ok
+        report.verifier_ready = lean_ok and project_ok and sandbox_ok
     for role in ("planner", "prover"):
         check_llm(report, role, getattr(settings, role))
     check_gpu(report)

@@ -78,6 +78,12 @@ def versions(settings: Settings) -> dict[str, str | None]:
         out["mathlib"] = mathlib_version(Path(project))
     elif settings.verifier.backend == "repl":
         out["lean"] = settings.verifier.lean_version
+    if settings.verifier.sandbox and settings.verifier.backend != "kimina":
+        # which bubblewrap ran Lean (lean/sandbox.py); the on/off switch itself is in the config
+        from lemmaforge.lean.sandbox import bwrap_version, find_bwrap
+
+        found = find_bwrap()
+        out["sandbox"] = (bwrap_version(found) if found else None) or "bwrap"
     return out
 
 

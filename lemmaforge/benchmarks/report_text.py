@@ -1,5 +1,8 @@
 """A bench report as text: the end-of-run line (`one_line`) and the rich tables of `lemmaforge
 report` (`render`, `render_compare`). The numbers come from `report.summarize` / `report.compare`.
+
+Names in a report (runs, datasets, splits, categories, problems, statement errors) are stored text:
+every line and cell goes through `viewer.inert` (visible escapes, never rich markup).
 """
 
 from __future__ import annotations
@@ -7,6 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from rich.table import Table
+
+from lemmaforge.viewer.inert import inert, markup
+
+
+def _say(console: Any, text: str) -> None:
+    """One line of stored text, inert, printed without markup, highlighting or wrapping."""
+    console.print(inert(text, keep=""), highlight=False, markup=False, soft_wrap=True)
+
+
+def _cell(x: Any) -> str:
+    """A table cell (rich reads cells as markup): inert and markup-escaped."""
+    return markup(x, keep="")
 
 
 def fmt_pct(x: float | None) -> str:
@@ -43,20 +58,20 @@ def one_line(rep: dict[str, Any]) -> str:
                      + ", ".join(p["name"] for p in rep["invalid"][:5]) + (", …" if len(rep["invalid"]) > 5 else ""))
     if not rep["complete"]:
         parts.append("incomplete: continue with --resume " + rep["run_id"])
-    return "; ".join(parts)
+    return inert("; ".join(parts), keep="")
 
 
 def render(rep: dict[str, Any], console: Any) -> None:
-    console.print(one_line(rep), highlight=False, markup=False, soft_wrap=True)
+    _say(console, one_line(rep))
     for bad in rep.get("invalid") or []:
-        console.print(f"invalid: {bad['name']}: {bad['error']}", highlight=False, markup=False, soft_wrap=True)
+        _say(console, f"invalid: {bad['name']}: {bad['error']}")
     t = Table(title="pass@k", show_edge=False)
     t.add_column("k", justify="right")
     t.add_column("pass@k", justify="right")
     t.add_column("problems", justify="right")
     for k in headline_ks(rep["attempts"]):
         if str(k) in rep["pass_at_k"]:
-            t.add_row(str(k), f"{rep['pass_at_k'][str(k)]:.4f}", str(rep["pass_at_k_problems"][str(k)]))
+            t.add_row(_cell(k), f"{rep['pass_at_k'][str(k)]:.4f}", _cell(rep["pass_at_k_problems"][str(k)]))
     console.print(t)
     for title, key in (("by split", "by_split"), ("by category", "by_category")):
         groups = rep[key]
@@ -68,41 +83,36 @@ def render(rep: dict[str, Any], console: Any) -> None:
         g.add_column("problems", justify="right")
         g.add_column("rate", justify="right")
         for name, s in groups.items():
-            g.add_row(name, str(s["solved"]), str(s["problems"]), fmt_pct(s["rate"]))
+            g.add_row(_cell(name), _cell(s["solved"]), _cell(s["problems"]), fmt_pct(s["rate"]))
         console.print(g)
     cost, tm = rep["cost"], rep["time"]
-    console.print(
+    _say(
+        console,
         f"cost: {cost['llm_calls']} LLM calls, {cost['lean_checks']} Lean checks; per solved problem "
         f"{fmt_value(cost['llm_calls_per_solved'])} calls, {fmt_value(cost['lean_checks_per_solved'])} checks; per proving "
-        f"attempt {fmt_value(cost['per_proved_attempt']['llm_calls'])} calls",
-        highlight=False, markup=False, soft_wrap=True,
-    )
+        f"attempt {fmt_value(cost['per_proved_attempt']['llm_calls'])} calls")
     pp = tm["per_problem"]
-    console.print(
+    _say(
+        console,
         f"time: {fmt_value(tm['search_seconds'])} s of search; per problem mean {fmt_value(pp['mean'])} s, median "
         f"{fmt_value(pp['median'])} s, max {fmt_value(pp['max'])} s"
-        + (f"; wall {fmt_value(tm['wall_seconds'])} s" if tm["wall_seconds"] is not None else ""),
-        highlight=False, markup=False, soft_wrap=True,
-    )
+        + (f"; wall {fmt_value(tm['wall_seconds'])} s" if tm["wall_seconds"] is not None else ""))
     if rep["depth"]:
-        console.print("depth of solved trees: " + ", ".join(f"{d}: {n}" for d, n in rep["depth"].items()),
-                      highlight=False, markup=False, soft_wrap=True)
+        _say(console, "depth of solved trees: " + ", ".join(f"{d}: {n}" for d, n in rep["depth"].items()))
     if "strategies" in rep:
         s = rep["strategies"]
         fmt = lambda c: ", ".join(f"{k} {v}" for k, v in c.items()) or "-"  # noqa: E731
-        console.print(f"goals closed in proofs: {fmt(s['in_proofs'])}; all solved goals: {fmt(s['all_solved_goals'])}",
-                      highlight=False, markup=False, soft_wrap=True)
+        _say(console, f"goals closed in proofs: {fmt(s['in_proofs'])}; all solved goals: {fmt(s['all_solved_goals'])}")
     if rep["ignored"]:
-        console.print("ignored child runs: " + ", ".join(f"{k} {v}" for k, v in rep["ignored"].items()),
-                      highlight=False, markup=False, soft_wrap=True)
+        _say(console, "ignored child runs: " + ", ".join(f"{k} {v}" for k, v in rep["ignored"].items()))
 
 
 def render_compare(cmp: dict[str, Any], console: Any) -> None:
     a, b = cmp["runs"]
     t = Table(show_edge=False)
     t.add_column("")
-    t.add_column(a["run_id"][:16], justify="right")
-    t.add_column(b["run_id"][:16], justify="right")
+    t.add_column(_cell(a["run_id"][:16]), justify="right")
+    t.add_column(_cell(b["run_id"][:16]), justify="right")
     rows: list[tuple[str, Any, Any]] = [
         ("dataset", a["dataset"], b["dataset"]),
         ("problems", a["problems"], b["problems"]),
@@ -119,12 +129,12 @@ def render_compare(cmp: dict[str, Any], console: Any) -> None:
         ("s / problem (mean)", fmt_value(a["time"]["per_problem"]["mean"]), fmt_value(b["time"]["per_problem"]["mean"])),
     ]
     for label, x, y in rows:
-        t.add_row(label, str(x), str(y))
+        t.add_row(_cell(label), _cell(x), _cell(y))
     console.print(t)
     for label, ids in ((f"solved only by {a['run_id']}", cmp["only_a"]), (f"solved only by {b['run_id']}", cmp["only_b"])):
-        console.print(f"{label} ({len(ids)}): {', '.join(ids) if ids else '-'}", highlight=False, markup=False, soft_wrap=True)
+        _say(console, f"{label} ({len(ids)}): {', '.join(ids) if ids else '-'}")
     if cmp["problems_only_in_a"] or cmp["problems_only_in_b"]:
-        console.print(
+        _say(
+            console,
             f"note: {cmp['common_problems']} problems in common; {cmp['problems_only_in_a']} only in the first run, "
-            f"{cmp['problems_only_in_b']} only in the second", highlight=False, markup=False, soft_wrap=True,
-        )
+            f"{cmp['problems_only_in_b']} only in the second")

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 import lemmaforge.cli.common as common
-from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, KiminaOpt, ProjectOpt, VerifierOpt
+from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, KiminaOpt, ProjectOpt, SandboxOpt, VerifierOpt
 from lemmaforge.errors import BackendError, ExitCode
 
 
@@ -94,6 +94,7 @@ def bench_command(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     trust_dataset: Annotated[
         bool | None,
         typer.Option("--trust-dataset", help="Accept rows outside the dataset whitelist (instances, axioms…); recorded."),
@@ -134,7 +135,8 @@ def bench_command(
     except common.BadInput as exc:
         common.fail(str(exc))
     overrides: dict[str, Any] = {
-        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset},
+        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset,
+                     "sandbox": sandbox},
         "planner": {"url": planner_url, "model": planner_model},
         "prover": {"url": prover_url, "model": prover_model},
         "budget": budget_overrides,

@@ -26,9 +26,15 @@ from rich.markup import escape
 
 from lemmaforge.config import BudgetConfig, ConfigError, Settings, load_config
 from lemmaforge.errors import ExitCode, InputError, one_line
+from lemmaforge.viewer.inert import InertHook, inert, json_inert
 
 out = Console()
 err = Console(stderr=True)
+# Whatever the commands print, stored and model text included, reaches the terminal inert: control
+# characters and escape sequences as visible escapes (viewer/inert.py). The views also make their
+# fields inert before layout; this is the net under every print.
+out.push_render_hook(InertHook())
+err.push_render_hook(InertHook())
 
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
@@ -36,6 +42,12 @@ DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the s
 VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]
 KiminaOpt = Annotated[str | None, typer.Option("--kimina-url", help="Kimina Lean Server URL.")]
 ProjectOpt = Annotated[Path | None, typer.Option("--project", help="Lean project with Mathlib (repl, lake).")]
+SandboxOpt = Annotated[
+    bool | None,
+    typer.Option("--sandbox/--no-sandbox",
+                 help="Run Lean (repl, lake) under bubblewrap: no network, no home, read-only files; recorded. "
+                      "\\[default: sandbox]"),
+]
 
 
 class BadInput(InputError):
@@ -44,7 +56,7 @@ class BadInput(InputError):
 
 def fail(message: str, code: int = ExitCode.BAD_INPUT) -> NoReturn:
     """One line on stderr (whitespace collapsed), then exit `code`."""
-    err.print(f"[bold red]error:[/] {escape(one_line(message))}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(inert(one_line(message)))}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -83,13 +95,15 @@ def _json_safe(obj: Any) -> Any:
 
 def print_json(obj: Any) -> None:
     """The one JSON object a `--json` command prints on stdout."""
-    sys.stdout.write(json.dumps(_json_safe(obj), ensure_ascii=False, indent=2) + "\n")
+    # json escapes C0 controls itself; DEL, C1 and bidi controls are written as \u escapes too
+    # (the same JSON value), so no stored text acts on a terminal that shows it.
+    sys.stdout.write(json_inert(json.dumps(_json_safe(obj), ensure_ascii=False, indent=2)) + "\n")
 
 
 def internal_error(exc: BaseException, what: str = "") -> NoReturn:
     """A bug reached the top of a command: its traceback (for the bug report), then one line, exit
     70 (`ExitCode.INTERNAL`): never read as "not proved"."""
-    traceback.print_exception(exc, file=sys.stderr)
+    sys.stderr.write(inert("".join(traceback.format_exception(exc))))  # its message may quote stored text
     detail = one_line(f"{type(exc).__name__}: {exc}")
     suffix = f"; {what}" if what else ""
     fail(f"internal error (a bug in lemmaforge, please report it with the traceback above): {detail}{suffix}",
@@ -172,7 +186,7 @@ def configure_logging(verbose: int = 0, quiet: bool = False) -> int:
     root = logging.getLogger()
     for handler in [h for h in root.handlers if getattr(h, _OURS, False)]:
         root.removeHandler(handler)
-    handler = RichHandler(console=err, show_path=level <= logging.DEBUG, rich_tracebacks=False)
+    handler = RichHandler(console=err, show_path=level <= logging.DEBUG, rich_tracebacks=False, markup=False)
     setattr(handler, _OURS, True)
     handler.setLevel(level)
     root.addHandler(handler)

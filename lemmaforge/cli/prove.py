@@ -22,6 +22,7 @@ from lemmaforge.cli.common import (
     JsonOpt,
     KiminaOpt,
     ProjectOpt,
+    SandboxOpt,
     VerifierOpt,
     err,
     fail,
@@ -48,6 +49,7 @@ def check(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds for the Lean check.")] = None,
     allow_native_decide: Annotated[
         bool | None, typer.Option("--allow-native-decide", help="Accept Lean.ofReduceBool (native_decide).")
@@ -94,7 +96,7 @@ def check(
         config,
         {
             "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "timeout": timeout,
-                         "trust_dataset": trust_dataset},
+                         "trust_dataset": trust_dataset, "sandbox": sandbox},
             "audit": {"allow_native_decide": allow_native_decide},
         },
     )
@@ -132,9 +134,15 @@ def check(
 
 def _print_report(file: Path, report: Any) -> None:
     colour = {"proved": "green", "incomplete": "yellow", "timeout": "yellow"}.get(report.status.value, "red")
-    out.print(f"[bold {colour}]{report.status.value}[/] {file}" + (f" ({report.theorem})" if report.theorem else ""))
+    from lemmaforge.viewer.inert import markup
+
+    # the path, the theorem's name and Lean's axiom names are text from files and Lean (a «…» name
+    # holds any character): inert and never rich markup
+    named = f" ({markup(report.theorem, keep='')})" if report.theorem else ""
+    out.print(f"[bold {colour}]{report.status.value}[/] {markup(file, keep='')}" + named)
     if report.axioms is not None:
-        out.print(f"  axioms: {', '.join(report.axioms) if report.axioms else '(none)'}", highlight=False)
+        axioms = markup(", ".join(report.axioms), keep="") if report.axioms else "(none)"
+        out.print(f"  axioms: {axioms}", highlight=False)
     for r in report.reasons:
         out.print(f"  - {r}", highlight=False, markup=False)
 
@@ -158,6 +166,7 @@ def prove(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     budget: Annotated[
         list[str] | None, typer.Option("--budget", help="KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …")
     ] = None,
@@ -209,7 +218,7 @@ def prove(
         config,
         {
             "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project,
-                         "trust_dataset": trust_dataset},
+                         "trust_dataset": trust_dataset, "sandbox": sandbox},
             "planner": {"url": planner_url, "model": planner_model},
             "prover": {"url": prover_url, "model": prover_model},
             "budget": budget_overrides,
@@ -300,7 +309,19 @@ def _announce_target(target: Any, as_json: bool) -> None:
 
 def _write_stdout(text: str) -> None:
     """`text` on stdout byte for byte (UTF-8, no wrapping, no styling): `prove > f.lean` must give
-    the same file as `prove -o f.lean`, whatever the terminal width or locale."""
+    the same file as `prove -o f.lean`, whatever the terminal width or locale.
+
+    Except on a terminal: the proof is model text, and a control character in it (an escape
+    sequence in a comment) would act on the terminal. There it is shown inert (visible escapes,
+    viewer/inert.py) with a note on stderr saying how to get the exact bytes (-o, or a pipe)."""
+    from lemmaforge.viewer.inert import inert
+
+    if sys.stdout.isatty():
+        shown = inert(text)
+        if shown != text:
+            err.print("note: the proof holds control characters, shown escaped here; write it with -o FILE "
+                      "or through a pipe for the exact text", highlight=False, markup=False, soft_wrap=True)
+            text = shown
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is not None:

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import signal
 import tempfile
 import time
@@ -28,6 +29,7 @@ from typing import Any
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.install import find_lake
+from lemmaforge.lean.sandbox import Sandbox, make_sandbox
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -58,9 +60,16 @@ class LakeVerifier:
         workers: int = 1,
         timeout: float = 120.0,
         memory_limit_mb: int | None = None,
+        sandbox: bool = False,
+        sandbox_paths: Sequence[Path] = (),
     ) -> None:
         self.project = _lake_project(project)
         self.lake = _find_lake(lake_path)
+        # Lean under bwrap (lean/sandbox.py): the project and toolchain read-only, one writable
+        # temporary directory per run, no network. Raises SandboxUnavailable when it cannot run.
+        self.sandbox: Sandbox | None = (
+            make_sandbox([self.project, *sandbox_paths], lake=self.lake) if sandbox else None
+        )
         self.timeout = timeout
         self.memory_limit_mb = memory_limit_mb
         self._slots = asyncio.Semaphore(max(1, workers))
@@ -74,6 +83,8 @@ class LakeVerifier:
             workers=cfg.workers,
             timeout=cfg.timeout,
             memory_limit_mb=cfg.memory_limit_mb,
+            sandbox=cfg.sandbox,
+            sandbox_paths=cfg.sandbox_paths,
         )
 
     # --- Verifier protocol -----------------------------------------------------------------
@@ -119,7 +130,7 @@ class LakeVerifier:
 
     async def _run_lean(self, path: Path, limit: float) -> CheckResult:
         started = time.monotonic()
-        process = await self._spawn([self.lake, "env", "lean", "--json", str(path)])
+        process = await self._spawn([self.lake, "env", "lean", "--json", str(path)], writable=path.parent)
         self._running.add(process)
         try:
             out, err = await asyncio.wait_for(process.communicate(), limit)
@@ -138,11 +149,21 @@ class LakeVerifier:
             self._running.discard(process)
         return self._result(out, err, process.returncode, time.monotonic() - started)
 
-    async def _spawn(self, argv: list[str]) -> asyncio.subprocess.Process:
+    async def _spawn(self, argv: list[str], writable: Path | None = None) -> asyncio.subprocess.Process:
+        """Start `argv` in the project; sandboxed, `writable` (else a fresh directory, removed when
+        the process is reaped) is the only place it may write."""
+        env: dict[str, str] | None = None
+        private: Path | None = None
+        if self.sandbox is not None:
+            if writable is None:
+                private = writable = Path(self.sandbox.private_dir("lemmaforge-lake-"))
+            env = self.sandbox.environment(writable)
+            argv = self.sandbox.wrap(argv, cwd=self.project, writable=writable)
         try:
-            return await asyncio.create_subprocess_exec(
+            process = await asyncio.create_subprocess_exec(
                 *argv,
                 cwd=self.project,
+                env=env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -151,7 +172,12 @@ class LakeVerifier:
                 preexec_fn=_memory_limiter(self.memory_limit_mb),
             )
         except OSError as exc:
+            if private is not None:
+                shutil.rmtree(private, ignore_errors=True)
             raise VerifierMisconfigured(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
+        if private is not None:
+            _remove_when_done(process, private)
+        return process
 
     def _result(self, out: bytes, err: bytes, returncode: int | None, elapsed: float) -> CheckResult:
         messages, stray = parse_lean_json(out.decode("utf-8", errors="replace"))
@@ -246,6 +272,20 @@ def _memory_limiter(limit_mb: int | None) -> Callable[[], None] | None:
 
 
 # --- processes ------------------------------------------------------------------------------------
+
+
+def _remove_when_done(process: asyncio.subprocess.Process, folder: Path) -> None:
+    async def remove() -> None:
+        with contextlib.suppress(Exception):
+            await process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    task = asyncio.get_running_loop().create_task(remove())
+    _cleanups.add(task)  # a task nothing references may be collected before it runs
+    task.add_done_callback(_cleanups.discard)
+
+
+_cleanups: set[asyncio.Task[None]] = set()
 
 
 def _kill_group(process: asyncio.subprocess.Process) -> None:

@@ -53,6 +53,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from lean_interact import Command, LeanREPLConfig, ProofStep, TempRequireProject
@@ -68,6 +69,7 @@ from lemmaforge.lean.repl_process import (
     Counters,
     Outcome,
     ReplPoolStats,
+    SandboxedLeanServer,
     Worker,
     crash_detail,
     find_lake,
@@ -83,6 +85,7 @@ from lemmaforge.lean.repl_results import (
     response_dict,
     tactic_result,
 )
+from lemmaforge.lean.sandbox import Sandbox, make_sandbox
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -167,10 +170,12 @@ class ReplVerifier:
         max_checks_per_worker: int,
         crash_retries: int = 1,
         memory_recycle_fraction: float = MEMORY_RECYCLE_FRACTION,
+        sandbox: Sandbox | None = None,
     ) -> None:
         if workers < 1 or max_checks_per_worker < 1 or crash_retries < 0:
             raise ValueError("workers and max_checks_per_worker must be >= 1, crash_retries >= 0")
         self._repl_config = repl_config
+        self.sandbox = sandbox  # None: Lean runs unsandboxed (`--no-sandbox`, or a test's fake)
         self._capacity = workers
         self._timeout = timeout
         self._header_timeout = header_timeout
@@ -202,6 +207,8 @@ class ReplVerifier:
         Mathlib project for `cfg.lean_version`). Raises VerifierError with one actionable line when
         Lean / lake / the project is missing."""
         lake = find_lake(cfg.lake_path)
+        if cfg.sandbox:
+            make_sandbox((), lake=lake)  # no bwrap: say so before lean-interact prepares anything
         try:
             project: BaseProject
             if cfg.project is not None:
@@ -223,6 +230,7 @@ class ReplVerifier:
             raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {first_line(exc)}") from exc
         return cls(
             repl_config,
+            sandbox=repl_sandbox(cfg, repl_config) if cfg.sandbox else None,
             workers=cfg.workers,
             timeout=cfg.timeout,
             header_timeout=cfg.header_timeout,
@@ -404,7 +412,10 @@ class ReplVerifier:
         # child. Forking from a thread while another thread holds the import lock could deadlock
         # the child; `resource` is imported at module load so that import is a dict lookup.
         try:
-            worker.server = LeanServer(self._repl_config)
+            if self.sandbox is not None:
+                worker.server = SandboxedLeanServer(self._repl_config, self.sandbox)
+            else:
+                worker.server = LeanServer(self._repl_config)
         except (OSError, ChildProcessError) as exc:
             raise VerifierMisconfigured(
                 f"cannot start the Lean REPL (`{self._repl_config.lake_path} env …/repl` in "
@@ -604,6 +615,19 @@ class ReplVerifier:
         future.add_done_callback(_retrieve)
         worker.inflight = future
         return await asyncio.shield(future)
+
+
+def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
+    """The sandbox a REPL process of `repl_config` runs in: the project, the REPL checkout and
+    lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
+    plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
+    paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
+    repl_dir = getattr(repl_config, "_cache_repl_dir", None)
+    if repl_dir is not None:
+        paths.append(Path(repl_dir))
+    if cfg.project is not None:
+        paths.append(Path(cfg.project).expanduser().resolve())
+    return make_sandbox(paths, lake=str(repl_config.lake_path))
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

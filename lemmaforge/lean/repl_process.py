@@ -9,15 +9,20 @@ the scheduling code reads without it.
 from __future__ import annotations
 
 import asyncio
+import os
+import platform
 import shutil
+import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lean_interact import LocalProject
+from lean_interact import LeanREPLConfig, LocalProject
 from lean_interact.server import LeanServer
+from lean_interact.utils import _limit_memory
 
+from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import CheckStatus, VerifierMisconfigured
 
 # What a request gets when the pool was closed under it.
@@ -113,6 +118,57 @@ class Outcome:
     header_failed: bool = False  # `response` is the header's answer, with Lean errors
     seconds: float = 0.0
     probe_response: dict[str, Any] | None = None  # the axiom probe's own answer (check_with_probe)
+
+
+class SandboxedLeanServer(LeanServer):
+    """lean-interact's LeanServer with its process started under `sandbox` (lean/sandbox.py).
+
+    `LeanServer.start` builds the command (`lake env <repl>/.lake/build/bin/repl`, cwd = the
+    project or the REPL checkout) inside one Popen call: this is that call with bwrap in front, the
+    environment rebuilt by the sandbox and a private writable temporary directory. Everything else
+    (the protocol, RLIMIT_AS between fork and exec, the process-tree kill) is lean-interact's."""
+
+    def __init__(self, config: LeanREPLConfig, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.private_dir: str | None = None
+        super().__init__(config)  # calls start()
+
+    def start(self) -> None:
+        self._remove_private_dir()
+        self.private_dir = self.sandbox.private_dir("lemmaforge-repl-")
+        argv = [
+            str(self.config.lake_path),
+            "env",
+            os.path.join(self.config._cache_repl_dir, ".lake", "build", "bin", "repl"),
+        ]
+        limit = self.config.memory_hard_limit_mb
+        self._proc = subprocess.Popen(
+            self.sandbox.wrap(argv, cwd=self.config.working_dir, writable=self.private_dir),
+            cwd=self.config.working_dir,
+            env=self.sandbox.environment(self.private_dir),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            encoding="utf-8",
+            text=True,
+            bufsize=1,
+            start_new_session=True,
+            preexec_fn=None if platform.system() != "Linux" else lambda: _limit_memory(limit),
+        )
+        if not self.is_alive():
+            stdout, stderr = self.get_stdout_stderr()
+            raise ChildProcessError(f"The Lean server could not be started:\nstdout: {stdout}\nstderr: {stderr}")
+
+    def kill(self) -> None:
+        try:
+            super().kill()
+        finally:
+            self._remove_private_dir()
+
+    def _remove_private_dir(self) -> None:
+        if self.private_dir is not None:
+            shutil.rmtree(self.private_dir, ignore_errors=True)
+            self.private_dir = None
 
 
 def find_lake(lake_path: str) -> str:

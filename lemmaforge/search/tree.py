@@ -119,6 +119,8 @@ class ProofTree:
         """A rich Tree for the live view and for printing."""
         from rich.tree import Tree
 
+        from lemmaforge.viewer.inert import markup
+
         def label(n: Node) -> str:
             colour = {"solved": "green", "failed": "red", "abandoned": "magenta", "cancelled": "dim"}.get(
                 n.status, "yellow"
@@ -127,7 +129,8 @@ class ProofTree:
             if n.kind == "goal":
                 first = _statement_summary(n.text)
             how = f" by {n.strategy}" if n.strategy and n.status == "solved" else ""
-            return f"[{colour}]{n.kind} {n.status}{how}[/] {first[:max_text]}"
+            # model text: inert (no escape sequence reaches the terminal) and never rich markup
+            return f"[{colour}]{markup(f'{n.kind} {n.status}{how}', keep='')}[/] {markup(first[:max_text], keep='')}"
 
         def build(parent: Tree, n: Node) -> None:
             branch = parent.add(label(n))

@@ -11,10 +11,10 @@ import time
 from typing import Any
 
 from rich.console import Group
-from rich.markup import escape
 from rich.text import Text
 
 from lemmaforge.records import AttemptRecord, LLMCallRecord, NodeCreated, RunFinished, RunStarted
+from lemmaforge.viewer.inert import Inert, inert, markup
 from lemmaforge.viewer.model import first_error
 
 
@@ -97,8 +97,10 @@ class LiveView:
             self.tree = tree.render()
 
     def __rich__(self) -> Any:
-        line = Text("proving: ", style="bold") + Text(self.watch.status_line())
-        return Group(line, self.tree) if self.tree is not None else line
+        # The goal and the tree are model text: inert before layout, and the whole view once more
+        # (a live display is drawn outside the consoles' render hook).
+        line = Text("proving: ", style="bold") + Text(inert(self.watch.status_line(), keep=""))
+        return Inert(Group(line, self.tree) if self.tree is not None else line)
 
 
 def stop_message(result: Any, watch: RunWatch, budget: Any) -> list[str]:
@@ -110,10 +112,10 @@ def stop_message(result: Any, watch: RunWatch, budget: Any) -> list[str]:
         reason = ("every strategy failed on the root goal (no budget ran out" + at_depth + "; raise "
                   "prover_samples_per_goal, sketch_alternatives or max_depth with --budget to search further)")
     lines = [
-        f"[red]not proved[/]: {escape(reason)}",
+        f"[red]not proved[/]: {markup(reason)}",
         f"  spent: LLM calls {result.stats.llm_calls}/{budget.llm_calls}, Lean checks {result.stats.checks}/"
         f"{budget.lean_checks}, {result.seconds:.1f} s/{budget.wall_seconds:g} s, depth {watch.depth}/{budget.max_depth}",
     ]
     if watch.last_error:
-        lines.append(f"  last Lean error: {escape(watch.last_error)}")
+        lines.append(f"  last Lean error: {markup(watch.last_error)}")
     return lines

@@ -1,7 +1,8 @@
 """The terminal views: `lemmaforge runs` (a table) and `lemmaforge show RUN` (the proof tree).
 
-Both render the dicts of `viewer.model`; model text (statements, completions, Lean errors) is
-always escaped, never read as rich markup.
+Both render the dicts of `viewer.model`; stored text (statements, completions, Lean errors, dataset
+names, stop reasons) always goes through `viewer.inert.markup`: control characters and escape
+sequences are shown as visible escapes, and it is never read as rich markup.
 """
 
 from __future__ import annotations
@@ -9,9 +10,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
+
+from lemmaforge.viewer.inert import inert, markup
+
+
+def escape(text: object) -> str:
+    """A stored one-line field (id, name, status, reason) for rich markup: inert, newlines and
+    tabs included (a newline in a name must not start a line that looks like output)."""
+    return markup(text, keep="")
 
 _STATUS_COLOUR = {
     "proved": "green", "solved": "green", "not_proved": "red", "failed": "red", "abandoned": "magenta",
@@ -30,7 +38,7 @@ def _num(x: Any) -> str:
         return "-"
     if isinstance(x, float):
         return f"{x:.1f}" if x < 100 else f"{x:.0f}"
-    return str(x)
+    return escape(x)  # a stored value: whatever it holds is shown, not acted on
 
 
 def _clip(text: str | None, width: int) -> str:
@@ -78,7 +86,7 @@ def budget_line(budget: dict[str, Any]) -> str:
         b = budget.get(key) or {}
         spent, limit = b.get("spent"), b.get("limit")
         ahead = f" (+{b['ahead_unused']} started ahead, not needed)" if b.get("ahead_unused") else ""
-        parts.append(f"{label} {_num(spent)}/{_num(limit)}{ahead}")
+        parts.append(inert(f"{label} {_num(spent)}/{_num(limit)}{ahead}"))
     return " · ".join(parts)
 
 
@@ -89,7 +97,8 @@ def _node_label(n: dict[str, Any]) -> str:
     why = f" ({escape(_clip(n['reason'], 60))})" if n.get("reason") and n["status"] != "solved" else ""
     tries = len(n["attempts"])
     stats = f" [dim]{tries} attempt(s), {n['seconds']:.2f} s[/]"
-    return f"{where}[{colour}]{n['kind']} {n['status']}[/]{how}{why} {escape(_clip(n['summary'], 70))}{stats}"
+    return (f"{escape(where)}[{colour}]{escape(n['kind'])} {escape(n['status'])}[/]{how}{why} "
+            f"{escape(_clip(n['summary'], 70))}{stats}")
 
 
 def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> None:
@@ -99,7 +108,7 @@ def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> Non
         err = f": {escape(_clip(a['first_error'], 90))}" if a.get("first_error") else ""
         colour = "green" if a["verdict"] == "valid" else "red"
         timing = f"gen {a['generation_seconds']:.2f} s, " if a.get("llm_call_id") else ""
-        branch.add(f"[dim]{escape(a['strategy'])} #{a['sample']}[/] [{colour}]{escape(a['verdict'])}[/]{err} "
+        branch.add(f"[dim]{escape(a['strategy'])} #{escape(a['sample'])}[/] [{colour}]{escape(a['verdict'])}[/]{err} "
                    f"[dim]({timing}Lean {a['check_seconds']:.2f} s)[/]")
 
 
@@ -129,12 +138,13 @@ def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False
                   soft_wrap=True)
     if run.get("parent_run_id"):
         console.print(f"part of bench run {escape(run['parent_run_id'])}", soft_wrap=True)
-    console.print(f"budgets (spent/limit): {budget_line(view['budget'])}", highlight=False, soft_wrap=True)
+    console.print(f"budgets (spent/limit): {budget_line(view['budget'])}", highlight=False, markup=False,
+                  soft_wrap=True)
     console.print(f"stop: {escape(stop_line(run['stop_reason']))}", highlight=False, soft_wrap=True)
     if run.get("error"):
-        console.print(f"error: {escape(run['error'])}", highlight=False, soft_wrap=True)
+        console.print(f"error: {markup(run['error'])}", highlight=False, soft_wrap=True)
     if view.get("last_error") and run["status"] != "proved":
-        console.print(f"last Lean error: {escape(view['last_error'])}", highlight=False, soft_wrap=True)
+        console.print(f"last Lean error: {markup(view['last_error'])}", highlight=False, soft_wrap=True)
     if view.get("children"):
         console.print(f"{len(view['children'])} per-problem run(s) (`lemmaforge show RUN` for one, "
                       f"`lemmaforge report {escape(run['run_id'])}` for the results):", highlight=False, soft_wrap=True)
@@ -144,4 +154,4 @@ def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False
         console.print(t)
     if view.get("proof"):
         console.print("proof:", highlight=False)
-        console.print(view["proof"], markup=False, highlight=False, soft_wrap=True)
+        console.print(inert(view["proof"]), markup=False, highlight=False, soft_wrap=True)

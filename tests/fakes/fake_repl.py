@@ -15,6 +15,11 @@ Test hooks (from the JSON config written by `make_fake_repl_config` below):
 - `rules` (see fake_lean.Rule) and `latency` per request kind; `crash` / `hang` / `garbage` /
   `oom` / `alloc_mb` rules act here, in the process;
 - `transcripts_dir` (+ `transcript_names`): the recorded answers to replay;
+- host effects: `#eval IO.FS.readFile "PATH"` really reads PATH, and `#eval IO.Process.output { cmd
+  := "curl", args := #["http://HOST:PORT/…"] }` really connects to HOST:PORT (the fake does it
+  itself, standing for the curl Lean would spawn), each answered with an info message (what was
+  read or received) or an error message (Lean's `uncaught exception: …`), so the sandbox tests
+  (tests/lean/test_sandbox.py) see what a candidate file could reach from this process;
 - a log of every process start and request (one JSON line: pid, event, kind, time, the request's
   text and its first 80 characters as `head`) appended to `log_path` (or `$FAKE_REPL_LOG`), so tests
   count header elaborations and see which process served what, across processes.
@@ -32,7 +37,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
+import socket
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -116,6 +123,32 @@ def perform(reply: Reply, stdout: IO[str]) -> None:
     stdout.flush()
 
 
+_READ = re.compile(r'#eval\s+IO\.FS\.readFile\s+"([^"]*)"')
+_CURL = re.compile(r'#eval\s+IO\.Process\.output\s*\{\s*cmd\s*:=\s*"curl"\s*,\s*args\s*:=\s*#\["http://([^:/"]+):(\d+)')
+
+
+def host_effects(cmd: str) -> list[dict[str, Any]]:
+    """Do what `#eval` of a file read or a curl would do on this host; one message each."""
+    found: list[tuple[int, str, str]] = []
+    for m in _READ.finditer(cmd):
+        try:
+            found.append((m.start(), "info", json.dumps(Path(m.group(1)).read_text(encoding="utf-8"))))
+        except OSError as exc:
+            found.append((m.start(), "error", f"uncaught exception: {exc.strerror} (error code: {exc.errno})\n  file: {m.group(1)}"))
+    for m in _CURL.finditer(cmd):
+        try:
+            with socket.create_connection((m.group(1), int(m.group(2))), timeout=5) as conn:
+                conn.sendall(b"GET / HTTP/1.0\r\n\r\n")
+                found.append((m.start(), "info", conn.recv(4096).decode("utf-8", "replace")))
+        except OSError as exc:
+            found.append((m.start(), "error", f"uncaught exception: curl: could not connect: {exc}"))
+    messages = []
+    for start, severity, data in sorted(found):
+        pos = {"line": cmd.count("\n", 0, start) + 1, "column": start - (cmd.rfind("\n", 0, start) + 1)}
+        messages.append({"severity": severity, "pos": pos, "endPos": pos, "data": data})
+    return messages
+
+
 def serve(engine: FakeLean, log: RequestLog, stdin: IO[str], stdout: IO[str]) -> int:
     while True:
         query = read_query(stdin)
@@ -132,6 +165,10 @@ def serve(engine: FakeLean, log: RequestLog, stdin: IO[str], stdout: IO[str]) ->
             sys.stderr.write(f"uncaught exception: {json.dumps({'message': str(exc)})}\n")
             return 1
         text = _text(request)
+        if reply.response is not None and "cmd" in request:
+            effects = host_effects(str(request["cmd"]))
+            if effects:
+                reply.response.setdefault("messages", []).extend(effects)
         log.write(event="request", kind=reply.kind, source=reply.source, head=text[:80], text=text)
         perform(reply, stdout)
 
@@ -166,7 +203,8 @@ if __name__ == "__main__":
 _FAKE_LAKE = """#!/bin/sh
 # Fake `lake` for tests. lean-interact with a prebuilt local REPL only runs `lake env <repl>`
 # (and `lake --version` if asked to build); anything else is an error, so a test notices.
-echo "$*" >> {calls}
+# (the log is skipped where the folder is read-only: the sandbox tests run it under bwrap)
+{{ echo "$*" >> {calls}; }} 2>/dev/null || true
 case "$1" in
   --version) echo "Lake version 5.0.0-fake (Lean version {lean})"; exit 0 ;;
   env) shift; exec "$@" ;;

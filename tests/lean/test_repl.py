@@ -447,7 +447,10 @@ async def test_from_config_runs_a_local_project_through_lean_interact(tmp_path: 
     project = tmp_path / "project"
     project.mkdir()
     (project / "lean-toolchain").write_text("leanprover/lean4:v4.19.0\n", encoding="utf-8")
-    cfg = VerifierConfig(project=project, repl_path=fake.root / "repl", lake_path=str(fake.lake_path), workers=2)
+    # Unsandboxed: the fake logs its lake calls into its own folder, which the sandbox keeps
+    # read-only (the sandboxed launch: tests/lean/test_sandbox.py).
+    cfg = VerifierConfig(project=project, repl_path=fake.root / "repl", lake_path=str(fake.lake_path), workers=2,
+                         sandbox=False)
     verifier = ReplVerifier.from_config(cfg)
     try:
         assert verifier._repl_config.working_dir == str(project)  # Lean runs in the project
