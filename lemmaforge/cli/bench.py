@@ -224,6 +224,7 @@ def _execute(
     from lemmaforge.benchmarks import report_text as rt
     from lemmaforge.benchmarks import runner as rn
     from lemmaforge.benchmarks import spec as sp
+    from lemmaforge.benchmarks.verdict import bench_verdict
 
     warnings = sp.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
     for line in warnings:
@@ -283,10 +284,12 @@ def _execute(
         summary["error"] = fatal
     elif interrupted:
         status = "cancelled"
-    elif rep["complete"]:
-        status = "proved" if rep["solved"] == rep["problems"] else "not_proved"
-    else:
-        status = "failed"
+    else:  # from counts that include invalid statements: nothing valid to solve is never success
+        verdict = bench_verdict(rep)
+        status = verdict.status
+        if verdict.error:
+            summary["error"] = verdict.error
+    nothing = status == "failed" and fatal is None and bug is None and summary.get("error")
     try:
         rn.finish_bench(recorder, plan.run_id, status, summary)
     except StoreError as exc:  # the bench stays open in the store: --resume closes it
@@ -298,6 +301,8 @@ def _execute(
         common.internal_error(bug, resume)
     if fatal is not None:
         common.fail(f"{fatal} ({resume})")
+    if nothing:
+        common.fail(f"{summary['error']} (bench {plan.run_id} recorded as failed)")
     if interrupted:
         common.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
         return ExitCode.INTERRUPTED

@@ -223,6 +223,8 @@ def test_a_statement_that_does_not_compile_is_reported_invalid_not_unsolved(tmp_
     assert "statement does not compile" not in out["invalid"][0]["error"]  # the detail alone, Lean's words
     assert "unknown identifier 'no_such_constant'" in out["invalid"][0]["error"]
     assert out["problems"] == 2 and out["complete"] and out["attempts_planned"] == 4
+    # both valid problems solved, but one of three is invalid: not a success (issue 39, point 4)
+    assert out["solved"] == 2 and out["status"] == "not_proved" and again["status"] == "not_proved"
     assert bad not in [p["name"] for p in out["results"]]
     assert not any(f"theorem {bad}" in text for text in prompts)  # no budget spent on it
     r = invoke(["report", "INV", "--db", db])
