@@ -56,6 +56,7 @@ from lemmaforge.lean.verifier import (
     VerifierMisconfigured,
     VerifierUnavailable,
 )
+from lemmaforge.wire_text import wire_json
 
 log = logging.getLogger(__name__)
 
@@ -350,6 +351,9 @@ class KiminaVerifier:
         # Per snippet the server may wait for a REPL, run the header, then the body, each under the limit.
         read_timeout = 2 * server_timeout + SERVER_MAX_WAIT_S + HTTP_SLACK_S
         self.stats.snippets += len(snippets)
+        # Lean reads UTF-8: a lone surrogate is sent as U+FFFD (model text is made so upstream,
+        # lemmaforge.wire_text; this keeps any other caller's odd text from crashing the request)
+        payload, _ = wire_json(payload)
         body = await self._request("POST", CHECK_PATH, payload, read_timeout)
         results = body.get("results") if isinstance(body, dict) else None
         if not isinstance(results, list):

@@ -113,6 +113,11 @@ def map_openai_error(
             f"HTTP {status}: {one_line(exc)}", backend=where,
             fix=f"check {section}.url: the server does not speak the OpenAI API there",
         )
+    if isinstance(exc, UnicodeDecodeError):  # a 200 whose body is not UTF-8: not an OpenAI server's JSON
+        return LLMMisconfiguredError(
+            f"answered with a body that is not UTF-8 JSON ({one_line(exc)})", backend=where,
+            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
+        )
     if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError)):
         return LLMMisconfiguredError(
             f"answered with a body that is not an OpenAI-compatible response ({one_line(exc)})", backend=where,
@@ -503,7 +508,7 @@ class OpenAICompatibleLLM(BaseLLM):
                     tries += 1
                     return await fn()
         # Only what the client raises is mapped; anything else (a bug) propagates as itself.
-        except (openai.OpenAIError, json.JSONDecodeError, TimeoutError, ConnectionError) as exc:
+        except (openai.OpenAIError, json.JSONDecodeError, UnicodeDecodeError, TimeoutError, ConnectionError) as exc:
             mapped = map_openai_error(
                 exc, where=self._where(), role=self.role, api_key_env=self.api_key_env, attempts=tries
             )
