@@ -78,8 +78,14 @@ app.command("show")(runs.show_command)
 app.add_typer(train.app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
 
 def main() -> None:
+    from lemmaforge.cli import signals
+
     tune_garbage_collector()  # a search's heap makes the default thresholds costly (lemmaforge/process.py)
-    app()
+    signals.install()  # SIGTERM / SIGHUP stop a command as Ctrl-C does (exit 143 / 129)
+    try:
+        app()
+    except SystemExit as exc:
+        raise SystemExit(signals.exit_code(exc.code)) from None
 
 
 __all__ = ["app", "main"]

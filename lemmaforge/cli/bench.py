@@ -160,10 +160,12 @@ def bench_command(
     store = _open_store(base.db_url)
     from lemmaforge.config import ConfigError, load_config
     from lemmaforge.db import SqlRecorder, StoreError
+    from lemmaforge.db.lease import BenchLease, LeaseHeld
     from lemmaforge.services import versions as run_versions
 
     recorder = SqlRecorder(store)
     exit_code: int | None = None
+    lease: BenchLease | None = None
     try:
         try:
             if spec is not None:
@@ -171,9 +173,13 @@ def bench_command(
                 vers = run_versions(settings)
                 plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
                                     problems=selected)
+                lease = BenchLease.acquire(store, plan.run_id)  # a `--resume` of it meanwhile is refused
             else:
                 assert resume is not None  # no spec is made only with --resume (above)
                 bench = rs.load_bench(store, resume)
+                # one writer per bench: before anything of the run is touched (resume closes the
+                # attempts it finds running as cut off; a live holder's are not)
+                lease = BenchLease.acquire(store, resume)
                 stored_settings = bench.config.get("settings") or {}
                 conflicts = rs.experiment_setting_conflicts(stored_settings, overrides)
                 if cot is not None and cot != bool(bench.config.get("cot", False)):
@@ -194,12 +200,18 @@ def bench_command(
                                        versions=run_versions(settings))
         except sp.BenchError as exc:
             common.fail(str(exc))
+        except LeaseHeld as exc:
+            common.fail(str(exc))
         except StoreError as exc:  # the store failed before any attempt ran
             again = f"continue it with --resume {resume}" if resume else "run the same command again"
             common.fail(f"{exc} (the bench did not start; {again} once the database is fixed)")
-        exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
-                             ray_address=ray_address, progress=progress, as_json=as_json)
+        assert lease is not None  # taken on both paths above, or the command exited
+        with lease.kept():
+            exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
+                                 ray_address=ray_address, progress=progress, as_json=as_json)
     finally:
+        if lease is not None:
+            lease.release()
         try:
             recorder.close()
         except StoreError as exc:
@@ -226,6 +238,7 @@ def _execute(
     from lemmaforge.benchmarks import report_text as rt
     from lemmaforge.benchmarks import runner as rn
     from lemmaforge.benchmarks import spec as sp
+    from lemmaforge.benchmarks.verdict import bench_verdict
 
     warnings = sp.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
     for line in warnings:
@@ -285,10 +298,12 @@ def _execute(
         summary["error"] = fatal
     elif interrupted:
         status = "cancelled"
-    elif rep["complete"]:
-        status = "proved" if rep["solved"] == rep["problems"] else "not_proved"
-    else:
-        status = "failed"
+    else:  # from counts that include invalid statements: nothing valid to solve is never success
+        verdict = bench_verdict(rep)
+        status = verdict.status
+        if verdict.error:
+            summary["error"] = verdict.error
+    nothing = status == "failed" and fatal is None and bug is None and summary.get("error")
     try:
         rn.finish_bench(recorder, plan.run_id, status, summary)
     except StoreError as exc:  # the bench stays open in the store: --resume closes it
@@ -300,6 +315,8 @@ def _execute(
         common.internal_error(bug, resume)
     if fatal is not None:
         common.fail(f"{fatal} ({resume})")
+    if nothing:
+        common.fail(f"{summary['error']} (bench {plan.run_id} recorded as failed)")
     if interrupted:
         common.err.print(f"interrupted: {resume}", highlight=False, markup=False, soft_wrap=True)
         return ExitCode.INTERRUPTED

@@ -104,6 +104,9 @@ def gen_data_command(
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {out_dir}: {exc.strerror or exc}")
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (lemmaforge.cli.signals): gen-data records no run
+        fail(f"interrupted: gen-data stopped; the files in {out_dir} may be incomplete (run it again)",
+             ExitCode.INTERRUPTED)
     finally:
         store.close()
     summary: dict[str, Any] = {**result.to_json(), "files": files}

@@ -68,6 +68,7 @@ from lemmaforge.cli.train_common import (
     _verifier_factory,
 )
 from lemmaforge.cli.train_es import es
+from lemmaforge.errors import ExitCode
 from lemmaforge.training.sft import TrainingDataError
 from lemmaforge.versions import training_versions
 
@@ -488,6 +489,11 @@ def expert_iter(
     except (LLMError, VerifierError, StoreError) as exc:
         run_id = resume or (loop.run_id if loop is not None else "RUN_ID")
         fail(f"{' '.join(str(exc).split())[:300]} (resume with --resume {run_id})")
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (lemmaforge.cli.signals): the loop recorded it
+        if loop is None:
+            fail("interrupted before the expert iteration run started", ExitCode.INTERRUPTED)
+        fail(f"interrupted: expert iteration run {loop.run_id} recorded as cancelled "
+             f"(resume with --resume {loop.run_id})", ExitCode.INTERRUPTED)
     finally:
         store.close()
     if as_json:

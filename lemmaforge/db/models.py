@@ -59,7 +59,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from .safe_text import SafeJSON, SafeText
 
 #: the Alembic revision these models describe (the newest in `lemmaforge/db/migrations/versions`)
-SCHEMA_VERSION = "0002"
+SCHEMA_VERSION = "0003"
 
 JSONType = SafeJSON
 Text = SafeText
@@ -220,3 +220,17 @@ class ProofRow(Base):
     depth: Mapped[int | None] = mapped_column(Integer)
     audit: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class BenchLeaseRow(Base):
+    """Who runs a bench now (`lemmaforge.db.lease`): one row per bench run while a process works
+    on it. `owner` is `host:pid:token`; the holder renews `heartbeat_at` / `expires_at`; another
+    process takes a lease over only once it has expired (or its holder, on this host, is gone)."""
+
+    __tablename__ = "bench_leases"
+
+    run_id: Mapped[str] = mapped_column(Text, primary_key=True)  # soft → runs.id
+    owner: Mapped[str] = mapped_column(Text)
+    acquired_at: Mapped[float] = mapped_column(Float)
+    heartbeat_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)

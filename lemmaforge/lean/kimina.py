@@ -44,6 +44,7 @@ from tenacity import (
     wait_random,
 )
 
+from lemmaforge import waits
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import (
@@ -56,6 +57,7 @@ from lemmaforge.lean.verifier import (
     VerifierMisconfigured,
     VerifierUnavailable,
 )
+from lemmaforge.wire_text import wire_json
 
 log = logging.getLogger(__name__)
 
@@ -350,6 +352,9 @@ class KiminaVerifier:
         # Per snippet the server may wait for a REPL, run the header, then the body, each under the limit.
         read_timeout = 2 * server_timeout + SERVER_MAX_WAIT_S + HTTP_SLACK_S
         self.stats.snippets += len(snippets)
+        # Lean reads UTF-8: a lone surrogate is sent as U+FFFD (model text is made so upstream,
+        # lemmaforge.wire_text; this keeps any other caller's odd text from crashing the request)
+        payload, _ = wire_json(payload)
         body = await self._request("POST", CHECK_PATH, payload, read_timeout)
         results = body.get("results") if isinstance(body, dict) else None
         if not isinstance(results, list):
@@ -373,15 +378,33 @@ class KiminaVerifier:
             async for attempt in retrying:
                 with attempt:
                     self.stats.requests += 1
-                    response = await self._client.request(method, path, json=payload, timeout=timeout)
-                    return _decode(response)
+                    return _decode(await self._send(method, path, payload, timeout, read_timeout))
         except _HttpStatusError as exc:
             if exc.status == 500:
                 raise _ServerCrash(str(exc)) from None
             raise self._unusable(exc) from None
-        except (httpx.HTTPError, _BadResponse) as exc:
+        except (httpx.HTTPError, _BadResponse, _DeadlinePassed) as exc:
             raise self._unusable(exc) from None
         raise AssertionError("unreachable: tenacity either returns or reraises")
+
+    async def _send(self, method: str, path: str, payload: Any, timeout: httpx.Timeout, deadline: float) -> httpx.Response:
+        """One request, its body read whole, within `deadline` seconds in all: the read timeout
+        alone never ends a server that trickles its answer a byte at a time. The moment the
+        headers arrive is told to `lemmaforge.waits` (a wall budget that runs out on a trickled
+        body is the server's failure)."""
+        with waits.waiting(f"Kimina server at {self.url}") as wait:
+            try:
+                async with asyncio.timeout(deadline):
+                    request = self._client.build_request(method, path, json=payload, timeout=timeout)
+                    response = await self._client.send(request, stream=True)
+                    wait.headers()
+                    try:
+                        await response.aread()
+                    finally:
+                        await response.aclose()
+            except TimeoutError:
+                raise _DeadlinePassed(f"no complete answer within the request's {deadline:g} s deadline") from None
+        return response
 
     def _unusable(self, exc: Exception) -> VerifierError:
         """The one-line error for a request that failed for good: misconfigured (wrong key, URL, a
@@ -553,10 +576,14 @@ def _json_or_none(response: httpx.Response) -> Any:
         return None
 
 
+class _DeadlinePassed(Exception):
+    """A request not complete within its total deadline: transient, retried, then unavailable."""
+
+
 def _is_transient(exc: BaseException) -> bool:
     if isinstance(exc, _HttpStatusError):
         return exc.status in RETRYABLE_STATUSES
-    return isinstance(exc, (httpx.TransportError, _BadResponse))
+    return isinstance(exc, (httpx.TransportError, _BadResponse, _DeadlinePassed))
 
 
 def _is_timeout(error: str) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
+from lemmaforge import waits
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import priority as lean_priority
@@ -228,6 +229,12 @@ class _Run(TreeJournal):
             stop_reason = str(group.exceptions[0])
         except* TimeoutError:
             stop_reason = "wall time budget exhausted"
+            # spent waiting on a server that trickles its answer: the backend's failure, not the
+            # model's (a resumed bench redoes the attempt)
+            stall = waits.stalled_at(started + self.opts.budget.wall_seconds - 1.0)
+            if stall is not None:
+                self._cancel_open()
+                raise stall.error(self.opts.budget.wall_seconds) from None
         proved = report is not None and report.ok
         if not proved:
             self._cancel_open()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lemmaforge.errors import ExitCode
 from lemmaforge.records import RunFinished, RunStarted
 
 TRAIN_KINDS: tuple[str, ...] = ("train_sft", "train_grpo", "train_es")
@@ -101,12 +103,16 @@ class TrainingRun:
 
     @contextmanager
     def failing_on_error(self) -> Iterator[TrainingRun]:
-        """Ends the run as failed (or cancelled on Ctrl-C) when the body raises; re-raises."""
+        """Ends the run as failed (or cancelled on Ctrl-C, SIGTERM or SIGHUP) when the body raises;
+        re-raises, except an interruption: that says which run it stopped on stderr and exits
+        `ExitCode.INTERRUPTED` (the console entry makes it 143 / 129 for a signal), not click's
+        "Aborted!" with exit 1."""
         try:
             yield self
         except KeyboardInterrupt:
             self.fail("interrupted", "cancelled")
-            raise
+            print(f"interrupted: {self.kind} run {self.run_id} stopped and recorded as cancelled", file=sys.stderr)
+            raise SystemExit(ExitCode.INTERRUPTED) from None
         except BaseException as exc:
             self.fail(" ".join(f"{type(exc).__name__}: {exc}".split())[:500])
             raise

@@ -118,6 +118,13 @@ FAULTS = [
           lambda k, s, e: s.fail_always(None), says=("429",)),
     Fault("llm timeouts", _set("llm", delay=1.5), _set("llm", delay=0.0), says=("Timeout",),
           env={"LEMMAFORGE_PROVER__TIMEOUT": "0.4"}),
+    # issue 39: a server that sends its headers, then trickles the body (per-read timeouts never fire)
+    Fault("llm trickle past its deadline", lambda k, s, e: s.fault_always("trickle"),
+          lambda k, s, e: s.fault_always(None), says=("deadline", "unavailable after 2 attempt"),
+          env={"LEMMAFORGE_PROVER__TIMEOUT": "0.5"}),
+    Fault("llm trickle under a wall budget", lambda k, s, e: s.fault_always("trickle"),
+          lambda k, s, e: s.fault_always(None), says=("wall time budget", "answered the headers"),
+          env={"LEMMAFORGE_BUDGET__WALL_SECONDS": "4"}),
     Fault("verifier down", lambda k, s, e: k.fail_always(503), lambda k, s, e: k.fail_always(None),
           says=("Kimina server at", "after 5 attempts", "start the Kimina")),
     Fault("verifier down mid-run", lambda k, s, e: after_requests(s, 3, lambda: k.fail_always(503)),
@@ -223,6 +230,8 @@ def test_a_statement_that_does_not_compile_is_reported_invalid_not_unsolved(tmp_
     assert "statement does not compile" not in out["invalid"][0]["error"]  # the detail alone, Lean's words
     assert "unknown identifier 'no_such_constant'" in out["invalid"][0]["error"]
     assert out["problems"] == 2 and out["complete"] and out["attempts_planned"] == 4
+    # both valid problems solved, but one of three is invalid: not a success (issue 39, point 4)
+    assert out["solved"] == 2 and out["status"] == "not_proved" and again["status"] == "not_proved"
     assert bad not in [p["name"] for p in out["results"]]
     assert not any(f"theorem {bad}" in text for text in prompts)  # no budget spent on it
     r = invoke(["report", "INV", "--db", db])

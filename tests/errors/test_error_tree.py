@@ -36,7 +36,8 @@ from tests.fakes.fake_openai import FakeOpenAIServer
 MODEL = "fake-model"
 
 #: exceptions that are control flow inside one function, never raised to a caller
-CONTROL_FLOW = {"BudgetExhausted", "_HoleFailed", "_HttpStatusError", "_BadResponse", "_ServerCrash"}
+CONTROL_FLOW = {"BudgetExhausted", "_HoleFailed", "_HttpStatusError", "_BadResponse", "_ServerCrash",
+                "_DeadlineTimeout", "_DeadlinePassed"}
 
 
 def _product_exceptions() -> list[type[BaseException]]:

@@ -458,6 +458,7 @@ class FakeKimina(fake_common.HTTPFake):
     cold_import_seconds: float = 0.0  # a header not yet imported times out when timeout < this
     requests: list[RecordedRequest] = field(default_factory=list)
     max_in_flight: int = 0
+    trickle_gap: float = 0.2  # seconds between the bytes of a "trickle" fault's body
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -465,6 +466,12 @@ class FakeKimina(fake_common.HTTPFake):
         self._permanent: tuple[str, int, str] | None = None  # every request, until cleared
         self._warm_headers: set[str] = set()
         self._in_flight = 0
+        self._stopping = threading.Event()  # set on stop(): no trickling handler outlives the fake
+
+    def stop(self) -> None:
+        self._stopping.set()
+        super().stop()
+        self._stopping.clear()
 
     # lifecycle (start / stop / `with`: fake_common.HTTPFake)
 
@@ -487,9 +494,10 @@ class FakeKimina(fake_common.HTTPFake):
 
     def fault_always(self, kind: str | None) -> None:
         """Every request gets HTTP 200 with a body that is not Kimina's: "garbage" (truncated JSON)
-        or "wrong_shape" (JSON without `results`), until `fault_always(None)`."""
-        if kind not in (None, "garbage", "wrong_shape"):
-            raise ValueError(f"unknown fault kind {kind!r} (choose garbage or wrong_shape)")
+        or "wrong_shape" (JSON without `results`), or "trickle" (the headers at once, then the
+        body a byte every `trickle_gap` seconds), until `fault_always(None)`."""
+        if kind not in (None, "garbage", "wrong_shape", "trickle"):
+            raise ValueError(f"unknown fault kind {kind!r} (choose garbage, wrong_shape or trickle)")
         with self._lock:
             self._permanent = None if kind is None else (kind, 200, "")
 
@@ -532,6 +540,24 @@ class FakeKimina(fake_common.HTTPFake):
             handler.send_header("Content-Length", str(len(data)))
             handler.end_headers()
             handler.wfile.write(data)
+            return
+        if failure and failure[0] == "trickle":
+            data = json.dumps({"results": []}).encode() + b" " * 100_000
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.flush()
+            try:
+                for i in range(len(data)):
+                    if self._stopping.is_set():
+                        break
+                    handler.wfile.write(data[i:i + 1])
+                    handler.wfile.flush()
+                    time.sleep(self.trickle_gap)
+            except OSError:  # the client gave up
+                pass
+            handler.close_connection = True
             return
         if failure and failure[0] == "wrong_shape":
             return _send(handler, 200, {"status": "ok", "output": []})

@@ -210,8 +210,10 @@ def _as_list(spec: Any) -> list[str | Reply]:
     return list(spec)
 
 
-FaultKind = Literal["garbage", "wrong_shape", "empty_choices"]
-FAULT_KINDS: tuple[str, ...] = ("garbage", "wrong_shape", "empty_choices")
+FaultKind = Literal["garbage", "wrong_shape", "empty_choices", "bad_utf8", "trickle"]
+# bad_utf8: a 200 whose JSON body holds bytes that are not UTF-8; trickle: a 200 with its headers
+# at once, then the body one byte every `trickle_gap` seconds (per-read timeouts never fire)
+FAULT_KINDS: tuple[str, ...] = ("garbage", "wrong_shape", "empty_choices", "bad_utf8", "trickle")
 
 
 @dataclass
@@ -256,6 +258,13 @@ class FakeOpenAIServer(HTTPFake):
         self._permanent: _Failure | None = None
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
+        self.trickle_gap = 0.2  # seconds between the bytes of a "trickle" fault's body
+        self.trickle_stop = threading.Event()  # set on stop(): no handler thread outlives the fake
+
+    def stop(self) -> None:
+        self.trickle_stop.set()
+        super().stop()
+        self.trickle_stop.clear()
 
     # -- scripting --------------------------------------------------------------------------
 
@@ -460,6 +469,35 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+        elif kind == "bad_utf8":
+            data = (b'{"id": "chatcmpl-bytes", "object": "chat.completion", "created": 0, "model": "fake-model", '
+                    b'"choices": [{"index": 0, "message": {"role": "assistant", "content": "caf\xe9 \xff\xfe"}, '
+                    b'"finish_reason": "stop"}], "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}')
+            req.status = 200
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        elif kind == "trickle":
+            data = json.dumps({"id": "chatcmpl-slow", "object": "chat.completion", "created": 0,
+                               "model": req.body.get("model"), "choices": []}).encode() * 1000
+            req.status = 200
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.flush()
+            try:
+                for i in range(len(data)):
+                    if self.fake.trickle_stop.is_set():
+                        break
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(self.fake.trickle_gap)
+            except OSError:  # the client gave up: what a deadline is for
+                pass
+            self.close_connection = True
         elif kind == "wrong_shape":
             self._send(req, 200, {"result": "ok", "output": "theorem x : True := trivial"})
         else:  # empty_choices

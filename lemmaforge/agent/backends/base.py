@@ -17,6 +17,7 @@ from typing import Any, Literal
 from lemmaforge.agent.errors import LLMMisconfiguredError, one_line
 from lemmaforge.errors import LemmaforgeError
 from lemmaforge.records import LLMCallRecord, Recorder, new_id
+from lemmaforge.wire_text import wire_json, wire_text
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +107,14 @@ class SampleSink:
         self.call_id = call_id
         self.on_sample = on_sample
         self.done: dict[int, Completion] = {}  # by sample index
+        self.raw_texts: dict[int, str] = {}
         self.prompt_tokens = 0
 
     def finish(self, index: int, text: str, finish_reason: str | None, tokens: int) -> None:
         if index in self.done:
             return
-        completion = Completion(text, finish_reason, self.prompt_tokens, tokens, self.call_id)
+        self.raw_texts[index] = text  # exactly as the server sent it: what the call's record keeps
+        completion = Completion(wire_text(text)[0], finish_reason, self.prompt_tokens, tokens, self.call_id)
         self.done[index] = completion
         if self.on_sample is not None:
             self.on_sample(completion)
@@ -120,7 +123,8 @@ class SampleSink:
         """What was finished, as a call's output (a call cancelled half-way keeps its samples)."""
         ordered = [self.done[i] for i in sorted(self.done)]
         return RawOutput(
-            texts=[c.text for c in ordered], finish_reasons=[c.finish_reason for c in ordered],
+            texts=[self.raw_texts.get(i, self.done[i].text) for i in sorted(self.done)],
+            finish_reasons=[c.finish_reason for c in ordered],
             prompt_tokens=self.prompt_tokens, completion_tokens=sum(c.completion_tokens for c in ordered),
             per_sample_tokens=[c.completion_tokens for c in ordered],
         )
@@ -267,11 +271,14 @@ class BaseLLM:
         before the call returns where the backend streams (`_generate_streaming`), else when the
         call returns — exactly once, with the very objects the call returns."""
         sampling = self._sampling(n, temperature, top_p, max_tokens, seed, stop)
-        inp = self._normalize(messages_or_prompt)
+        # a prompt quoting odd model text is sent with its lone surrogates replaced (wire_text)
+        inp, replaced_in = wire_json(self._normalize(messages_or_prompt))
         call_id = new_id()
         request: dict[str, Any] = {"mode": self.mode}
         request["messages" if isinstance(inp, list) else "prompt"] = inp
         request.update(sampling.to_json())
+        if replaced_in:
+            request["notes"] = [f"{replaced_in} lone surrogate(s) in the prompt sent as U+FFFD"]
         started = time.perf_counter()
         self.stats.calls += 1
         sink = SampleSink(call_id, on_sample) if on_sample is not None and self.streams(sampling) else None
@@ -289,12 +296,17 @@ class BaseLLM:
         except BaseException as exc:  # a bug: recorded, then it propagates as itself (never a failed sample)
             self._finish(call_id, request, None, started, f"bug: {one_line(exc)}")
             raise
+        replaced_out = sum(wire_text(t)[1] for t in raw.texts)
+        if replaced_out:  # the record keeps the texts exactly; the caller gets them usable
+            request.setdefault("notes", []).append(
+                f"{replaced_out} lone surrogate(s) in the completions used as U+FFFD (the record keeps them)")
+            log.info("%s: %d lone surrogate(s) in the completions replaced by U+FFFD", self.name, replaced_out)
         self._finish(call_id, request, raw, started, None)
         if sink is not None:
             return [sink.done[i] for i in sorted(sink.done)]
         per = raw.per_sample_tokens or apportion(raw.completion_tokens, raw.texts)
         out = [
-            Completion(text, reason, raw.prompt_tokens, tokens, call_id)
+            Completion(wire_text(text)[0], reason, raw.prompt_tokens, tokens, call_id)
             for text, reason, tokens in zip(raw.texts, raw.finish_reasons, per, strict=True)
         ]
         if on_sample is not None:

@@ -15,6 +15,7 @@ import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop_after_delay
 
+from lemmaforge import waits
 from lemmaforge.agent.backends.base import (
     BaseLLM,
     Mode,
@@ -32,6 +33,7 @@ from lemmaforge.agent.errors import (
     one_line,
 )
 from lemmaforge.records import Recorder
+from lemmaforge.waits import Wait
 
 if TYPE_CHECKING:
     from lemmaforge.config import LLMEndpoint
@@ -49,6 +51,11 @@ except ImportError:  # pragma: no cover - SDKs built on httpx
     pass
 
 DEFAULT_API_KEY = "EMPTY"  # what `vllm serve` accepts when started without --api-key
+
+
+class _DeadlineTimeout(TimeoutError):
+    """A request (or stream) not complete within its total deadline: transient, retried, then the
+    endpoint is unavailable (never the model's failure)."""
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -112,6 +119,11 @@ def map_openai_error(
         return LLMMisconfiguredError(
             f"HTTP {status}: {one_line(exc)}", backend=where,
             fix=f"check {section}.url: the server does not speak the OpenAI API there",
+        )
+    if isinstance(exc, UnicodeDecodeError):  # a 200 whose body is not UTF-8: not an OpenAI server's JSON
+        return LLMMisconfiguredError(
+            f"answered with a body that is not UTF-8 JSON ({one_line(exc)})", backend=where,
+            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
         )
     if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError)):
         return LLMMisconfiguredError(
@@ -310,18 +322,32 @@ class OpenAICompatibleLLM(BaseLLM):
         )
         return kwargs
 
-    async def _create(self, inp: PromptInput, kwargs: dict[str, Any]) -> Any:
-        if isinstance(inp, list):
-            # our messages are plain dicts of the same shape as the SDK's TypedDicts
-            return await self._client.chat.completions.create(messages=cast(Any, inp), **kwargs)
-        return await self._client.completions.create(prompt=inp, **kwargs)
+    async def _create(self, inp: PromptInput, kwargs: dict[str, Any], wait: Wait | None = None) -> Any:
+        """The parsed response. Read as a streaming response (the body still in one piece) so
+        that the moment the headers arrive is known: a body trickled after them is a stall
+        (`lemmaforge.waits`)."""
+        async with self._open_stream(inp, kwargs) as response:
+            if wait is not None:
+                wait.headers()
+            return await response.parse()
+
+    def _deadline(self, sampling: Sampling) -> float:
+        """The total seconds one request (a stream included) may take, from sending it to its
+        last byte: per-read timeouts alone never end a server that trickles a byte at a time."""
+        return request_timeout(sampling.max_tokens, self.timeout)
 
     async def _request(self, inp: PromptInput, sampling: Sampling, n: int, seed: int | None) -> RawOutput:
         kwargs = self._request_kwargs(sampling, n, seed)
+        deadline = self._deadline(sampling)
         self._shared.requests += 1  # waiting for a slot or in flight
         try:
             async with self._semaphore:
-                resp = await self._create(inp, kwargs)
+                with waits.waiting(self._where()) as wait:
+                    try:
+                        async with asyncio.timeout(deadline):
+                            resp = await self._create(inp, kwargs, wait)
+                    except TimeoutError:
+                        raise _DeadlineTimeout(f"no complete answer within the request's {deadline:g} s deadline") from None
         finally:
             self._shared.requests -= 1
         return self._parse(resp, chat=isinstance(inp, list), n=n)
@@ -349,22 +375,30 @@ class OpenAICompatibleLLM(BaseLLM):
         pieces: dict[int, list[str]] = {}
         usage: tuple[int, int] | None = None
         events = 0
+        deadline = self._deadline(sampling)
         self._shared.requests += 1
         try:
-            async with self._semaphore, self._open_stream(inp, kwargs) as response:
-                # closing the response (a cancelled call too) closes the stream: the server aborts it
-                async for data in sse_data(response.iter_lines()):
-                    if data == "[DONE]":
-                        break
-                    events += 1
-                    chunk = self._event(data)
-                    reported = chunk.get("usage")
-                    if isinstance(reported, dict):
-                        usage = (int(reported.get("prompt_tokens") or 0), int(reported.get("completion_tokens") or 0))
-                    for choice in chunk.get("choices") or []:
-                        self._take_piece(choice, chat, indices, pieces, sink)
+            async with self._semaphore:
+                with waits.waiting(self._where(), streamed=True) as wait:
+                    async with asyncio.timeout(deadline), self._open_stream(inp, kwargs) as response:
+                        wait.headers()
+                        # closing the response (a cancelled call too) closes the stream: the server aborts it
+                        async for data in sse_data(response.iter_lines()):
+                            wait.progress()
+                            if data == "[DONE]":
+                                break
+                            events += 1
+                            chunk = self._event(data)
+                            reported = chunk.get("usage")
+                            if isinstance(reported, dict):
+                                usage = (int(reported.get("prompt_tokens") or 0),
+                                         int(reported.get("completion_tokens") or 0))
+                            for choice in chunk.get("choices") or []:
+                                self._take_piece(choice, chat, indices, pieces, sink)
         except _TRANSPORT_ERRORS as exc:  # the connection broke half-way through the stream
             raise ConnectionError(f"the stream broke: {one_line(exc)}") from exc
+        except TimeoutError:  # asyncio.timeout's own: the samples not yet told are asked again
+            raise _DeadlineTimeout(f"the stream was not complete within the request's {deadline:g} s deadline") from None
         finally:
             self._shared.requests -= 1
         if not events:  # a clean end without a single event: the server answered, but not as a stream
@@ -503,7 +537,7 @@ class OpenAICompatibleLLM(BaseLLM):
                     tries += 1
                     return await fn()
         # Only what the client raises is mapped; anything else (a bug) propagates as itself.
-        except (openai.OpenAIError, json.JSONDecodeError, TimeoutError, ConnectionError) as exc:
+        except (openai.OpenAIError, json.JSONDecodeError, UnicodeDecodeError, TimeoutError, ConnectionError) as exc:
             mapped = map_openai_error(
                 exc, where=self._where(), role=self.role, api_key_env=self.api_key_env, attempts=tries
             )

@@ -1,0 +1,154 @@
+"""SIGTERM and SIGHUP behave as Ctrl-C does (issue 39, point 5): `timeout`, Slurm and Kubernetes
+stop jobs with SIGTERM. Before, the process died at once (exit 143, no message), the run stayed
+`running` forever and the LLM calls the server had answered had no rows.
+
+Each command runs in a subprocess of the real console entry (`python -m lemmaforge.cli`), the
+stand-in servers in this process; the signal is sent once the run row is in the store."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lemmaforge.db import Store
+from tests.benchmarks.bench_entry import app as bench_app
+from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
+from tests.conftest import REPO_ROOT
+from tests.errors.test_prove_faults import ENV as PROVE_ENV
+from tests.errors.test_prove_faults import HEADER, THEOREM
+from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
+from tests.fakes.fake_openai import FakeOpenAIServer
+
+SIGNALS = [(signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+FAILING = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  bad_tactic\n```"
+
+
+def rows(db_path: Path, sql: str, *args: object) -> list[tuple]:
+    try:
+        con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=1)
+        try:
+            return con.execute(sql, args).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:  # not created yet, or locked for a moment
+        return []
+
+
+def wait_for(what: str, check, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Poll `check()` until true; a busy machine only makes this slower, never wrong."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if proc.poll() is not None:
+            raise AssertionError(f"exited {proc.returncode} before {what}: {proc.communicate()}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"no {what} within {timeout} s: {proc.communicate()}")
+        time.sleep(0.05)
+
+
+def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "lemmaforge.cli", *args], cwd=REPO_ROOT,
+                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
+    lean = ScriptedLean(rules=[MessageRule(r"\bbad_\w+", "tactic failed")])
+    path = tmp_path / "t.lean"
+    path.write_text(HEADER + THEOREM, encoding="utf-8")
+    db_path = tmp_path / "runs.db"
+    with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=FAILING, delay=0.3) as llm:
+        args = ["prove", str(path), "--verifier", "kimina", "--kimina-url", kimina.url, "--prover-url", llm.url,
+                "--prover-model", "fake-model", "--db", f"sqlite:///{db_path}", "--no-live",
+                "--budget", "root_whole_proof_attempts=50", "--budget", "max_depth=0"]
+        proc = start(args, PROVE_ENV)
+        try:
+            # at least one answered call stored and the next in flight: the run is mid-way
+            wait_for("answered LLM call", lambda: rows(db_path, "SELECT count(*) FROM llm_calls")[:1] not in ([], [(0,)])
+                     and llm.in_flight > 0, proc)
+            answered = sum(1 for q in llm.requests if q.endpoint == "chat" and q.status == 200)
+            proc.send_signal(sig)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == code, (stdout, stderr)
+    (run,) = Store(f"sqlite:///{db_path}").runs()
+    assert run.status == "cancelled"
+    assert f"run {run.run_id}" in stderr and "recorded as cancelled" in stderr, stderr
+    calls = [c for c in Store(f"sqlite:///{db_path}").llm_calls(run.run_id) if c.completions]
+    assert len(calls) >= answered  # every call the server answered before the signal has its row
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_stops_bench_and_resume_gives_the_fault_free_report(tmp_path, sig, code):
+    limit, attempts = 3, 2
+    with fake_servers(SOLVABLE, delay=0.2) as (kimina, llm):
+        db_path = tmp_path / "sig.db"
+        args = bench_args(kimina, llm, f"sqlite:///{db_path}", "--limit", str(limit), "--attempts", str(attempts),
+                          "--concurrency", "2", "--run-id", "S", "--json")
+        proc = start(args, ENV)
+        try:
+            wait_for("finished attempt", lambda: rows(
+                db_path, "SELECT count(*) FROM runs WHERE parent_run_id = 'S' AND status IN ('proved', 'not_proved')"
+            )[:1] not in ([], [(0,)]), proc)
+            proc.send_signal(sig)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == code, (stdout, stderr)
+        assert stdout == ""
+        assert "interrupted" in stderr and "--resume S" in stderr, stderr
+        store = Store(f"sqlite:///{db_path}")
+        assert store.get_run("S").status == "cancelled"
+        assert not [r for r in store.runs(parent="S") if r.status == "running"]  # each child closed
+
+        runner = CliRunner()
+        r = runner.invoke(bench_app, ["bench", "--resume", "S", "--db", f"sqlite:///{db_path}", "--json",
+                                      "--no-progress"], env=ENV)
+        assert r.exit_code == 0, r.output
+        resumed = json.loads(r.stdout)
+        ref_db = f"sqlite:///{tmp_path / 'ref.db'}"
+        r = runner.invoke(bench_app, bench_args(kimina, llm, ref_db, "--limit", str(limit), "--attempts",
+                                                str(attempts), "--concurrency", "2", "--run-id", "R", "--json"),
+                          env=ENV)
+        assert r.exit_code == 0, r.output
+        reference = json.loads(r.stdout)
+    assert outcome(store, "S") == outcome(Store(ref_db), "R")
+    for key in ("problems", "solved", "tried", "attempts_done", "attempts_planned", "pass_at_k", "complete",
+                "invalid"):
+        assert resumed[key] == reference[key], key
+
+
+def test_a_training_command_interrupted_records_its_run_cancelled_and_exits_130(tmp_path, capsys):
+    """`train sft|grpo|es` run their body in `TrainingRun.failing_on_error`: a signal (turned into
+    KeyboardInterrupt by lemmaforge.cli.signals) records the run as cancelled, names it on stderr
+    and exits 130, which the console entry turns into 143 / 129."""
+    from lemmaforge.training.runs import TrainingRun
+
+    store = Store(f"sqlite:///{tmp_path / 'train.db'}")
+    run = TrainingRun.start(store, "sft", data=None, output=tmp_path / "out", settings={})
+    with pytest.raises(SystemExit) as exc, run.failing_on_error():
+        raise KeyboardInterrupt
+    assert exc.value.code == 130
+    assert store.get_run(run.run_id).status == "cancelled"
+    assert f"run {run.run_id}" in capsys.readouterr().err
+
+
+def test_the_exit_code_of_a_signalled_command_is_128_plus_the_signal(monkeypatch):
+    from lemmaforge.cli import signals
+
+    monkeypatch.setattr(signals, "_received", [])
+    assert signals.exit_code(130) == 130  # Ctrl-C
+    monkeypatch.setattr(signals, "_received", [signal.SIGTERM])
+    assert signals.exit_code(130) == 143 and signals.exit_code(2) == 2  # an error on the way out stays one
