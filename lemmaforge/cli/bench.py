@@ -166,7 +166,7 @@ def bench_command(
         try:
             if spec is not None:
                 settings = base
-                vers = run_versions(settings)
+                vers = _with_verifier_lean(settings, run_versions(settings))
                 plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
                                     problems=selected)
             else:
@@ -189,7 +189,7 @@ def bench_command(
                 given = {"dataset": dataset, "split": split, "limit": limit, "names": names, "shard": shard,
                          "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache}
                 plan = rs.resume_bench(store, recorder, resume, settings=settings, given=given,
-                                       versions=run_versions(settings))
+                                       versions=_with_verifier_lean(settings, run_versions(settings)))
         except sp.BenchError as exc:
             common.fail(str(exc))
         except StoreError as exc:  # the store failed before any attempt ran
@@ -204,6 +204,23 @@ def bench_command(
             if exit_code is not None:  # otherwise the error that stopped the bench was reported
                 common.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, Any]:
+    """The run's versions with the Lean version a Kimina server runs (asked once, as the REPL path
+    knows its own): the dataset's pin is checked against it and the report states it. The server's
+    answer wins over a local project's toolchain (that is not what checks the proofs); when the
+    server cannot say, what was known stays."""
+    if settings.verifier.backend != "kimina":
+        return versions
+    import os
+
+    from lemmaforge.lean.kimina import KIMINA_CLIENT_KEY_ENV, server_lean_version
+
+    cfg = settings.verifier
+    key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
+    learnt = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
+    return {**versions, "lean": learnt} if learnt else versions
 
 
 def _require_endpoint(settings: Any) -> None:
