@@ -24,6 +24,7 @@ What counts
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import statistics
@@ -80,6 +81,7 @@ class ProblemResult:
     split: str | None
     category: list[str]
     attempts: list[Attempt] = field(default_factory=list)  # counted, by attempt index
+    identity: str = ""  # `problem_identity`: what `compare` matches on
 
     @property
     def n(self) -> int:
@@ -98,8 +100,8 @@ class ProblemResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "problem_id": self.problem_id, "name": self.name, "split": self.split, "category": self.category,
-            "attempts": self.n, "proved_attempts": self.c, "solved": self.solved,
+            "problem_id": self.problem_id, "identity": self.identity or self.problem_id, "name": self.name,
+            "split": self.split, "category": self.category, "attempts": self.n, "proved_attempts": self.c, "solved": self.solved,
             "runs": [a.to_json() for a in self.attempts],
         }
 
@@ -134,13 +136,23 @@ def _attempt_of(run: Any, attempt: int) -> Attempt:
     )
 
 
+def problem_identity(name: str, header: str, statement: str) -> str:
+    """Which problem a result is about, whatever file or run it came from: its name and a digest
+    of its header + statement (whitespace runs count as one space). Not the dataset's name: the same
+    problems in two JSONL files, under an alias (minif2f / minif2f-deepseek-v1.5) or in a re-run are
+    the same problems; a revised statement (another miniF2F version) is another problem."""
+    text = " ".join(header.split()) + "\n" + " ".join(statement.split())
+    return f"{name}#{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}"
+
+
 def _problem_result(store: Any, problem_id: str) -> ProblemResult:
     p = store.problem(problem_id)
     if p is None:
         name = problem_id.rsplit("/", 1)[-1]
         return ProblemResult(problem_id, name, problem_id.split("/", 1)[0], None, [])
     category = list((p.extra or {}).get("category") or [])
-    return ProblemResult(problem_id, p.name, p.dataset, p.split, category)
+    return ProblemResult(problem_id, p.name, p.dataset, p.split, category,
+                         identity=problem_identity(p.name, p.header, p.statement))
 
 
 def load_run(store: Any, run_id: str) -> RunData:
@@ -326,19 +338,25 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
 
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Two reports side by side: problems solved by one run and not the other."""
-    solved_a = {r["problem_id"] for r in a.get("results", []) if r["solved"]}
-    solved_b = {r["problem_id"] for r in b.get("results", []) if r["solved"]}
-    ids_a = {r["problem_id"] for r in a.get("results", [])}
-    ids_b = {r["problem_id"] for r in b.get("results", [])}
+    """Two reports side by side: problems solved by one run and not the other. Problems are
+    matched by `problem_identity` (name + statement), so runs over different files holding the same
+    problems, or re-runs, line up; the lists show each side's own problem ids."""
+
+    def by_identity(rep: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {r.get("identity") or r["problem_id"]: r for r in rep.get("results", [])}
+
+    ra, rb = by_identity(a), by_identity(b)
+    solved_a = {k for k, r in ra.items() if r["solved"]}
+    solved_b = {k for k, r in rb.items() if r["solved"]}
     return {
         "runs": [a, b],
-        "only_a": sorted(solved_a - solved_b),
-        "only_b": sorted(solved_b - solved_a),
-        "both": sorted(solved_a & solved_b),
-        "common_problems": len(ids_a & ids_b),
-        "problems_only_in_a": len(ids_a - ids_b),
-        "problems_only_in_b": len(ids_b - ids_a),
+        "matched_by": "problem name + header and statement (whitespace-normalised)",
+        "only_a": sorted(ra[k]["problem_id"] for k in solved_a - solved_b),
+        "only_b": sorted(rb[k]["problem_id"] for k in solved_b - solved_a),
+        "both": sorted(ra[k]["problem_id"] for k in solved_a & solved_b),
+        "common_problems": len(ra.keys() & rb.keys()),
+        "problems_only_in_a": len(ra.keys() - rb.keys()),
+        "problems_only_in_b": len(rb.keys() - ra.keys()),
     }
 
 
