@@ -49,8 +49,8 @@ def _open_store(url: str, *, read_only: bool = False) -> Any:
 def bench_command(
     dataset: Annotated[
         str | None,
-        typer.Argument(help="minif2f, minif2f-yangky11, proverbench, putnambench, a .jsonl file or hf:<id>. "
-                            "Omit with --resume."),
+        typer.Argument(help="A dataset `lemmaforge datasets` lists (minif2f, minif2f-goedel-v2, minif2f-kimina, "
+                            "proverbench, putnambench, …), a .jsonl file or hf:<id>. Omit with --resume."),
     ] = None,
     split: Annotated[str | None, typer.Option("--split", help="Only this split (valid, test).")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="The first N problems (after the other filters).")] = None,
@@ -60,6 +60,12 @@ def bench_command(
     shard: Annotated[str | None, typer.Option("--shard", help="i/n: this process's stable share of the problems.")] = None,
     attempts: Annotated[
         int | None, typer.Option("--attempts", help="Independent attempts per problem (pass@k for k up to this). \\[default: 1]")
+    ] = None,
+    protocol: Annotated[
+        str | None,
+        typer.Option("--protocol", help="search: a lemmaforge search per attempt; whole-proof: the papers' pass@k, "
+                                        "one prover sample per attempt, no planner, no search, no correction. "
+                                        "\\[default: search]"),
     ] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Searches at once (Ray: tasks at once).")
@@ -113,6 +119,7 @@ def bench_command(
     Exit 0 all attempts done, 1 some failed (resume to retry), 2 bad input or unusable backend."""
     from lemmaforge.benchmarks import resume as rs
     from lemmaforge.benchmarks import spec as sp
+    from lemmaforge.benchmarks.protocols import apply_protocol
 
     if executor not in ("local", "ray"):
         common.fail(f"unknown executor '{executor}' (choose local or ray)")
@@ -120,6 +127,8 @@ def bench_command(
         common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if resume is not None and run_id is not None:
         common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
+    if protocol is not None and protocol not in sp.PROTOCOLS:
+        common.fail(f"unknown protocol '{protocol}' (choose {' or '.join(sp.PROTOCOLS)})")
     if resume is None and dataset is None:
         common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
     if executor == "ray":
@@ -147,9 +156,10 @@ def bench_command(
             spec = sp.make_spec(
                 dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=1 if attempts is None else attempts,
                 answers=answers or "slots", tactic=True if tactic is None else tactic,
-                shared_cache=bool(shared_cache),
+                shared_cache=bool(shared_cache), protocol=protocol or "search",
             )
             _require_endpoint(base)
+            base = apply_protocol(spec.protocol, base, budget_flags=budget_overrides, planner_flag=bool(planner_url))
             selected = sp.select_problems(spec)
         except sp.BenchError as exc:
             common.fail(str(exc))
@@ -186,8 +196,11 @@ def bench_command(
                 except ConfigError as exc:
                     raise sp.BenchError(f"stored settings of run {resume} are not valid here: {exc}") from None
                 _require_endpoint(settings)
+                stored_protocol = sp.BenchSpec.from_json(bench.config.get("bench") or {"dataset": ""}).protocol
+                settings = apply_protocol(stored_protocol, settings, planner_flag=bool(planner_url))
                 given = {"dataset": dataset, "split": split, "limit": limit, "names": names, "shard": shard,
-                         "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache}
+                         "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache,
+                         "protocol": protocol}
                 plan = rs.resume_bench(store, recorder, resume, settings=settings, given=given,
                                        versions=_with_verifier_lean(settings, run_versions(settings)))
         except sp.BenchError as exc:
