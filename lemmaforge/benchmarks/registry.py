@@ -99,7 +99,8 @@ DATASETS: dict[str, DatasetInfo] = {
             "minif2f-kimina",
             "minif2f_kimina.parquet",
             "v4.15.0",
-            "miniF2F test, Kimina's corrected version (AI-MO/minif2f_test on the Hugging Face hub); downloaded on first use",
+            "miniF2F test, Kimina's corrected version (AI-MO/minif2f_test on the Hugging Face hub); downloaded on first "
+            "use; Lean v4.15.0 is Kimina Lean Server's 2025 default (the card names no version)",
             "minif2f",
             category_from_name=True,
             source="huggingface.co/datasets/AI-MO/minif2f_test@5def318348521dfc34875045a9ecddf729a2b49f:"

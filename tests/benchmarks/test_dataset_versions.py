@@ -290,3 +290,31 @@ def test_goedel_v2_test_split_equals_the_published_file(monkeypatch, tmp_path) -
     v15 = {p.name: p.statement for p in read_problems("minif2f", )}
     changed = [p.name for p in problems if p.statement != v15[p.name]]
     assert len(changed) == 15 and "mathd_numbertheory_618" in changed
+
+
+def test_kimina_layout_parquet_gets_the_deepseek_header(server, monkeypatch) -> None:
+    """Kimina's hub copy is parquet with `name`, `informal_prefix`, `formal_statement` (the theorem
+    only, per its card): the rows get DeepSeek-V1.5's header, the docstring is the informal text."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import io
+
+    table = pa.table({
+        "name": ["demo_three"],
+        "informal_prefix": ["/-- Show that 3 = 3.-/\n"],
+        "formal_statement": ["theorem demo_three : (3 : ℕ) = 3 := by\n"],
+    })
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    body = buf.getvalue()
+    base, handler = server
+    handler.files["/kimina.parquet"] = body
+    info = DATASETS["minif2f-kimina"]
+    remote = replace(info.remote, url=f"{base}/kimina.parquet", sha256=hashlib.sha256(body).hexdigest())
+    monkeypatch.setitem(DATASETS, "minif2f-kimina", replace(info, remote=remote))
+    r = runner.invoke(app, ["datasets", "show", "minif2f-kimina", "--json"])
+    assert r.exit_code == 0, r.output
+    [row] = json.loads(r.stdout)["rows"]
+    assert row["header"] == registry.MINIF2F_HEADER and row["informal_statement"] == "Show that 3 = 3."
+    assert row["formal_statement"] == "theorem demo_three : (3 : ℕ) = 3 := by\n  sorry"
+    assert row["split"] == "test"
