@@ -384,6 +384,7 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
                 "top_p": cfg.get("top_p"), "max_tokens": cfg.get("max_tokens")}
 
     info = registered(str(bench.get("dataset") or ""))
+    names = {p.name for p in data.problems} | {p.name for p, _ in data.invalid}
     answer_slots = sum(1 for p in [*data.problems, *(p for p, _ in data.invalid)] if p.answer_slots)
     out: dict[str, Any] = {
         "name": protocol,
@@ -400,6 +401,9 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
                      "lean_version": (data.versions or {}).get("lean")},
         "divided_by": f"all {selected} selected problems (statements that do not compile count unsolved)",
         "lower_bound": None,
+        # the version's statements known to be wrong, among the selected ones: counted as any other
+        "known_issues": [{"name": k.name, "kind": k.kind} for k in (info.known_issues if info else ())
+                         if k.name in names and k.kind != "excluded"],
     }
     if answer_slots and bench.get("answers", "slots") == "slots":
         out["lower_bound"] = (f"{answer_slots} problem(s) have answer slots (`abbrev … := sorry`) that nothing "

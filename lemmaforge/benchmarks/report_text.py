@@ -75,6 +75,9 @@ def protocol_lines(rep: dict[str, Any]) -> list[str]:
     ]
     if p.get("lower_bound"):
         lines.append(f"lower bound: {p['lower_bound']}")
+    if p.get("known_issues"):
+        listed = ", ".join(f"{k['name']} ({k['kind']})" for k in p["known_issues"])
+        lines.append(f"known wrong statements among these problems (counted like the others): {listed}")
     return lines
 
 

@@ -58,10 +58,16 @@ def describe(info: Any) -> dict[str, Any]:
                    "date": info.date},
         "papers": info.papers,
         "download": None if remote is None else {"url": remote.url, "sha256": remote.sha256,
-                                                 "format": remote.format},
+                                                 "format": remote.format, "local_file": _local(info)},
         "known_issues": [{"name": k.name, "kind": k.kind, "reason": k.reason} for k in info.known_issues],
     }
     return entry
+
+
+def _local(info: Any) -> str | None:
+    from lemmaforge.benchmarks import download
+
+    return str(download.cached_path(info)) if download.is_cached(info) else None
 
 
 @app.callback()

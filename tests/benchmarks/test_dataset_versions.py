@@ -224,6 +224,8 @@ def test_download_on_first_use_checked_and_cached(server, monkeypatch, tmp_path)
     assert handler.hits == ["/pinned/data.jsonl"]
     listing = {e["name"]: e for e in json.loads(runner.invoke(app, ["datasets", "--json"]).stdout)["datasets"]}
     assert listing["test-remote"]["counts_from"] == "downloaded"
+    assert listing["test-remote"]["download"]["local_file"] == str(cached)
+    assert listing["minif2f-goedel-v2"]["download"]["local_file"] is None  # not downloaded here
 
 
 def test_download_with_the_wrong_digest_is_refused_and_not_cached(server, monkeypatch, tmp_path) -> None:

@@ -108,3 +108,17 @@ def test_putnam_answer_slots_make_the_rate_a_lower_bound(tmp_path) -> None:
     assert "lower bound: 1 problem(s) have answer slots" in text
     inlined = json.loads(runner.invoke(app, ["report", "PI", "--db", db, "--json"]).stdout)["protocol"]
     assert inlined["lower_bound"] is None  # the answers are given: nothing left unfilled
+
+
+def test_report_names_known_wrong_statements_it_ran(tmp_path) -> None:
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    with fake_servers() as (kimina, llm):
+        r = runner.invoke(app, ["bench", "minif2f", "--names", "mathd_numbertheory_618,mathd_algebra_478",
+                                "--protocol", "whole-proof", "--verifier", "kimina", "--kimina-url", kimina.url,
+                                "--prover-url", llm.url, "--db", db, "--no-progress", "--run-id", "K", "--json"],
+                          env=ENV)
+        assert r.exit_code == 0, r.output
+    rep = json.loads(runner.invoke(app, ["report", "K", "--db", db, "--json"]).stdout)
+    assert rep["protocol"]["known_issues"] == [{"name": "mathd_numbertheory_618", "kind": "false"}]
+    text = runner.invoke(app, ["report", "K", "--db", db]).stdout
+    assert "known wrong statements among these problems (counted like the others): mathd_numbertheory_618 (false)" in text
