@@ -30,6 +30,7 @@ _HF_LEAN_VERSIONS = {"deepseek-ai/deepseek-proverbench": "v4.9.0"}
 _STATEMENT_KEYS = ("formal_statement", "code", "statement")
 _INFORMAL_KEYS = ("informal_statement", "informal")
 _CONSUMED = {"name", "split", "header", *_STATEMENT_KEYS, *_INFORMAL_KEYS, "lean_version", "category"}
+_DOCSTRING = re.compile(r"\A\s*/--(.*?)-/\s*\Z", re.S)
 _MINIF2F_PREFIX = re.compile(r"(mathd_[a-z]+|[A-Za-z]+(?:\d+[a-z]?)?)(?=_)")
 # coarse family added after the exact prefix, so that e.g. all AMC 12 problems form one group
 _MINIF2F_FAMILY = {"amc12a": "amc12", "amc12b": "amc12", "aimei": "aime", "aimeii": "aime"}
@@ -77,6 +78,8 @@ def _problem_from_row(
     category_from_name: bool,
     answers: Answers,
     default_split: str = "test",
+    default_header: str | None = None,
+    informal_in_header: bool = False,
 ) -> BenchmarkProblem:
     if not isinstance(row, Mapping):
         raise DatasetError(f"{where}: expected a JSON object, got {type(row).__name__}")
@@ -89,6 +92,14 @@ def _problem_from_row(
     header = row.get("header")
     if header is None:
         header, statement = split_header(statement)
+        if not header.strip() and default_header:
+            header = default_header  # Kimina's rows hold the theorem only; its header is DeepSeek's
+        prefix = row.get("informal_prefix")
+        if isinstance(prefix, str) and prefix and statement.startswith(prefix):
+            # Goedel-V2's layout: header + informal docstring + theorem in one string. The docstring
+            # is the informal statement (kept below), not part of the statement to prove; header +
+            # informal_prefix + statement is the source string again.
+            statement = statement[len(prefix):]
     elif not isinstance(header, str):
         raise DatasetError(f"{where}: 'header' must be a string, got {type(header).__name__}")
     if header and not header.endswith("\n"):
@@ -115,6 +126,16 @@ def _problem_from_row(
     informal = next((row[k] for k in _INFORMAL_KEYS if row.get(k) is not None), None)
     if informal is not None and not isinstance(informal, str):
         raise DatasetError(f"{where}: 'informal_statement' must be a string or null")
+    if informal is None and isinstance(row.get("informal_prefix"), str):
+        m = _DOCSTRING.match(row["informal_prefix"])
+        informal = m.group(1).strip() if m else None
+    if informal is not None and informal_in_header and _normalised(informal) in _normalised(header):
+        # ProverBench's header already states it (a `/- -/` or `/-- -/` comment): a prompt that
+        # adds it again shows it twice, and after a header ending in a docstring, as two
+        # consecutive docstrings (invalid Lean). The text stays readable in `extra`.
+        extra["informal_statement"] = informal
+        extra["informal_in_header"] = True
+        informal = None
 
     category = _tags(row.get("category")) or _tags(row.get("tags")) or _tags(row.get("area"))
     if not category and category_from_name and name:
@@ -137,6 +158,10 @@ def _problem_from_row(
     return problem
 
 
+def _normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _name_fallback(problem: BenchmarkProblem, taken: set[str]) -> BenchmarkProblem:
     """A row without a usable name: name it after a hash of its code (stable across runs)."""
     digest = hashlib.sha1(problem.code.encode()).hexdigest()[:12]
@@ -155,6 +180,8 @@ def _problems_from_rows(
     lean_version: str | None,
     category_from_name: bool,
     answers: Answers,
+    default_header: str | None = None,
+    informal_in_header: bool = False,
 ) -> list[BenchmarkProblem]:
     out: list[BenchmarkProblem] = []
     first_seen: dict[str, str] = {}
@@ -168,6 +195,8 @@ def _problems_from_rows(
             lean_version=lean_version,
             category_from_name=category_from_name,
             answers=answers,
+            default_header=default_header,
+            informal_in_header=informal_in_header,
         )
         explicit = isinstance(row, Mapping) and row.get("name") is not None
         if explicit:
@@ -207,6 +236,33 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[str, Any]]:
         except json.JSONDecodeError as e:
             raise DatasetError(f"{where}: invalid JSON ({e.msg} at column {e.colno})") from None
         yield where, row
+
+
+def registered_path(info: DatasetInfo) -> Path:
+    """The local file of a registered dataset: packaged, or downloaded (and checked) on first use."""
+    if info.remote is not None:
+        from lemmaforge.benchmarks.download import ensure
+
+        return ensure(info)
+    path = data_dir() / info.filename
+    if not path.is_file():
+        raise DatasetError(
+            f"{info.name}: data file not found: {path}; set LEMMAFORGE_DATA to the folder holding {info.filename}"
+        )
+    return path
+
+
+def _parquet_rows(path: Path) -> Iterable[tuple[str, Any]]:
+    try:
+        import pyarrow.parquet as pq  # only the hub's parquet copies need it
+    except ImportError:
+        raise DatasetError(f"{path}: reading a parquet dataset needs pyarrow (pip install pyarrow)") from None
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow's errors have no common base worth naming
+        raise DatasetError(f"{path}: not a readable parquet file ({type(exc).__name__}: {exc})"[:300]) from None
+    for i, row in enumerate(table.to_pylist()):
+        yield f"{path}[{i}]", row
 
 
 def _hf_rows(spec: str) -> tuple[str, Iterable[tuple[str, Any]]]:
@@ -256,15 +312,16 @@ def read_problems(
         raise DatasetError(f"answers must be 'slots' or 'inlined', not {answers!r}")
     target = resolve_dataset(spec)
     category_from_name = False
+    default_header: str | None = None
+    informal_in_header = False
     if isinstance(target, DatasetInfo):
-        path = data_dir() / target.filename
-        if not path.is_file():
-            raise DatasetError(
-                f"{target.name}: data file not found: {path}; set LEMMAFORGE_DATA to the folder holding {target.filename}"
-            )
-        dataset, rows = target.name, _jsonl_rows(path)
+        path = registered_path(target)
+        parquet = target.remote is not None and target.remote.format == "parquet"
+        dataset, rows = target.name, (_parquet_rows(path) if parquet else _jsonl_rows(path))
         lean_version = lean_version or target.lean_version
         category_from_name = target.category_from_name
+        default_header = target.remote.default_header if target.remote is not None else None
+        informal_in_header = target.informal_in_header
     elif isinstance(target, Path):
         dataset, rows = target.stem, _jsonl_rows(target)
     else:
@@ -277,6 +334,8 @@ def read_problems(
         lean_version=lean_version,
         category_from_name=category_from_name,
         answers=answers,
+        default_header=default_header,
+        informal_in_header=informal_in_header,
     )
     if not problems:
         raise DatasetError(f"{spec}: no problems found (empty file?)")

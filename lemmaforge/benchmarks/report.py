@@ -9,11 +9,17 @@ What counts
   cancelled child runs are listed under `ignored`, never counted (see `runner`); a second
   finished run for the same (problem, attempt) is a `duplicate` and not counted either.
 * A problem whose statement does not compile (the preflight check; its child run says
-  `invalid`) is listed under `invalid` with Lean's error, and left out of `problems` and every
-  rate: it is not an unsolved problem, and a model cannot be blamed for it.
+  `invalid`) costs no LLM call and is listed under `invalid` with Lean's error; it counts as
+  unsolved in `problems` and every rate, as the papers divide by all the problems of a benchmark
+  (a number over the statements that happen to compile here would look better than it is).
 * pass@k is the unbiased estimator (`passk.pass_at_k`) averaged over the problems with at least
-  k counted attempts (`pass_at_k_problems[k]` says how many; all of them once the bench is done),
-  for k = 1 … attempts.
+  k counted attempts plus the invalid ones (0 for every k; `pass_at_k_problems[k]` says how many;
+  all of them once the bench is done), for k = 1 … attempts.
+* `protocol` states how the numbers were made: the protocol (search, or the papers' whole-proof
+  pass@k), prover and planner models (and presets where configured), prover samples and tokens
+  per problem, the budget, the dataset's version and pinned Lean, the verifier's Lean. A
+  PutnamBench run whose answers stay hidden (`--answers slots`) says that its problems with
+  answer slots make the rate a lower bound.
 * Cost per solved problem is the total over ALL counted attempts (failed ones included) divided
   by the number of solved problems; `per_proved_attempt` is the mean over proving attempts only.
 * Strategies: how each goal of the final proofs was closed (`in_proofs`: walking down from the
@@ -24,6 +30,7 @@ What counts
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import statistics
@@ -80,6 +87,8 @@ class ProblemResult:
     split: str | None
     category: list[str]
     attempts: list[Attempt] = field(default_factory=list)  # counted, by attempt index
+    identity: str = ""  # `problem_identity`: what `compare` matches on
+    answer_slots: bool = False  # PutnamBench: solution abbrevs to fill besides the proof
 
     @property
     def n(self) -> int:
@@ -98,8 +107,8 @@ class ProblemResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "problem_id": self.problem_id, "name": self.name, "split": self.split, "category": self.category,
-            "attempts": self.n, "proved_attempts": self.c, "solved": self.solved,
+            "problem_id": self.problem_id, "identity": self.identity or self.problem_id, "name": self.name,
+            "split": self.split, "category": self.category, "attempts": self.n, "proved_attempts": self.c, "solved": self.solved,
             "runs": [a.to_json() for a in self.attempts],
         }
 
@@ -117,6 +126,7 @@ class RunData:
     finished_at: float | None
     summary: dict[str, Any] | None = None
     invalid: list[tuple[ProblemResult, str]] = field(default_factory=list)  # statement does not compile
+    versions: dict[str, Any] = field(default_factory=dict)  # the run's versions record (Lean, models…)
 
     @property
     def dataset(self) -> str | None:
@@ -134,13 +144,24 @@ def _attempt_of(run: Any, attempt: int) -> Attempt:
     )
 
 
+def problem_identity(name: str, header: str, statement: str) -> str:
+    """Which problem a result is about, whatever file or run it came from: its name and a digest
+    of its header + statement (whitespace runs count as one space). Not the dataset's name: the same
+    problems in two JSONL files, under an alias (minif2f / minif2f-deepseek-v1.5) or in a re-run are
+    the same problems; a revised statement (another miniF2F version) is another problem."""
+    text = " ".join(header.split()) + "\n" + " ".join(statement.split())
+    return f"{name}#{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}"
+
+
 def _problem_result(store: Any, problem_id: str) -> ProblemResult:
     p = store.problem(problem_id)
     if p is None:
         name = problem_id.rsplit("/", 1)[-1]
         return ProblemResult(problem_id, name, problem_id.split("/", 1)[0], None, [])
     category = list((p.extra or {}).get("category") or [])
-    return ProblemResult(problem_id, p.name, p.dataset, p.split, category)
+    return ProblemResult(problem_id, p.name, p.dataset, p.split, category,
+                         identity=problem_identity(p.name, p.header, p.statement),
+                         answer_slots=bool((p.extra or {}).get("has_solution_abbrev")))
 
 
 def load_run(store: Any, run_id: str) -> RunData:
@@ -159,7 +180,7 @@ def load_run(store: Any, run_id: str) -> RunData:
         else:
             ignored.setdefault(run.status, []).append(run.run_id)
         return RunData(run.run_id, run.kind, run.status, run.config, 1, [pr], ignored, run.started_at,
-                       run.finished_at, run.summary)
+                       run.finished_at, run.summary, versions=dict(run.versions or {}))
 
     bench = run.config.get("bench") or {}
     planned = int(bench.get("attempts") or 1)
@@ -190,19 +211,24 @@ def load_run(store: Any, run_id: str) -> RunData:
     # a problem with counted attempts is not invalid (its statement compiled then)
     bad = [(results.pop(pid), error) for pid, error in invalid.items() if not results[pid].attempts]
     return RunData(run.run_id, run.kind, run.status, run.config, planned, list(results.values()), ignored,
-                   run.started_at, run.finished_at, run.summary, bad)
+                   run.started_at, run.finished_at, run.summary, bad, versions=dict(run.versions or {}))
 
 
 # --------------------------------------------------------------------------------------------------
 # the numbers
 
 
-def pass_at_ks(problems: Sequence[ProblemResult], max_k: int) -> tuple[dict[int, float], dict[int, int]]:
-    """k -> mean pass@k over problems with >= k counted attempts, and k -> that number of problems."""
+def pass_at_ks(
+    problems: Sequence[ProblemResult], max_k: int, unsolvable: Sequence[ProblemResult] = ()
+) -> tuple[dict[int, float], dict[int, int]]:
+    """k -> mean pass@k over problems with >= k counted attempts and the `unsolvable` ones (a
+    statement that does not compile: 0 for every k), and k -> that number of problems."""
     values: dict[int, float] = {}
     counts: dict[int, int] = {}
     for k in range(1, max_k + 1):
         eligible = {p.problem_id: (p.n, p.c) for p in problems if p.n >= k}
+        if eligible:
+            eligible.update({p.problem_id: (k, 0) for p in unsolvable})
         if not eligible:
             break
         values[k] = mean_pass_at_k(eligible, k)
@@ -249,7 +275,7 @@ def _stats(values: Sequence[float]) -> dict[str, float | None]:
 
 
 def _groups(problems: Sequence[ProblemResult], key: str) -> dict[str, dict[str, Any]]:
-    results = {p.problem_id: (p.n, p.c) for p in problems}
+    results = {p.problem_id: (p.n, p.c) for p in problems}  # an invalid one: (0, 0), unsolved
     groups = {p.problem_id: (p.split if key == "split" else p.category) for p in problems}
     stats = solved_by_group(results, groups)
     out = {}
@@ -261,11 +287,12 @@ def _groups(problems: Sequence[ProblemResult], key: str) -> dict[str, dict[str, 
 def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_results: bool = True) -> dict[str, Any]:
     """The report as one JSON-safe dict (see the module docstring)."""
     problems = data.problems
-    total = len(problems)
+    invalid = [p for p, _ in data.invalid]
+    total = len(problems) + len(invalid)  # every selected problem: an invalid statement is unsolved
     solved = [p for p in problems if p.solved]
     counted = [a for p in problems for a in p.attempts]
     proved = [a for a in counted if a.proved]
-    pk, pk_n = pass_at_ks(problems, data.attempts_planned)
+    pk, pk_n = pass_at_ks(problems, data.attempts_planned, invalid)
     calls = sum(a.calls for a in counted)
     checks = sum(a.checks for a in counted)
     tried = [p for p in problems if p.n]
@@ -280,14 +307,14 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
         "rate": round(len(solved) / total, 4) if total else 0.0,
         "attempts": data.attempts_planned,
         "attempts_done": len(counted),
-        "attempts_planned": total * data.attempts_planned,
+        "attempts_planned": len(problems) * data.attempts_planned,
         "complete": all(p.n >= data.attempts_planned for p in problems),
         "ignored": {k: len(v) for k, v in sorted(data.ignored.items())},
         "invalid": [{"problem_id": p.problem_id, "name": p.name, "error": error} for p, error in data.invalid],
         "pass_at_k": {str(k): round(v, 4) for k, v in pk.items()},
         "pass_at_k_problems": {str(k): v for k, v in pk_n.items()},
-        "by_split": _groups(problems, "split"),
-        "by_category": _groups(problems, "category"),
+        "by_split": _groups([*problems, *invalid], "split"),
+        "by_category": _groups([*problems, *invalid], "category"),
         "cost": {
             "llm_calls": calls,
             "lean_checks": checks,
@@ -309,7 +336,8 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
     if data.kind == BENCH_KIND:
         bench = data.config.get("bench") or {}
         out["config"] = {k: bench.get(k) for k in ("dataset", "split", "limit", "names", "shard", "attempts",
-                                                   "answers", "tactic", "shared_cache")}
+                                                   "answers", "tactic", "shared_cache", "protocol")}
+        out["protocol"] = protocol_section(store, data, total)
     if with_strategies:
         in_proofs: Counter[str] = Counter()
         everywhere: Counter[str] = Counter()
@@ -325,20 +353,84 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
     return out
 
 
+def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]:
+    """How a bench's numbers were made (see the module docstring): what a reader needs to set
+    them beside a paper's."""
+    from lemmaforge.benchmarks.protocols import DESCRIPTIONS
+    from lemmaforge.benchmarks.registry import registered
+
+    bench = data.config.get("bench") or {}
+    settings = data.config.get("settings") or {}
+    protocol = str(bench.get("protocol") or "search")
+    counted = [a for p in data.problems for a in p.attempts]
+    samples = prompt_tokens = completion_tokens = 0
+    for a in counted:
+        for call in store.llm_calls(a.run_id):
+            if call.role == "prover":
+                samples += len(call.completions)
+            prompt_tokens += call.prompt_tokens
+            completion_tokens += call.completion_tokens
+    tried = len({p.problem_id for p in data.problems if p.attempts}) or None
+
+    def per_problem(x: int) -> float | None:
+        return round(x / tried, 1) if tried else None
+
+    def role(name: str) -> dict[str, Any] | None:
+        cfg = settings.get(name) or {}
+        if not cfg.get("url"):
+            return None
+        model = cfg.get("model") or (data.versions or {}).get(f"{name}_model")
+        return {"model": model, "preset": cfg.get("preset"), "temperature": cfg.get("temperature"),
+                "top_p": cfg.get("top_p"), "max_tokens": cfg.get("max_tokens")}
+
+    info = registered(str(bench.get("dataset") or ""))
+    names = {p.name for p in data.problems} | {p.name for p, _ in data.invalid}
+    answer_slots = sum(1 for p in [*data.problems, *(p for p, _ in data.invalid)] if p.answer_slots)
+    out: dict[str, Any] = {
+        "name": protocol,
+        "description": DESCRIPTIONS.get(protocol, protocol),
+        "attempts_per_problem": data.attempts_planned,
+        "prover": role("prover"),
+        "planner": role("planner"),
+        "prover_samples_per_problem": per_problem(samples),
+        "tokens_per_problem": {"prompt": per_problem(prompt_tokens), "completion": per_problem(completion_tokens)},
+        "budget_per_attempt": settings.get("budget"),
+        "dataset": {"name": bench.get("dataset"), "source": info.source if info else None,
+                    "lean_version": info.lean_version if info else None},
+        "verifier": {"backend": (settings.get("verifier") or {}).get("backend"),
+                     "lean_version": (data.versions or {}).get("lean")},
+        "divided_by": f"all {selected} selected problems (statements that do not compile count unsolved)",
+        "lower_bound": None,
+        # the version's statements known to be wrong, among the selected ones: counted as any other
+        "known_issues": [{"name": k.name, "kind": k.kind} for k in (info.known_issues if info else ())
+                         if k.name in names and k.kind != "excluded"],
+    }
+    if answer_slots and bench.get("answers", "slots") == "slots":
+        out["lower_bound"] = (f"{answer_slots} problem(s) have answer slots (`abbrev … := sorry`) that nothing "
+                              "fills under --answers slots: the rate is a lower bound")
+    return out
+
+
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Two reports side by side: problems solved by one run and not the other."""
-    solved_a = {r["problem_id"] for r in a.get("results", []) if r["solved"]}
-    solved_b = {r["problem_id"] for r in b.get("results", []) if r["solved"]}
-    ids_a = {r["problem_id"] for r in a.get("results", [])}
-    ids_b = {r["problem_id"] for r in b.get("results", [])}
+    """Two reports side by side: problems solved by one run and not the other. Problems are
+    matched by `problem_identity` (name + statement), so runs over different files holding the same
+    problems, or re-runs, line up; the lists show each side's own problem ids."""
+
+    def by_identity(rep: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {r.get("identity") or r["problem_id"]: r for r in rep.get("results", [])}
+
+    ra, rb = by_identity(a), by_identity(b)
+    solved_a = {k for k, r in ra.items() if r["solved"]}
+    solved_b = {k for k, r in rb.items() if r["solved"]}
     return {
         "runs": [a, b],
-        "only_a": sorted(solved_a - solved_b),
-        "only_b": sorted(solved_b - solved_a),
-        "both": sorted(solved_a & solved_b),
-        "common_problems": len(ids_a & ids_b),
-        "problems_only_in_a": len(ids_a - ids_b),
-        "problems_only_in_b": len(ids_b - ids_a),
+        "matched_by": "problem name + header and statement (whitespace-normalised)",
+        "only_a": sorted(ra[k]["problem_id"] for k in solved_a - solved_b),
+        "only_b": sorted(rb[k]["problem_id"] for k in solved_b - solved_a),
+        "both": sorted(ra[k]["problem_id"] for k in solved_a & solved_b),
+        "common_problems": len(ra.keys() & rb.keys()),
+        "problems_only_in_a": len(ra.keys() - rb.keys()),
+        "problems_only_in_b": len(rb.keys() - ra.keys()),
     }
 
 

@@ -54,15 +54,52 @@ def one_line(rep: dict[str, Any]) -> str:
         f"{rep['attempts_done']}/{rep['attempts_planned']} attempts" + (f", {ignored} ignored" if ignored else ""),
     ]
     if rep.get("invalid"):
-        parts.append(f"{len(rep['invalid'])} invalid statement(s) left out: "
+        parts.append(f"{len(rep['invalid'])} invalid statement(s) counted unsolved: "
                      + ", ".join(p["name"] for p in rep["invalid"][:5]) + (", …" if len(rep["invalid"]) > 5 else ""))
     if not rep["complete"]:
         parts.append("incomplete: continue with --resume " + rep["run_id"])
     return inert("; ".join(parts), keep="")
 
 
+def protocol_lines(rep: dict[str, Any]) -> list[str]:
+    """How the numbers were made, in words (`report.protocol_section`)."""
+    p = rep.get("protocol")
+    if not p:
+        return []
+
+    def model(role: dict[str, Any] | None) -> str:
+        if not role:
+            return "none"
+        preset = f", preset {role['preset']}" if role.get("preset") else ""
+        return f"{role.get('model') or '(server default)'}{preset}, temperature {role.get('temperature')}, " \
+               f"top_p {role.get('top_p')}, max_tokens {role.get('max_tokens')}"
+
+    tokens = p["tokens_per_problem"]
+    ds, ver = p["dataset"], p["verifier"]
+    budget = ", ".join(f"{k}={v}" for k, v in (p.get("budget_per_attempt") or {}).items())
+    lines = [
+        f"protocol: {p['name']} ({p['description']}); {p['attempts_per_problem']} attempt(s) per problem",
+        f"prover: {model(p['prover'])}",
+        f"planner: {model(p['planner'])}",
+        f"per problem: {fmt_value(p['prover_samples_per_problem'])} prover samples, "
+        f"{fmt_value(tokens['prompt'])} prompt + {fmt_value(tokens['completion'])} completion tokens",
+        f"budget per attempt: {budget or '-'}",
+        f"dataset: {ds['name']}" + (f" ({ds['source']}; Lean {ds['lean_version']})" if ds.get("source") else ""),
+        f"verifier: {ver.get('backend') or '-'}, Lean {ver.get('lean_version') or 'unknown'}",
+        f"rates over {p['divided_by']}",
+    ]
+    if p.get("lower_bound"):
+        lines.append(f"lower bound: {p['lower_bound']}")
+    if p.get("known_issues"):
+        listed = ", ".join(f"{k['name']} ({k['kind']})" for k in p["known_issues"])
+        lines.append(f"known wrong statements among these problems (counted like the others): {listed}")
+    return lines
+
+
 def render(rep: dict[str, Any], console: Any) -> None:
     _say(console, one_line(rep))
+    for line in protocol_lines(rep):
+        _say(console, line)
     for bad in rep.get("invalid") or []:
         _say(console, f"invalid: {bad['name']}: {bad['error']}")
     t = Table(title="pass@k", show_edge=False)

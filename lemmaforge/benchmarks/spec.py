@@ -26,7 +26,10 @@ CHILD_KIND = "prove"
 STATUS_DONE = frozenset({"proved", "not_proved"})
 
 #: bench config keys that define the experiment: refused on resume when a flag changes them
-EXPERIMENT_KEYS = ("dataset", "split", "limit", "names", "shard", "attempts", "answers", "tactic", "shared_cache")
+EXPERIMENT_KEYS = ("dataset", "split", "limit", "names", "shard", "attempts", "answers", "tactic", "shared_cache",
+                   "protocol")
+#: how a bench spends its attempts (`lemmaforge.benchmarks.protocols`)
+PROTOCOLS = ("search", "whole-proof")
 
 
 class BenchError(InputError, ValueError):
@@ -61,6 +64,7 @@ class BenchSpec:
     answers: str = "slots"  # "slots" (answer comments hidden) | "inlined" (answers given)
     tactic: bool = True
     shared_cache: bool = False
+    protocol: str = "search"  # a bench stored before protocols existed ran a search
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,7 @@ class BenchSpec:
             "tactic": self.tactic,
             "shared_cache": self.shared_cache,
             "answer_comments": "hidden" if self.answers == "slots" else "kept (answers inlined)",
+            "protocol": self.protocol,
         }
 
     @classmethod
@@ -89,6 +94,7 @@ class BenchSpec:
             answers=str(data.get("answers", "slots")),
             tactic=bool(data.get("tactic", True)),
             shared_cache=bool(data.get("shared_cache", False)),
+            protocol=str(data.get("protocol") or "search"),
         )
 
 
@@ -117,8 +123,11 @@ def make_spec(
     answers: str = "slots",
     tactic: bool = True,
     shared_cache: bool = False,
+    protocol: str = "search",
 ) -> BenchSpec:
     """A validated spec (the dataset resolved, the shard parsed). Raises BenchError."""
+    if protocol not in PROTOCOLS:
+        raise BenchError(f"unknown protocol '{protocol}' (choose {' or '.join(PROTOCOLS)})")
     if attempts < 1:
         raise BenchError(f"--attempts must be at least 1 (got {attempts})")
     if limit is not None and limit < 1:
@@ -138,7 +147,7 @@ def make_spec(
             raise BenchError("--names is empty: give problem names, comma-separated or repeated")
     return BenchSpec(
         dataset=canonical_dataset(dataset), split=split, limit=limit, names=name_list, shard=shard,
-        attempts=attempts, answers=answers, tactic=tactic, shared_cache=shared_cache,
+        attempts=attempts, answers=answers, tactic=tactic, shared_cache=shared_cache, protocol=protocol,
     )
 
 

@@ -49,8 +49,8 @@ def _open_store(url: str, *, read_only: bool = False) -> Any:
 def bench_command(
     dataset: Annotated[
         str | None,
-        typer.Argument(help="minif2f, minif2f-yangky11, proverbench, putnambench, a .jsonl file or hf:<id>. "
-                            "Omit with --resume."),
+        typer.Argument(help="A dataset `lemmaforge datasets` lists (minif2f, minif2f-goedel-v2, minif2f-kimina, "
+                            "proverbench, putnambench, …), a .jsonl file or hf:<id>. Omit with --resume."),
     ] = None,
     split: Annotated[str | None, typer.Option("--split", help="Only this split (valid, test).")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="The first N problems (after the other filters).")] = None,
@@ -60,6 +60,12 @@ def bench_command(
     shard: Annotated[str | None, typer.Option("--shard", help="i/n: this process's stable share of the problems.")] = None,
     attempts: Annotated[
         int | None, typer.Option("--attempts", help="Independent attempts per problem (pass@k for k up to this). \\[default: 1]")
+    ] = None,
+    protocol: Annotated[
+        str | None,
+        typer.Option("--protocol", help="search: a lemmaforge search per attempt; whole-proof: the papers' pass@k, "
+                                        "one prover sample per attempt, no planner, no search, no correction. "
+                                        "\\[default: search]"),
     ] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Searches at once (Ray: tasks at once).")
@@ -114,6 +120,7 @@ def bench_command(
     Exit 0 all attempts done, 1 some failed (resume to retry), 2 bad input or unusable backend."""
     from lemmaforge.benchmarks import resume as rs
     from lemmaforge.benchmarks import spec as sp
+    from lemmaforge.benchmarks.protocols import apply_protocol
 
     if executor not in ("local", "ray"):
         common.fail(f"unknown executor '{executor}' (choose local or ray)")
@@ -121,6 +128,8 @@ def bench_command(
         common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if resume is not None and run_id is not None:
         common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
+    if protocol is not None and protocol not in sp.PROTOCOLS:
+        common.fail(f"unknown protocol '{protocol}' (choose {' or '.join(sp.PROTOCOLS)})")
     if resume is None and dataset is None:
         common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
     if executor == "ray":
@@ -149,9 +158,10 @@ def bench_command(
             spec = sp.make_spec(
                 dataset or "", split=split, limit=limit, names=names, shard=shard, attempts=1 if attempts is None else attempts,
                 answers=answers or "slots", tactic=True if tactic is None else tactic,
-                shared_cache=bool(shared_cache),
+                shared_cache=bool(shared_cache), protocol=protocol or "search",
             )
             _require_endpoint(base)
+            base = apply_protocol(spec.protocol, base, budget_flags=budget_overrides, planner_flag=bool(planner_url))
             selected = sp.select_problems(spec)
         except sp.BenchError as exc:
             common.fail(str(exc))
@@ -170,7 +180,7 @@ def bench_command(
         try:
             if spec is not None:
                 settings = base
-                vers = run_versions(settings)
+                vers = _with_verifier_lean(settings, run_versions(settings))
                 plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
                                     problems=selected)
                 lease = BenchLease.acquire(store, plan.run_id)  # a `--resume` of it meanwhile is refused
@@ -194,10 +204,13 @@ def bench_command(
                 except ConfigError as exc:
                     raise sp.BenchError(f"stored settings of run {resume} are not valid here: {exc}") from None
                 _require_endpoint(settings)
+                stored_protocol = sp.BenchSpec.from_json(bench.config.get("bench") or {"dataset": ""}).protocol
+                settings = apply_protocol(stored_protocol, settings, planner_flag=bool(planner_url))
                 given = {"dataset": dataset, "split": split, "limit": limit, "names": names, "shard": shard,
-                         "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache}
+                         "attempts": attempts, "answers": answers, "tactic": tactic, "shared_cache": shared_cache,
+                         "protocol": protocol}
                 plan = rs.resume_bench(store, recorder, resume, settings=settings, given=given,
-                                       versions=run_versions(settings))
+                                       versions=_with_verifier_lean(settings, run_versions(settings)))
         except sp.BenchError as exc:
             common.fail(str(exc))
         except LeaseHeld as exc:
@@ -218,6 +231,23 @@ def bench_command(
             if exit_code is not None:  # otherwise the error that stopped the bench was reported
                 common.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, Any]:
+    """The run's versions with the Lean version a Kimina server runs (asked once, as the REPL path
+    knows its own): the dataset's pin is checked against it and the report states it. The server's
+    answer wins over a local project's toolchain (that is not what checks the proofs); when the
+    server cannot say, what was known stays."""
+    if settings.verifier.backend != "kimina":
+        return versions
+    import os
+
+    from lemmaforge.lean.kimina import KIMINA_CLIENT_KEY_ENV, server_lean_version
+
+    cfg = settings.verifier
+    key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
+    learnt = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
+    return {**versions, "lean": learnt} if learnt else versions
 
 
 def _require_endpoint(settings: Any) -> None:

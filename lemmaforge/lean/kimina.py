@@ -29,6 +29,7 @@ import asyncio
 import logging
 import math
 import os
+import re
 import uuid
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,9 @@ SERVER_MAX_WAIT_S = 60.0
 HTTP_SLACK_S = 30.0
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 PROBE_COMMAND = "example : True := sorry"
+# What Lean the server runs: the REPL answers with an info message `"4.9.0"` (Lean's `Repr` of a String).
+LEAN_VERSION_COMMAND = "#eval Lean.versionString"
+_VERSION_RE = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +483,31 @@ class KiminaVerifier:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def server_lean_version(url: str, *, api_key: str | None = None, timeout: float = 60.0) -> str | None:
+    """The Lean version a Kimina server runs (`#eval Lean.versionString`, one snippet), "v4.9.0"; None
+    when it cannot be learnt (unreachable, an error, no version in the answer). Synchronous: called
+    once before a bench, where the dataset's pin is compared with it as the REPL path does; a
+    server that is down is reported by the checks that need it, not here."""
+    payload = {"snippets": [{"id": "lf-lean-version", "code": LEAN_VERSION_COMMAND}],
+               "timeout": max(1, math.ceil(timeout)), "debug": False, "reuse": True}
+    try:
+        with httpx.Client(base_url=url.rstrip("/"), headers=_auth_headers(api_key)) as client:
+            response = client.post(CHECK_PATH, json=payload, timeout=httpx.Timeout(timeout + HTTP_SLACK_S, connect=10.0))
+        body = response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+    results = body.get("results") if isinstance(body, dict) else None
+    first = results[0] if isinstance(results, list) and results and isinstance(results[0], dict) else {}
+    reply = first.get("response")
+    messages = reply.get("messages") if isinstance(reply, dict) else None
+    for message in messages if isinstance(messages, list) else []:
+        if isinstance(message, dict) and message.get("severity") == "info":
+            found = _VERSION_RE.search(str(message.get("data", "")))
+            if found:
+                return "v" + found.group(0)
+    return None
 
 
 def kimina_header_lines(code: str) -> int:

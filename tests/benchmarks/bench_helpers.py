@@ -44,9 +44,13 @@ def script_prover(llm: FakeOpenAIServer, solvable: Iterable[str]) -> None:
 
 
 @contextmanager
-def fake_servers(solvable: Iterable[str] = (), *, delay: float = 0.0) -> Iterator[tuple[FakeKimina, FakeOpenAIServer]]:
+def fake_servers(
+    solvable: Iterable[str] = (), *, delay: float = 0.0, lean_version: str = "4.9.0"
+) -> Iterator[tuple[FakeKimina, FakeOpenAIServer]]:
     default = lean_block("theorem wrong : True := by\n  bad_tactic\n")
-    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=default, delay=delay) as llm:
+    responder = fake_lean()
+    responder.lean_version = lean_version  # what `#eval Lean.versionString` answers
+    with FakeKimina(responder=responder) as kimina, FakeOpenAIServer(default=default, delay=delay) as llm:
         script_prover(llm, solvable)
         yield kimina, llm
 

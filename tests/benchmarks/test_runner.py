@@ -249,7 +249,7 @@ def test_a_bug_in_one_search_stops_the_bench_exit_70_and_resume_finishes_it(tmp_
     from lemmaforge.search import engine
 
     original = engine.SearchEngine.prove
-    broken = {"minif2f/" + NAMES[1]}
+    broken = {"minif2f-deepseek-v1.5/" + NAMES[1]}  # "minif2f" names the DeepSeek-V1.5 version
 
     async def flaky(self, problem, **kw):
         if problem.problem_id in broken:
@@ -314,11 +314,13 @@ def test_version_warning_when_the_verifier_runs_another_lean(tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
     (project / "lean-toolchain").write_text("leanprover/lean4:v4.19.0\n")
-    with fake_servers(SOLVABLE) as (kimina, llm):
+    # the Kimina server says which Lean it runs (`#eval Lean.versionString`); that is the verifier's
+    with fake_servers(SOLVABLE, lean_version="4.19.0") as (kimina, llm):
         r = invoke(bench_args(kimina, llm, f"sqlite:///{tmp_path / 'v.db'}", "--limit", "1",
                               "--project", str(project)))
         assert r.exit_code == 0, r.output
-    assert "warning: dataset minif2f is pinned to Lean v4.9.0 but the verifier runs Lean" in r.output
+    assert ("warning: dataset minif2f-deepseek-v1.5 is pinned to Lean v4.9.0 but the verifier runs Lean v4.19.0"
+            in r.output)
 
 
 # --- PutnamBench answers must not leak into prompts -------------------------------------------------

@@ -108,7 +108,7 @@ def test_show_html_from_a_fresh_clone_in_headless_chromium(clone, tmp_path):
 def test_show_of_a_bench_run_lists_its_problem_runs(clone):
     rows = json.loads(clone["run"]("runs", "--db", clone["db"], "--kind", "bench", "--json").stdout)["runs"]
     [bench] = rows
-    assert bench["problem"] == "minif2f" and "problems solved" in bench["stop_reason"]
+    assert bench["problem"] == "minif2f-deepseek-v1.5" and "problems solved" in bench["stop_reason"]
     view = json.loads(clone["run"]("show", bench["run_id"], "--db", clone["db"], "--json").stdout)
     assert view["tree"] is None and len(view["children"]) == 3
     text = clone["run"]("show", bench["run_id"], "--db", clone["db"])

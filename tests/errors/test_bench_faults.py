@@ -196,7 +196,8 @@ def test_a_bug_in_a_backend_stops_with_exit_70_and_resume_restores_the_report(tm
 
 def test_a_statement_that_does_not_compile_is_reported_invalid_not_unsolved(tmp_path):
     """One Lean check per problem before any budget: a statement with an error is listed under
-    `invalid` with Lean's message, costs no LLM call, and is not counted among the problems."""
+    `invalid` with Lean's message, costs no LLM call, and counts as unsolved: rates are over all
+    the selected problems, as the papers divide by all the problems of a benchmark."""
     from lemmaforge.benchmarks.datasets import load_dataset
     from tests.benchmarks.bench_helpers import lean_block, script_prover
     from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
@@ -229,11 +230,14 @@ def test_a_statement_that_does_not_compile_is_reported_invalid_not_unsolved(tmp_
     assert [p["name"] for p in out["invalid"]] == [bad]
     assert "statement does not compile" not in out["invalid"][0]["error"]  # the detail alone, Lean's words
     assert "unknown identifier 'no_such_constant'" in out["invalid"][0]["error"]
-    assert out["problems"] == 2 and out["complete"] and out["attempts_planned"] == 4
+    # all three selected problems count; the two valid ones are proved
+    assert out["problems"] == 3 and out["complete"] and out["attempts_planned"] == 4
+    assert out["solved"] == 2 and out["rate"] == round(2 / 3, 4) and out["pass_at_k"]["1"] == round(2 / 3, 4)
+    assert "all 3 selected problems" in out["protocol"]["divided_by"]
     # both valid problems solved, but one of three is invalid: not a success (issue 39, point 4)
-    assert out["solved"] == 2 and out["status"] == "not_proved" and again["status"] == "not_proved"
+    assert out["status"] == "not_proved" and again["status"] == "not_proved"
     assert bad not in [p["name"] for p in out["results"]]
     assert not any(f"theorem {bad}" in text for text in prompts)  # no budget spent on it
     r = invoke(["report", "INV", "--db", db])
-    assert r.exit_code == 0 and f"invalid: {bad}: " in r.stdout and "1 invalid statement(s) left out" in r.stdout
+    assert r.exit_code == 0 and f"invalid: {bad}: " in r.stdout and "1 invalid statement(s) counted unsolved" in r.stdout
     assert [p["name"] for p in again["invalid"]] == [bad] and again["pass_at_k"] == out["pass_at_k"]

@@ -116,6 +116,8 @@ class ScriptedLean:
     base_axioms: Sequence[str] = DEFAULT_AXIOMS  # what every proof depends on
     sorry_warning: str = SORRY_WARNING_V4_19
     native_decide_axioms: Sequence[str] = NATIVE_DECIDE_AXIOMS
+    # what `#eval Lean.versionString` prints (Lean's Repr of the string: with quotes)
+    lean_version: str = "4.9.0"
 
     def __call__(self, code: str) -> dict[str, Any]:
         return _Elaboration(self, code).response()
@@ -128,6 +130,7 @@ class ScriptedLean:
                 "base_axioms": list(self.base_axioms),
                 "sorry_warning": self.sorry_warning,
                 "native_decide_axioms": list(self.native_decide_axioms),
+                "lean_version": self.lean_version,
             }
         )
 
@@ -143,6 +146,7 @@ class ScriptedLean:
             base_axioms=tuple(data.get("base_axioms", DEFAULT_AXIOMS)),
             sorry_warning=data.get("sorry_warning", SORRY_WARNING_V4_19),
             native_decide_axioms=tuple(data.get("native_decide_axioms", NATIVE_DECIDE_AXIOMS)),
+            lean_version=data.get("lean_version", "4.9.0"),
         )
 
 
@@ -171,6 +175,7 @@ class _Elaboration:
         self._warn_sorry_decls()
         self._print_axioms()
         self._check_types()
+        self._eval_version()
         self.messages.sort(key=lambda m: (m["pos"]["line"], m["pos"]["column"]))
         out: dict[str, Any] = {"env": 0}
         if self.messages:
@@ -178,6 +183,10 @@ class _Elaboration:
         if self.sorries:
             out["sorries"] = self.sorries
         return out
+
+    def _eval_version(self) -> None:
+        for m in re.finditer(r"^#eval\s+Lean\.versionString\b", self.text, re.MULTILINE):
+            self._message("info", json.dumps(self.lean.lean_version), m.start(), m.start() + len("#eval"))
 
     # positions
 
