@@ -223,3 +223,41 @@ def test_presets_command_lists_every_preset_with_its_source():
     assert listed["deepseek-prover-v1.5"]["endpoint"] == "completion"
     text = runner.invoke(app, ["presets"])
     assert text.exit_code == 0 and "goedel-prover-v2" in text.stdout and "source: Goedel-LM/Goedel-Prover-V2@" in text.stdout
+
+
+def test_bench_takes_the_preset_and_records_it_with_each_attempt(tmp_path, shared_data):
+    from lemmaforge.db import Store
+    from tests.benchmarks.bench_helpers import bench_args
+
+    table = {r["name"]: r for r in map(json.loads, (shared_data / "benchmarks" / "minif2f.jsonl").open(encoding="utf-8"))}
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    with FakeKimina(responder=ScriptedLean()) as kimina, FakeOpenAIServer(default="", models=("fake-model",)) as llm:
+        r = runner.invoke(app, bench_args(kimina, llm, db, "--limit", "1", "--run-id", "B", "--json",
+                                          "--prover-preset", "goedel-prover-v2"), env=ENV)
+        [req] = [q for q in llm.requests if q.endpoint == "chat"]  # no correction: nothing compiled
+    assert r.exit_code == 0, r.output
+    assert "prover preset: goedel-prover-v2 (as configured" in r.stderr
+    [child] = Store(db).runs(parent="B")
+    assert child.config["prover"]["preset"] == "goedel-prover-v2" and child.config["prover"]["model"] == "fake-model"
+    name = child.problem_id.split("/")[1]
+    assert req.body["messages"] == expected_request("goedel-prover-v2", table[name])[1]
+    assert (req.body["temperature"], req.body["top_p"], req.body["max_tokens"]) == (1.0, 0.95, 32768)
+
+
+def test_the_client_refuses_to_guess_among_several_models():
+    import asyncio
+
+    from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
+    from lemmaforge.agent.llm import LLMMisconfiguredError
+
+    async def ask(url: str) -> None:
+        llm = OpenAICompatibleLLM(url, None, role="prover", retries=0)
+        try:
+            await llm.generate("hi")
+        finally:
+            await llm.close()
+
+    with FakeOpenAIServer(default="x", models=("a", "b")) as llm:
+        with pytest.raises(LLMMisconfiguredError, match=r"lists 2 models \(a, b\) and none is named"):
+            asyncio.run(ask(llm.url))
+        assert not [q for q in llm.requests if q.endpoint == "chat"]

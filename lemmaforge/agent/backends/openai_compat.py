@@ -287,6 +287,11 @@ class OpenAICompatibleLLM(BaseLLM):
                             "lists no model under /models", backend=f"LLM endpoint {self.url}",
                             fix=f"set [{self.role}].model explicitly",
                         )
+                    if len(ids) > 1:  # taking the first would silently pick one for every role
+                        raise LLMMisconfiguredError(
+                            f"lists {len(ids)} models ({', '.join(ids)}) and none is named",
+                            backend=f"LLM endpoint {self.url}", fix=f"set [{self.role}].model to one of them",
+                        )
                     shared.model = ids[0]
         if self.model != shared.model:
             self.model = shared.model
