@@ -19,7 +19,17 @@ from lemmaforge.cli import app
 from lemmaforge.db import Store
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply
-from tests.search.scenarios import DEFS, HEADER, THEOREM
+from tests.search.scenarios import (
+    DEFS,
+    HEADER,
+    SKETCH,
+    THEOREM,
+    add_planner,
+    add_prover,
+    closing_hole_rule,
+    lean_block,
+    lemma_head,
+)
 
 runner = CliRunner()
 ENV = {
@@ -122,3 +132,44 @@ def test_goedel_correction_turn_shows_each_error_from_its_start_to_its_end(tmp_p
     assert feedback.startswith("The proof (Round 0) is not correct. Following is the compilation error message")
     # the error's range, start AND end, over two lines
     assert "    <error>bad_multi\n    bad_tail</error>\n" in feedback and "Error Message: unsolved goals" in feedback
+
+
+def test_holes_proved_with_the_same_helper_lemma_assemble_with_it_once(tmp_path, monkeypatch):
+    config = tmp_path / "lemmaforge.toml"
+    config.write_text('[search]\nportfolio = ["auto_tac"]\n', encoding="utf-8")
+    monkeypatch.setenv("LEMMAFORGE_CONFIG", str(config))
+    lean = fake_lean()
+    lean.rules.append(MessageRule(r"\bauto_tac\b", "auto_tac failed"))
+
+    def with_aux(conclusion: str):
+        return lambda req: block(f"{AUX}\n\n{lemma_head(req.text, conclusion)} := by\n  exact my_aux x")
+
+    with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default="", models=("m",)) as llm:
+        add_planner(llm, r"theorem t ", lean_block(SKETCH))
+        add_prover(llm, *closing_hole_rule())
+        add_prover(llm, r":\s+Easy x := by", with_aux("Easy x"))
+        add_prover(llm, r":\s+Hard x := by", with_aux("Hard x"))
+        r, _ = prove(tmp_path, kimina, llm, "m", "--planner-url", llm.url, "--planner-model", "m",
+                     "--budget", "max_depth=1")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["depth"] == 1 and out["proof"].count(AUX) == 1
+    assert out["proof"].index(AUX) < out["proof"].index(HEAD)
+
+
+def test_kimina_error_fix_turn(tmp_path):
+    model = "AI-MO/Kimina-Prover-Distill-8B"
+    first = block(f"import Mathlib\n{HEAD}\n  have k : D x := by\n    bad_multi\n    bad_tail\n  exact k")
+    fixed = block(f"import Mathlib\n{HEAD}\n  exact rfl")
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(models=(model,)) as llm:
+        llm.add_rule(r"Think about and solve the following problems", first)
+        llm.add_rule(r"# Error 1:", fixed)
+        r, _ = prove(tmp_path, kimina, llm, model, "--budget", "self_corrections=1")
+        chats = [q for q in llm.requests if q.endpoint == "chat"]
+    assert r.exit_code == 0, r.output
+    messages = chats[-1].body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[2]["content"] == first
+    assert messages[3]["content"].startswith(
+        "# Error 1:\nError message: \nunsolved goals\n\nLean 4 code snippet with error:\n```lean4\n")
+    assert chats[-1].body["temperature"] == 0.8 and "top_p" not in chats[-1].body
