@@ -388,6 +388,12 @@ class Prover:
             raise ValueError("CoT prompting needs a chat endpoint; this prover's LLM is in completion mode")
 
     @property
+    def corrects(self) -> bool:
+        """Whether `correct` asks the model anything: not for a preset whose family was not
+        trained to correct from Lean's errors (the search then spends no correction round)."""
+        return self.preset is None or self.preset.correction is not None
+
+    @property
     def completion_mode(self) -> bool:
         return getattr(self.llm, "mode", "chat") == "completion"
 

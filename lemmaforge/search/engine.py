@@ -558,7 +558,10 @@ class _Run(TreeJournal):
         )
         if solution is not None:
             return solution
-        for _round in range(self.opts.budget.self_corrections):
+        # A prover that says it does not correct (a family not trained on Lean's errors) is not
+        # asked: a request that sends nothing must not be charged as an LLM call.
+        rounds = self.opts.budget.self_corrections if getattr(prover, "corrects", True) else 0
+        for _round in range(rounds):
             fixable = [(c, r) for c, r in failures if r.errors]
             if not fixable:
                 break

@@ -173,3 +173,14 @@ def test_kimina_error_fix_turn(tmp_path):
     assert messages[3]["content"].startswith(
         "# Error 1:\nError message: \nunsolved goals\n\nLean 4 code snippet with error:\n```lean4\n")
     assert chats[-1].body["temperature"] == 0.8 and "top_p" not in chats[-1].body
+
+
+def test_a_family_without_correction_spends_no_correction_round(tmp_path):
+    model = "deepseek-ai/DeepSeek-Prover-V2-7B"
+    failing = block(f"{HEAD}\n  have k : D x := by\n    bad_multi\n    bad_tail\n  exact k")
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=failing, models=(model,)) as llm:
+        r, _ = prove(tmp_path, kimina, llm, model, "--budget", "self_corrections=2")
+        chats = [q for q in llm.requests if q.endpoint == "chat"]
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.stdout)
+    assert len(chats) == 1 and out["calls"] == 1  # the one whole-proof request, nothing charged for corrections
