@@ -91,7 +91,14 @@ class LLMEndpoint(BaseModel):
     url: str | None = None
     model: str | None = None  # None: the first model the server lists
     backend: Literal["openai", "vllm", "transformers"] | None = None  # None: from the URL scheme
-    mode: Literal["chat", "completion"] = "chat"
+    # None: the prover preset's endpoint kind, else "chat"
+    mode: Literal["chat", "completion"] | None = None
+    # [prover] only: a model family's published prompt, sampling, correction and reader
+    # (`lemmaforge presets` lists them). None: inferred from the served model's id.
+    preset: str | None = None
+    # [planner] only: a reasoning model (DeepSeek-R1 style: no system prompt, its own sampling,
+    # a long max_tokens). None: inferred from the model's id.
+    reasoning: bool | None = None
     native_n: bool = True  # False for servers that reject n > 1: n single requests instead
     # Stream a multi-sample request so that the search checks each sample as soon as it is
     # complete, while the others are still decoding. Off by default: a server streams an event per
@@ -109,9 +116,11 @@ class LLMEndpoint(BaseModel):
     extra_body: dict[str, Any] = Field(default_factory=dict)  # server-specific sampling (top_k…)
     engine_kwargs: dict[str, Any] = Field(default_factory=dict)  # vLLM offline engine arguments
     api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = 1.0
-    top_p: float = 0.95
-    max_tokens: int = 8192
+    # None: the prover preset's value; else 1.0 / 0.95 / 8192 — except for a reasoning planner,
+    # which gets the server's default temperature and top_p (none sent) and 32768 tokens.
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
     # Requests in flight at once, each carrying up to `n` samples (a prover request asks for a goal's
     # samples together): size it in requests, not sequences. Requests ahead of need (`[search]
     # prefetch`) start only while fewer than half of it are out.

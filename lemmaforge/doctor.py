@@ -254,9 +254,10 @@ def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOU
     return LLMProbe("ok", f"{url} (serves {served}; using {using})", None, models)
 
 
-def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> None:
+def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> LLMProbe:
     """`probe_llm`, raised: LLMMisconfiguredError at once, LLMUnavailableError once `attempts`
-    probes `endpoint.backoff` seconds apart (doubling) all found the endpoint unavailable."""
+    probes `endpoint.backoff` seconds apart (doubling) all found the endpoint unavailable. Returns
+    the probe that passed (its `models`: what the server lists)."""
     import time
 
     from lemmaforge.agent.llm import LLMMisconfiguredError, LLMUnavailableError
@@ -265,7 +266,7 @@ def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> None:
     for attempt in range(max(1, attempts)):
         probe = probe_llm(role, endpoint)
         if probe.status in ("ok", "info"):
-            return
+            return probe
         if probe.status in ("misconfigured", "missing"):
             raise LLMMisconfiguredError(probe.detail, backend=where, fix=probe.fix or "")
         if attempt + 1 < attempts:

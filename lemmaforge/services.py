@@ -18,8 +18,18 @@ from typing import Any
 from lemmaforge import __version__
 from lemmaforge.agent.llm import LLM, LLMMisconfiguredError, make_llm
 from lemmaforge.agent.planner import Planner
+from lemmaforge.agent.presets import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    DEFAULT_TOP_P,
+    REASONING_MAX_TOKENS,
+    ProverPreset,
+    get_preset,
+    is_reasoning_model,
+    preset_for_model,
+)
 from lemmaforge.agent.prover import Prover
-from lemmaforge.config import LLMEndpoint, Settings
+from lemmaforge.config import ConfigError, LLMEndpoint, Settings
 from lemmaforge.db import SqlRecorder, Store
 from lemmaforge.doctor import require_llm
 from lemmaforge.errors import InputError, StatementInvalid
@@ -99,8 +109,38 @@ class Services:
     cot: bool = False
 
 
-def _sampling(endpoint: LLMEndpoint) -> dict[str, Any]:
-    return {"temperature": endpoint.temperature, "top_p": endpoint.top_p, "max_tokens": endpoint.max_tokens}
+def _explicit(endpoint: LLMEndpoint, defaults: dict[str, Any]) -> dict[str, Any]:
+    """`defaults` with the sampling values the configuration sets (not None) instead."""
+    given = {"temperature": endpoint.temperature, "top_p": endpoint.top_p, "max_tokens": endpoint.max_tokens}
+    return {k: given[k] if given[k] is not None else v for k, v in defaults.items()}
+
+
+def prover_preset(settings: Settings) -> ProverPreset | None:
+    """The preset `[prover] preset` names (set by the user, or by `resolve_endpoints` from the
+    served model); None: the built-in default (DeepSeek-Prover-V2's prompt, `--cot` chooses)."""
+    return get_preset(settings.prover.preset) if settings.prover.preset else None
+
+
+def prover_sampling(endpoint: LLMEndpoint, preset: ProverPreset | None) -> dict[str, Any]:
+    """What the prover samples with: the configuration's values where it sets them, else the
+    preset's (published), else 1.0 / 0.95 / 8192."""
+    defaults = preset.sampling() if preset is not None else {
+        "temperature": DEFAULT_TEMPERATURE, "top_p": DEFAULT_TOP_P, "max_tokens": DEFAULT_MAX_TOKENS}
+    return _explicit(endpoint, defaults)
+
+
+def planner_is_reasoning(endpoint: LLMEndpoint) -> bool:
+    return endpoint.reasoning if endpoint.reasoning is not None else is_reasoning_model(endpoint.model)
+
+
+def planner_sampling(endpoint: LLMEndpoint) -> dict[str, Any]:
+    """A reasoning planner (DeepSeek-R1 style): the server's default temperature and top_p (none
+    sent) unless the configuration sets them, and room for its thinking; any other planner: 1.0 /
+    0.95 / 8192 unless set."""
+    if planner_is_reasoning(endpoint):
+        return _explicit(endpoint, {"temperature": None, "top_p": None, "max_tokens": REASONING_MAX_TOKENS})
+    return _explicit(endpoint, {"temperature": DEFAULT_TEMPERATURE, "top_p": DEFAULT_TOP_P,
+                                "max_tokens": DEFAULT_MAX_TOKENS})
 
 
 def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple[Planner | None, Prover | None]:
@@ -108,11 +148,14 @@ def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple
     planner: Planner | None = None
     prover: Prover | None = None
     if services.planner_llm is not None:
-        planner = Planner(services.planner_llm.bind(services.recorder, run_id), **_sampling(settings.planner))
+        planner = Planner(services.planner_llm.bind(services.recorder, run_id),
+                          reasoning=planner_is_reasoning(settings.planner), **planner_sampling(settings.planner))
     if services.prover_llm is not None:
-        prover = Prover(
-            services.prover_llm.bind(services.recorder, run_id), cot=services.cot, **_sampling(settings.prover)
-        )
+        preset = prover_preset(settings)
+        llm = services.prover_llm.bind(services.recorder, run_id)
+        if preset is not None and getattr(llm, "mode", "chat") != preset.endpoint:
+            llm.mode = preset.endpoint  # this run's view of the model (`bind` made a copy)
+        prover = Prover(llm, cot=services.cot, preset=preset, **prover_sampling(settings.prover, preset))
     return planner, prover
 
 
@@ -166,6 +209,79 @@ def preflight_endpoints(settings: Settings) -> None:
         endpoint = getattr(settings, role)
         if endpoint.url:
             require_llm(role, endpoint)
+
+
+def _served_model(role: str, endpoint: LLMEndpoint) -> str | None:
+    """The model `endpoint` will be asked for: the configured one, else the one its server lists
+    (`require_llm` probes it). A server listing several with none named is refused, listing them:
+    picking the first would silently use one model for both roles."""
+    probe = require_llm(role, endpoint)
+    if endpoint.model:
+        return endpoint.model
+    if len(probe.models) > 1:
+        raise LLMMisconfiguredError(
+            f"serves {len(probe.models)} models ({', '.join(probe.models)}) and none is named for the {role}",
+            backend=f"[{role}] LLM endpoint {endpoint.url}",
+            fix=f"name one with --{role}-model MODEL (or [{role}].model)",
+        )
+    if probe.models:
+        return probe.models[0]
+    url = endpoint.url or ""
+    for scheme in ("vllm://", "hf://"):  # in-process: the model is the URL's rest
+        if url.startswith(scheme):
+            return url[len(scheme):]
+    return None
+
+
+def _choose_preset(endpoint: LLMEndpoint, *, cot: bool) -> tuple[LLMEndpoint, str]:
+    """The prover endpoint with its preset settled (named, or inferred from the model's id), and
+    the line that says which."""
+    if endpoint.preset:
+        preset: ProverPreset | None = get_preset(endpoint.preset)  # UnknownPreset: bad input, exit 2
+        how = "as configured"
+    else:
+        preset = preset_for_model(endpoint.model, cot=cot)
+        how = f"inferred from the served model {endpoint.model}"
+    if preset is None:
+        prompt = "DeepSeek-Prover-V2's " + ("CoT" if cot else "non-CoT") + " prompt"
+        line = (f"prover preset: none for model {endpoint.model or '?'} (no known family): {prompt}, Goedel-style "
+                "correction, temperature/top_p/max_tokens from [prover] or 1.0/0.95/8192; choose one with "
+                "--prover-preset NAME (`lemmaforge presets` lists them)")
+        return endpoint, line
+    if endpoint.mode is not None and endpoint.mode != preset.endpoint:
+        raise ConfigError(f"[prover] mode = {endpoint.mode!r} conflicts with the prover preset {preset.name}, "
+                          f"which uses a {preset.endpoint} endpoint")
+    line = f"prover preset: {preset.name} ({how}; {preset.endpoint} endpoint, " + ", ".join(
+        f"{k} {v if v is not None else 'server default'}" for k, v in preset.sampling().items()) + ")"
+    return endpoint.model_copy(update={"preset": preset.name, "mode": preset.endpoint}), line
+
+
+def resolve_endpoints(
+    settings: Settings, *, cot: bool = False, say: Callable[[str], None] | None = None
+) -> Settings:
+    """The preflight of `prove` and `bench`, before any budget is spent: every configured endpoint
+    answers and serves its model (`require_llm`), each role's model is named (the server's only
+    model when the configuration names none; several: refused), and the prover's preset is
+    settled. Returns the settings the run uses (recorded with it); `say` is told, one line each,
+    which preset the prover uses and, without a planner, that the run will not decompose.
+    Blocking (a few HTTP requests): call it before the event loop, or through a thread."""
+    say = say or (lambda _line: None)
+    updates: dict[str, LLMEndpoint] = {}
+    for role in ("planner", "prover"):
+        endpoint: LLMEndpoint = getattr(settings, role)
+        if endpoint.url:
+            model = _served_model(role, endpoint)
+            updates[role] = endpoint.model_copy(update={"model": model}) if model != endpoint.model else endpoint
+    if "prover" in updates:
+        updates["prover"], line = _choose_preset(updates["prover"], cot=cot)
+        say(line)
+    if "planner" not in updates:
+        say("no planner: the prover alone (whole-proof attempts and corrections), no decomposition into "
+            "subgoals; give --planner-url to decompose")
+    elif planner_is_reasoning(updates["planner"]):
+        say(f"planner: {updates['planner'].model} is a reasoning model: no system prompt, the server's sampling "
+            f"unless [planner] sets it, max_tokens {planner_sampling(updates['planner'])['max_tokens']}")
+    return settings.model_copy(update=updates) if updates else settings
 
 
 async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout: float) -> None:

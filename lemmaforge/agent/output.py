@@ -18,15 +18,19 @@ from dataclasses import dataclass
 from lemmaforge.lean import syntax
 
 __all__ = [
+    "READERS",
     "CodeBlock",
     "answer_text",
     "code_blocks",
     "dedent_lines",
+    "drop_restated",
     "extract_lean_code",
     "final_block",
     "informal_part",
     "is_lean_block",
+    "last_complete_block",
     "lean_blocks",
+    "read_lean_code",
     "sketch_and_proof",
     "strip_header_lines",
     "trim_blank",
@@ -190,6 +194,21 @@ def strip_header_lines(code: str, header: str | None = None) -> str:
     return out
 
 
+def drop_restated(code: str, context: str | None) -> str:
+    """`code` without the commands that `context` already has, statement for statement (a model
+    restating the problem's definitions or helper lemmas before its proof: checked under the
+    context, they would be declared twice)."""
+    if not context or not code.strip():
+        return code
+    known = {syntax.normalize_statement(c.text) for c in syntax.split_commands(context)}
+    cuts = [_whole_lines(code, c.start, c.end) for c in syntax.split_commands(code)
+            if syntax.normalize_statement(c.text) in known]
+    out = code
+    for start, end in reversed(cuts):
+        out = out[:start] + out[end:]
+    return out
+
+
 def _whole_lines(code: str, start: int, end: int) -> tuple[int, int]:
     """[start, end) widened to whole lines (with the newline) when only whitespace or a comment
     shares those lines with it."""
@@ -218,10 +237,69 @@ def extract_lean_code(output: str, header: str | None = None) -> str | None:
     found = final_block(output)
     if found is None:
         return None
-    _, block = found
-    code = strip_header_lines(block.body, header)
+    return _clean(found[1].body, header)
+
+
+def _clean(body: str, header: str | None) -> str | None:
+    """A block's code ready to go back under our header: header lines dropped, blank ends
+    trimmed, a block indented as a whole dedented."""
+    code = strip_header_lines(body, header)
     lines = trim_blank(code.split("\n"))
     if all(ln[:1].isspace() for ln in lines if ln.strip()):
         lines = dedent_lines(lines)  # a block indented as a whole (inside a list item): Lean wants column 0
     code = "\n".join(lines).rstrip()
     return code or None
+
+
+# How each family's authors read an output (`agent.presets` names one per preset):
+# - "deepseek": `extract_lean_code` (DeepSeek-Prover-V2 CoT headings, `<think>`, the last block);
+# - "last-block": Goedel-Prover-V2 `src/utils.py` `extrac_code`: the last ```lean4 block closed
+#   by a fence on its own line, else the last closed ```lean4 one, else the last closed ```lean one
+#   — wherever it is, `<think>` included;
+# - "kimina": Kimina-Prover `kimina_prover_demo/utils.py` `extract_proof_from_text`: the last
+#   ```lean4 block (closed on its own line) that has `theorem`, `by`, `:=` and `import` in it.
+READERS = ("deepseek", "last-block", "kimina")
+_GOEDEL_PATTERNS = (
+    re.compile(r"```lean4\n(.*?)\n```", re.DOTALL),
+    re.compile(r"```lean4\n(.*?)```", re.DOTALL),
+    re.compile(r"```lean\n(.*?)```", re.DOTALL),
+)
+_KIMINA_WORDS = ("theorem", "by", ":=", "import")
+
+
+def last_complete_block(output: str) -> str | None:
+    """The body of the last CLOSED ```lean4 / ```lean block anywhere in `output` (inside an
+    unclosed `<think>` too): what a cut-off output still offers."""
+    blocks = [b for b in code_blocks(output) if b.closed and is_lean_block(b)]
+    return blocks[-1].body if blocks else None
+
+
+def read_lean_code(
+    output: str, header: str | None = None, *, reader: str = "deepseek", cut_off: bool = False
+) -> str | None:
+    """The Lean code of `output` as `reader` reads it (see READERS), ready to go under `header`.
+
+    `cut_off`: the sample stopped at `max_tokens` (finish reason "length"). Its last block is
+    unterminated or its `<think>` never closed, so the "deepseek" reader would give a truncated
+    block or nothing; it then takes the last complete Lean block before the cut, as Goedel's and
+    Kimina's readers do (they read only complete blocks)."""
+    if reader == "last-block":
+        for pattern in _GOEDEL_PATTERNS:
+            matches = pattern.findall(output)
+            if matches:
+                return _clean(matches[-1], header)
+        return None
+    if reader == "kimina":
+        for body in reversed(re.findall(r"```lean4\n(.*?)\n```", output, re.DOTALL)):
+            if all(word in body for word in _KIMINA_WORDS):
+                return _clean(body, header)
+        return None
+    if reader != "deepseek":
+        raise ValueError(f"unknown reader {reader!r} (one of {', '.join(READERS)})")
+    if cut_off:
+        found = final_block(output)
+        if found is None or not found[1].closed:
+            complete = last_complete_block(output)
+            if complete is not None:
+                return _clean(complete, header)
+    return extract_lean_code(output, header)

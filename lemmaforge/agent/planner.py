@@ -78,8 +78,11 @@ class Planner:
     `llm.generate` (temperature, max_tokens, …). Completion-mode endpoints get the same prompts
     as plain text."""
 
-    def __init__(self, llm: LLM, **sampling: Any) -> None:
+    def __init__(self, llm: LLM, *, reasoning: bool = False, **sampling: Any) -> None:
         self.llm = llm
+        # A reasoning model (DeepSeek-R1 style) gets no system prompt: its instructions go first
+        # in the user prompt, as its authors recommend.
+        self.reasoning = reasoning
         self.sampling = sampling
 
     def has_room(self) -> bool:
@@ -87,6 +90,8 @@ class Planner:
         return model_has_room(self.llm)
 
     def _input(self, messages: list[dict[str, str]]) -> Any:
+        if self.reasoning:
+            messages = prompts.without_system(messages)
         if getattr(self.llm, "mode", "chat") == "completion":
             return prompts.to_plain(messages)
         return messages

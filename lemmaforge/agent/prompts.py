@@ -113,6 +113,119 @@ def prover_completion_prompt(header: str, open_statement: str, informal: str | N
 
 
 # ---------------------------------------------------------------------------------------------
+# Prover templates of the other families (chosen by `agent.presets`), each as its authors' code
+# renders it. `open_statement` is the theorem cut after its `:= by` (no proof, no newline after).
+# ---------------------------------------------------------------------------------------------
+
+# Goedel-Prover-V2 `src/utils.py` (DeepSeekCoTHandler.prover_inference): the statement is
+# `lean4_code.split(":= by")[0] + ":= by sorry"` and the closing fence follows `sorry` directly.
+GOEDEL_V2_TEMPLATE = "Complete the following Lean 4 code:\n\n```lean4\n{formal_statement}```\n\n" + PROVER_COT_SUFFIX
+
+# Kimina-Prover Preview (the Distill models' card, as Goedel-Prover-V2 `src/utils.py`
+# KiminaCoTHandler renders it).
+KIMINA_PREVIEW_SYSTEM = "You are an expert in mathematics and Lean 4."
+KIMINA_PREVIEW_INSTRUCTION = "Think about and solve the following problem step by step in Lean 4."
+
+# Kimina-Prover (2025: 72B, Distill-8B / 1.7B): MoonshotAI/Kimina-Prover-Preview
+# `kimina_prover_demo/error_fix.py` and `lemma_use.py` (no fence around the statement).
+KIMINA_SYSTEM = (
+    "You are an expert programmer and mathematician who helps formalizing mathematical problems in Lean 4."
+)
+KIMINA_INSTRUCTION = "Think about and solve the following problems step by step in Lean 4."
+
+# DeepSeek-Prover-V1.5 `prover/utils.py`: raw-completion prompts (`non_cot_prompt`, `cot_prompt`).
+V15_COT_INSTRUCTION = "Complete the following Lean 4 code with explanatory comments preceding each line of code:"
+
+
+def _statement_code(header: str, open_statement: str, informal: str | None, tail: str) -> str:
+    """`header + docstring + open_statement + tail`: the dataset's `lean4_code` layout."""
+    return with_header(header, with_informal(open_statement + tail, informal))
+
+
+def goedel_v2_prompt(header: str, open_statement: str, informal: str | None = None) -> str:
+    """Goedel-Prover-V2's user prompt (its pipeline's `dpskcot` handler): the DeepSeek CoT prompt
+    with the statement ending `:= by sorry` right before the closing fence, not stripped."""
+    return GOEDEL_V2_TEMPLATE.format(formal_statement=_statement_code(header, open_statement, informal, " sorry"))
+
+
+def clean_code_string(code: str) -> str:
+    """Goedel-Prover-V2's `InferenceHandler.clean_code_string`: the lines that do not start with
+    `import` / `set_option` / `open` and are not blank."""
+    return "\n".join(
+        line for line in code.splitlines()
+        if not (line.startswith("import") or line.startswith("set_option") or line.startswith("open")
+                or line.strip() == "")
+    )
+
+
+def kimina_preview_prompt(header: str, open_statement: str, informal: str | None = None) -> str:
+    """Kimina-Prover Preview's user prompt: `# Problem:` then the informal statement (the model
+    card's layout; with none, the cleaned code, as Goedel-Prover-V2's KiminaCoTHandler fills it),
+    then the statement ending `:= by` in a ```lean4 block."""
+    formal_statement = _statement_code(header, open_statement, informal, "")
+    problem = informal.strip() if informal and informal.strip() else clean_code_string(formal_statement)
+    prompt = KIMINA_PREVIEW_INSTRUCTION
+    prompt += f"\n# Problem:{problem}"
+    prompt += f"\n# Formal statement:\n```lean4\n{formal_statement}\n```\n"
+    return prompt
+
+
+def kimina_prompt(header: str, open_statement: str, informal: str | None = None) -> str:
+    """Kimina-Prover (2025)'s user prompt: the instruction, a blank line, then the code (header,
+    docstring, theorem ending `:= by sorry`) with no fence."""
+    return f"{KIMINA_INSTRUCTION}\n\n" + _statement_code(header, open_statement, informal, " sorry").strip()
+
+
+def v15_prompt(header: str, open_statement: str, informal: str | None = None, *, cot: bool = False) -> str:
+    """DeepSeek-Prover-V1.5's raw-completion prompt: an open ```lean4 block ending in the
+    statement's `:= by` and a newline (the dataset's `formal_statement`), which the model continues."""
+    instruction = V15_COT_INSTRUCTION if cot else PROVER_INSTRUCTION
+    return f"{instruction}\n\n```lean4\n" + _statement_code(header, open_statement, informal, "\n")
+
+
+def split_proof_header(proof: str) -> tuple[str, str]:
+    """Kimina's `split_proof_header` (kimina_prover_demo/utils.py): the leading `import` lines, and
+    the rest, read as its code reads them."""
+    proof = proof.strip()
+    header_lines: list[str] = []
+    toggle = False
+    lines = proof.split("\n")
+    index = 0
+    for line in lines:
+        if line.startswith("import"):
+            toggle = True
+            header_lines.append(line)
+            index += 1
+        elif toggle:
+            break
+    return "\n".join(header_lines).strip(), "\n".join(lines[index:])
+
+
+def kimina_error_message(code: str, errors: Sequence[Any], *, max_errors: int = 3) -> str:
+    """Kimina-Prover's error-fix turn (kimina_prover_demo/utils.py `create_tool_message`): the
+    first 3 errors, each with its message and the lines around it numbered, `>` marking the line
+    where it starts (its code counts lines after the leading `import` lines, as published). The
+    goal state it adds from Lean's info tree is left out: no backend here returns info trees
+    (their code leaves it out too when it finds none)."""
+    errs = [e for e in errors if _error_fields(e)[3] == "error"][:max_errors]
+    _, context = split_proof_header(code)
+    proof_lines = context.split("\n")
+    out = ""
+    for i, error in enumerate(errs, 1):
+        data, start, _, _ = _error_fields(error)
+        out += f"# Error {i}:\n"
+        out += f"Error message: \n{data.strip()}\n\n"
+        if start is not None:
+            line_num = start[0] - 1
+            snippet = "```lean4\n"
+            for ln in range(max(0, line_num - 2), min(len(proof_lines), line_num + 3)):
+                proof_line = proof_lines[ln].replace("count_heartbeats in", "")
+                snippet += f"{ln + 1:03d}{' >' if ln == line_num else '  '}| {proof_line}\n"
+            out += f"Lean 4 code snippet with error:\n{snippet}```\n"
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Lean errors (Goedel-Prover-V2 format)
 # ---------------------------------------------------------------------------------------------
 
@@ -384,6 +497,21 @@ def planner_correction_messages(
     ]
 
 
+def without_system(messages: Sequence[Mapping[str, str]]) -> Messages:
+    """`messages` with the system message's text moved to the start of the first user message
+    (DeepSeek-R1's usage recommendation: no system prompt, every instruction in the user prompt)."""
+    system = "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
+    out = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages if m["role"] != "system"]
+    if system:
+        for m in out:
+            if m["role"] == "user":
+                m["content"] = f"{system}\n\n{m['content']}"
+                break
+        else:
+            out.insert(0, {"role": "user", "content": system})
+    return out
+
+
 def to_plain(messages: Sequence[Mapping[str, str]]) -> str:
     """Chat messages as one prompt for a completion-mode endpoint (no chat template): the
     contents in order, separated by blank lines, ending with a blank line."""
@@ -391,7 +519,20 @@ def to_plain(messages: Sequence[Mapping[str, str]]) -> str:
 
 
 __all__ = [
+    "GOEDEL_V2_TEMPLATE",
+    "KIMINA_INSTRUCTION",
+    "KIMINA_PREVIEW_INSTRUCTION",
+    "KIMINA_PREVIEW_SYSTEM",
+    "KIMINA_SYSTEM",
     "MAX_ERRORS",
+    "V15_COT_INSTRUCTION",
+    "clean_code_string",
+    "goedel_v2_prompt",
+    "kimina_error_message",
+    "kimina_preview_prompt",
+    "kimina_prompt",
+    "split_proof_header",
+    "v15_prompt",
     "MINIF2F_HEADER",
     "PLANNER_SYSTEM",
     "PROVER_COT_SUFFIX",
@@ -413,4 +554,5 @@ __all__ = [
     "prover_prompt",
     "to_plain",
     "with_header",
+    "without_system",
 ]

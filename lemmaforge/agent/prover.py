@@ -28,11 +28,14 @@ from lemmaforge.agent.output import (
     answer_text,
     code_blocks,
     dedent_lines,
+    drop_restated,
     extract_lean_code,
     final_block,
+    read_lean_code,
     strip_header_lines,
     trim_blank,
 )
+from lemmaforge.agent.presets import ProverPreset
 from lemmaforge.callables import takes_keyword
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
@@ -297,10 +300,15 @@ def build_candidate(
     completion: Completion | None = None,
     round_: int = 0,
     history: Sequence[Mapping[str, str]] = (),
+    context: str | None = None,
 ) -> ProofCandidate | None:
     """Turn extracted `code` into a candidate for `statement`: find the model's theorem (by name,
     else its last one), take its tactic proof, put it under the ORIGINAL statement. A block with no
-    declaration at all is read as a bare tactic proof. None when no proof can be cut out."""
+    declaration at all is read as a bare tactic proof. None when no proof can be cut out.
+
+    The declarations the model wrote before its theorem are kept as `aux` (its helper lemmas: the
+    proof may use them), less those `context` (the header the candidate is checked under, with the
+    problem's own definitions) already has."""
     masked = mask_comments(code)
     target = _find_target(code, decl_name(statement))
     aux = ""
@@ -314,7 +322,7 @@ def build_candidate(
         if extracted is None:
             return None
         body = extracted
-        aux = _aux_before(code, masked, target)
+        aux = drop_restated(_aux_before(code, masked, target), context).strip("\n").rstrip()
         changed = not same_statement(statement, code[target.line_start : target.end])
     lemma = lemma_code(statement, body)
     full = f"{aux}\n\n{lemma}" if aux else lemma
@@ -361,13 +369,29 @@ class Prover:
       continues after `:= by` (non-CoT only), stopping at the closing fence.
     `sampling` holds default keyword arguments for `llm.generate` (temperature, max_tokens, …)."""
 
-    def __init__(self, llm: LLM, cot: bool = False, *, max_errors: int = prompts.MAX_ERRORS, **sampling: Any):
+    def __init__(
+        self, llm: LLM, cot: bool = False, *, max_errors: int = prompts.MAX_ERRORS,
+        preset: ProverPreset | None = None, **sampling: Any,
+    ):
         self.llm = llm
         self.cot = cot
         self.max_errors = max_errors
+        self.preset = preset
         self.sampling = sampling
-        if cot and self.completion_mode:
+        if preset is not None:
+            if getattr(llm, "mode", "chat") != preset.endpoint:
+                raise ValueError(
+                    f"prover preset {preset.name} needs a {preset.endpoint} endpoint; this prover's LLM is in "
+                    f"{getattr(llm, 'mode', 'chat')} mode"
+                )
+        elif cot and self.completion_mode:
             raise ValueError("CoT prompting needs a chat endpoint; this prover's LLM is in completion mode")
+
+    @property
+    def corrects(self) -> bool:
+        """Whether `correct` asks the model anything: not for a preset whose family was not
+        trained to correct from Lean's errors (the search then spends no correction round)."""
+        return self.preset is None or self.preset.correction is not None
 
     @property
     def completion_mode(self) -> bool:
@@ -417,6 +441,16 @@ class Prover:
         prompt (DeepSeek-Prover-V2's miniF2F layout, and the one training rows are built with) —
         for the theorem itself, not for a subgoal lemma it does not describe. `on_candidate`:
         told each candidate as soon as its sample is complete (see `_generate`)."""
+        if self.preset is not None:
+            request = self.preset.request(header, open_statement(lemma_statement), informal)
+            if isinstance(request, str):  # a raw-completion family: the model continues the statement
+                asked = ({"role": "user", "content": request},)
+                return await self._generate(
+                    request, n, sampling, lambda outs: self._from_continuations(lemma_statement, outs, asked, 0),
+                    on_candidate)
+            return await self._generate(
+                request, n, sampling, lambda outs: self._from_outputs(header, lemma_statement, outs, request, 0),
+                on_candidate)
         if self.completion_mode:
             prompt = prompts.prover_completion_prompt(header, open_statement(lemma_statement) + "\n", informal)
             history = ({"role": "user", "content": prompt},)
@@ -445,12 +479,30 @@ class Prover:
         `errors`: the verifier's `Message`s, REPL message dicts, or strings (`Message.format()`'s
         `line:col: error: …` is read back into a position), with positions relative to
         `checked_code`, the exact file Lean checked — by default what the search engine checks:
-        `header + lemma_code(candidate.statement, candidate.body)` (the lemma alone, without
-        `candidate.aux`). `on_candidate`: as for `prove`."""
+        `header + candidate.code` (the model's helper declarations, then the lemma with its
+        proof). `on_candidate`: as for `prove`.
+
+        With a preset, the preset's correction turn (Goedel-Prover-V2's or Kimina's), or no request
+        at all for a family not trained to correct from Lean's errors."""
         if checked_code is None:
-            checked_code = prompts.with_header(header, lemma_code(candidate.statement, candidate.body))
+            checked_code = prompts.with_header(header, candidate.code)
         checked = checked_code
         errs = prompts.only_errors(list(errors))
+        if self.preset is not None:
+            correction = self.preset.correction
+            if correction is None or not candidate.history:
+                return []
+            if correction == "kimina":
+                feedback = prompts.kimina_error_message(checked, errs)
+            else:
+                feedback = prompts.prover_correction_feedback(
+                    prompts.format_errors(checked, errs, max_errors=self.max_errors), candidate.round)
+            messages = [{"role": str(m["role"]), "content": str(m["content"])} for m in candidate.history]
+            messages += [{"role": "assistant", "content": candidate.raw}, {"role": "user", "content": feedback}]
+            return await self._generate(
+                messages, n, sampling,
+                lambda outs: self._from_outputs(header, candidate.statement, outs, messages, candidate.round + 1),
+                on_candidate)
         if self.completion_mode:
             annotated = prompts.annotate_errors_inline(checked, errs, max_errors=self.max_errors)
             prefix = prompts.with_header(header, "")
@@ -483,13 +535,14 @@ class Prover:
         round_: int,
     ) -> list[ProofCandidate]:
         result = []
+        reader = self.preset.reader if self.preset is not None else "deepseek"
         for out in outs:
-            code = extract_lean_code(out.text, header=header)
+            code = read_lean_code(out.text, header, reader=reader, cut_off=out.finish_reason == "length")
             cand = (
                 None
                 if code is None
                 else build_candidate(
-                    statement, code, raw=out.text, completion=out, round_=round_, history=history
+                    statement, code, raw=out.text, completion=out, round_=round_, history=history, context=header
                 )
             )
             if cand is not None:

@@ -28,7 +28,7 @@ from lemmaforge import __version__
 
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
-from lemmaforge.cli import bench, data, prove, runs, system, train
+from lemmaforge.cli import bench, data, presets, prove, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
 from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
@@ -77,6 +77,7 @@ app.command("gen-data")(data.gen_data_command)
 app.command("runs")(runs.runs_command)
 app.command("show")(runs.show_command)
 app.add_typer(datasets_cli.app, name="datasets")
+app.command("presets")(presets.presets_command)
 app.add_typer(train.app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
 
 def main() -> None:

@@ -18,6 +18,7 @@ import typer
 
 import lemmaforge.cli.common as common
 from lemmaforge.cli.common import ConfigOpt, DbOpt, JsonOpt, KiminaOpt, ProjectOpt, SandboxOpt, VerifierOpt
+from lemmaforge.cli.presets import PresetOpt, check_preset_name
 from lemmaforge.errors import BackendError, ExitCode
 
 
@@ -97,6 +98,7 @@ def bench_command(
     prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
     prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
     cot: Annotated[bool | None, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt. \\[default: no]")] = None,
+    prover_preset: PresetOpt = None,
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
@@ -124,6 +126,7 @@ def bench_command(
 
     if executor not in ("local", "ray"):
         common.fail(f"unknown executor '{executor}' (choose local or ray)")
+    check_preset_name(prover_preset)
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
         common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if resume is not None and run_id is not None:
@@ -147,7 +150,7 @@ def bench_command(
         "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project, "trust_dataset": trust_dataset,
                      "sandbox": sandbox},
         "planner": {"url": planner_url, "model": planner_model},
-        "prover": {"url": prover_url, "model": prover_model},
+        "prover": {"url": prover_url, "model": prover_model, "preset": prover_preset},
         "budget": budget_overrides,
         "db_url": db,
     }
@@ -365,11 +368,14 @@ def _run(
 ) -> None:
     """Preflight, then every pending attempt on the chosen executor. Raises what stops the bench."""
     from lemmaforge.benchmarks import runner as rn
-    from lemmaforge.services import preflight_endpoints
+    from lemmaforge.services import resolve_endpoints
 
-    # Before any budget: every endpoint answers and serves its model (doctor's probe). The
-    # verifier and each statement are checked by the runner, once per problem.
-    preflight_endpoints(plan.settings)
+    # Before any budget: every endpoint answers and serves its model (doctor's probe), each role's
+    # model is named and the prover's preset settled (said on stderr; each attempt records them).
+    # The verifier and each statement are checked by the runner, once per problem.
+    plan.settings = resolve_endpoints(
+        plan.settings, cot=plan.cot,
+        say=lambda line: common.err.print(line, highlight=False, markup=False, soft_wrap=True))
     if executor == "ray":
         from lemmaforge.benchmarks.ray_executor import run_on_ray
 

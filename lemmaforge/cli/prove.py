@@ -34,6 +34,7 @@ from lemmaforge.cli.common import (
     settings_or_fail,
     stdout_to_stderr,
 )
+from lemmaforge.cli.presets import PresetOpt, check_preset_name
 from lemmaforge.config import Settings
 from lemmaforge.errors import ExitCode
 
@@ -163,6 +164,7 @@ def prove(
     prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
     prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
     cot: Annotated[bool, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt.")] = False,
+    prover_preset: PresetOpt = None,
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
@@ -198,6 +200,7 @@ def prove(
 
     if (file is None) == (statement is None):
         fail("give exactly one of FILE or --statement")
+    check_preset_name(prover_preset)
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
         fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
     if output is not None and not output.parent.is_dir():
@@ -220,7 +223,7 @@ def prove(
             "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project,
                          "trust_dataset": trust_dataset, "sandbox": sandbox},
             "planner": {"url": planner_url, "model": planner_model},
-            "prover": {"url": prover_url, "model": prover_model},
+            "prover": {"url": prover_url, "model": prover_model, "preset": prover_preset},
             "budget": budget_overrides,
             "db_url": db,
         },
@@ -307,6 +310,10 @@ def _announce_target(target: Any, as_json: bool) -> None:
                   soft_wrap=True)
 
 
+def _say(line: str) -> None:
+    err.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
 def _write_stdout(text: str) -> None:
     """`text` on stdout byte for byte (UTF-8, no wrapping, no styling): `prove > f.lean` must give
     the same file as `prove -o f.lean`, whatever the terminal width or locale.
@@ -335,7 +342,7 @@ def _write_stdout(text: str) -> None:
 async def _prove(
     settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
 ) -> Any:
-    from lemmaforge.services import check_statement, open_services, preflight_endpoints, prove_problem
+    from lemmaforge.services import check_statement, open_services, prove_problem, resolve_endpoints
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
         # Preflight, before any budget: the endpoints serve their models, the verifier answers and
@@ -343,7 +350,8 @@ async def _prove(
         admit = getattr(services.verifier, "admit", None)
         if admit is not None:  # the dataset gate is pure text: refuse a bad file before probing anything
             admit(problem.header + problem.statement, row=problem.name)
-        await asyncio.to_thread(preflight_endpoints, settings)
+        # (each role's model named, the prover's preset settled and said on stderr)
+        settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=_say)
         await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
         if not show_live:
             return await prove_problem(services, settings, problem, run_id=run_id)

@@ -54,7 +54,7 @@ async def assemble(
     names = [decl_name(lemma) for lemma in proved_lemmas]
     closers = [f"apply {name} <;> assumption" for name in names]
     lemma_style = lean_syntax.fill(sketch_code, closers)
-    all_lemmas = tuple(lemma for s in solutions for lemma in s.lemmas) + tuple(proved_lemmas)
+    all_lemmas = _distinct([lemma for s in solutions for lemma in s.lemmas] + proved_lemmas)
     if await check(header + "\n\n".join(all_lemmas) + "\n\n" + _stated(lemma_style, theorem)):
         body = proof_body(lemma_style)
         if body is not None:
@@ -65,7 +65,7 @@ async def assemble(
 def inline_file(header: str, sketch_code: str, solutions: Sequence[Solution], *, theorem: str | None = None) -> str:
     """The file `assemble` checks first: the sketch with each hole filled inline, after the
     solutions' lemmas (and, with `theorem`, stating the root's own theorem)."""
-    lemmas = [lemma for s in solutions for lemma in s.lemmas]
+    lemmas = _distinct([lemma for s in solutions for lemma in s.lemmas])
     prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
     return header + prefix + _stated(lean_syntax.fill(sketch_code, [s.body for s in solutions]), theorem)
 
@@ -73,7 +73,13 @@ def inline_file(header: str, sketch_code: str, solutions: Sequence[Solution], *,
 def inline_solution(sketch_code: str, solutions: Sequence[Solution]) -> Solution | None:
     """The goal's solution when `inline_file` checks (None: the filled sketch has no proof body)."""
     body = proof_body(lean_syntax.fill(sketch_code, [s.body for s in solutions]))
-    return None if body is None else Solution(body, tuple(lemma for s in solutions for lemma in s.lemmas))
+    return None if body is None else Solution(body, _distinct([lemma for s in solutions for lemma in s.lemmas]))
+
+
+def _distinct(lemmas: Sequence[str]) -> tuple[str, ...]:
+    """`lemmas` in order, each text once: two holes proved with the same helper lemma (a prover's
+    `lemma aux …` written twice) must not declare it twice."""
+    return tuple(dict.fromkeys(lemmas))
 
 
 def _stated(code: str, theorem: str | None) -> str:

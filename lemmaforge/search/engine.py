@@ -165,6 +165,13 @@ class SearchEngine:
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
+def _aux(candidate: Any) -> str:
+    """The helper declarations a candidate's model wrote before its theorem ("" for none, and for
+    candidates of provers that do not keep them)."""
+    aux = getattr(candidate, "aux", "")
+    return aux.strip("\n") if isinstance(aux, str) else ""
+
+
 class _Run(TreeJournal):
     """One search for one problem: the state that the engine's methods share."""
 
@@ -486,7 +493,7 @@ class _Run(TreeJournal):
         """The prover's candidates, checked ahead (as `_verify_candidate` will check them)."""
         for candidate in candidates:
             if candidate.body:
-                code = self._candidate_code(node, candidate.body)
+                code = self._candidate_code(node, candidate)
                 if self.lean.check_ahead(code):
                     checks_ahead.append(code)
 
@@ -558,15 +565,19 @@ class _Run(TreeJournal):
         )
         if solution is not None:
             return solution
-        for _round in range(self.opts.budget.self_corrections):
+        # A prover that says it does not correct (a family not trained on Lean's errors) is not
+        # asked: a request that sends nothing must not be charged as an LLM call.
+        rounds = self.opts.budget.self_corrections if getattr(prover, "corrects", True) else 0
+        for _round in range(rounds):
             fixable = [(c, r) for c, r in failures if r.errors]
             if not fixable:
                 break
             candidate, result = fixable[0]
             failures = []
-            errors = [m.format() for m in result.errors[:8]]
+            # Lean's messages themselves (start AND end of each error), with the file they are about.
+            errors = list(result.errors[:8])
             fix = FedRequest(partial(correct_request, prover, self.header, candidate, errors,
-                                     self.opts.correction_samples))
+                                     self.opts.correction_samples, checked_code=self._candidate_code(node, candidate)))
             solution = await self._race_candidates(
                 node, [(self._generate(fix()), fix.feed)], "prover_correction", failures,
             )
@@ -667,10 +678,20 @@ class _Run(TreeJournal):
         finally:
             race.leave(rank)  # answered (or cancelled): the next candidate need not wait for it
 
-    def _candidate_code(self, node: Node, body: str) -> str:
+    def _candidate_code(self, node: Node, candidate: CandidateLike) -> str:
         """The file a candidate is checked as. The statement is OURS, not the model's: the body is
-        filled into our lemma so a model that rewrote the statement cannot pass."""
-        return self.header + lean_syntax.fill(node.text, [body])
+        filled into our lemma so a model that rewrote the statement cannot pass. The helper lemmas
+        the model wrote before its theorem (`aux`) come first: its proof may use them, and they go
+        through the gate and Lean like the rest (and into the proof with it: `_solution`)."""
+        aux = _aux(candidate)
+        return self.header + (aux + "\n\n" if aux else "") + lean_syntax.fill(node.text, [candidate.body or ""])
+
+    @staticmethod
+    def _solution(candidate: CandidateLike) -> Solution:
+        """A checked candidate's solution: its body, and its helper lemmas to be placed before the
+        root theorem (as lemma-style assembly places proved lemmas)."""
+        aux = _aux(candidate)
+        return Solution(candidate.body or "", (aux,) if aux else ())
 
     async def _verify_candidate(
         self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0
@@ -680,8 +701,8 @@ class _Run(TreeJournal):
             self._attempt(node, strategy, "skipped", "", output=candidate.raw, llm_call_id=candidate.call_id,
                           errors=["no Lean proof found in the output"], generation_seconds=generation_seconds)
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
-        code = self._candidate_code(node, body)
-        with self.assemblies_ahead.pending(node, Solution(body)):
+        code = self._candidate_code(node, candidate)
+        with self.assemblies_ahead.pending(node, self._solution(candidate)):
             result = await self._check(code)
         verdict: Verdict = "valid" if self._proves(result) else verdict_of(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
@@ -691,8 +712,8 @@ class _Run(TreeJournal):
             if node.status == "solved":
                 # Another sample won first (identical samples share one check and finish together):
                 # the node is recorded as solved, and its subgoal proof stored, once.
-                return Solution(body)
-            return self._solved(node, strategy, Solution(body))
+                return self._solution(candidate)
+            return self._solved(node, strategy, self._solution(candidate))
         return candidate, result
 
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------

@@ -71,8 +71,10 @@ class ProverLike(Protocol):
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
 
     # `candidate`: one this prover returned (the agents' Prover reads its statement and history).
+    # `errors`: Lean's `Message`s on the file the candidate was checked as (start and end of each);
+    # a prover whose `correct` takes `checked_code=` is given that file.
     async def correct(
-        self, header: str, candidate: Any, errors: list[str], n: int = 1
+        self, header: str, candidate: Any, errors: Sequence[Any], n: int = 1
     ) -> Sequence[CandidateLike]: ...
 
 
@@ -107,13 +109,17 @@ def prove_request(
 
 
 def correct_request(
-    prover: ProverLike, header: str, candidate: Any, errors: list[str], n: int,
-    on_candidate: Callable[[CandidateLike], None] | None = None,
+    prover: ProverLike, header: str, candidate: Any, errors: Sequence[Any], n: int,
+    on_candidate: Callable[[CandidateLike], None] | None = None, *, checked_code: str | None = None,
 ) -> Awaitable[Sequence[CandidateLike]]:
-    """`prover.correct(header, candidate, errors, n=n)`, with `on_candidate=` where it is taken."""
+    """`prover.correct(header, candidate, errors, n=n)`, with `on_candidate=` and `checked_code=`
+    (the file Lean's positions refer to) where the prover takes them."""
+    extra: dict[str, Any] = {}
     if on_candidate is not None and takes_keyword(prover.correct, "on_candidate"):
-        return prover.correct(header, candidate, errors, n=n, on_candidate=on_candidate)  # type: ignore[call-arg]
-    return prover.correct(header, candidate, errors, n=n)
+        extra["on_candidate"] = on_candidate
+    if checked_code is not None and takes_keyword(prover.correct, "checked_code"):
+        extra["checked_code"] = checked_code
+    return prover.correct(header, candidate, errors, n=n, **extra)
 
 
 # --- results and budgets ---------------------------------------------------------------------------

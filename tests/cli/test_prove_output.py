@@ -210,6 +210,7 @@ def test_a_backend_that_dies_is_one_line_with_the_run_id(tmp_path, monkeypatch):
         r = runner.invoke(app, prove_args(problem, kimina, llm, db), env=ENV)
     assert r.exit_code == 2, r.output
     [run] = Store(db).runs(kind="prove")
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    # the lines said at start (which prover preset, no planner) come before the one error line
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip() and not ln.startswith(("prover preset:", "no planner:"))]
     assert len(lines) == 1 and lines[0].startswith("error:") and f"(run {run.run_id} recorded as failed" in lines[0]
     assert run.status == "failed" and r.stdout == ""

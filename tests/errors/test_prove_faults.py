@@ -43,7 +43,8 @@ def prove(tmp_path, kimina, llm, theorem: str = THEOREM, env: dict[str, str] | N
 
 def one_error_line(r) -> str:
     assert r.stdout == "", r.stdout  # --json: no JSON and nothing else on stdout
-    lines = r.stderr.strip().splitlines()
+    # the lines said at start (which prover preset, no planner) come before the one error line
+    lines = [ln for ln in r.stderr.strip().splitlines() if not ln.startswith(("prover preset:", "no planner:"))]
     assert len(lines) == 1, r.stderr
     assert lines[0].startswith("error: ")
     return lines[0]

@@ -22,6 +22,7 @@ from lemmaforge.wire_text import wire_json, wire_text
 log = logging.getLogger(__name__)
 
 Mode = Literal["chat", "completion"]
+DEFAULT_MAX_TOKENS = 8192  # a call's max_tokens when neither the call nor the endpoint sets one
 Messages = list[dict[str, Any]]
 PromptInput = Messages | str
 
@@ -63,8 +64,8 @@ class Sampling:
     """Resolved sampling parameters of one call."""
 
     n: int
-    temperature: float
-    top_p: float
+    temperature: float | None  # None: the server's / the model's default
+    top_p: float | None
     max_tokens: int
     seed: int | None = None
     stop: tuple[str, ...] | None = None
@@ -165,9 +166,9 @@ class BaseLLM:
         name: str | None = None,
         role: str = "llm",
         mode: Mode = "chat",
-        temperature: float = 1.0,
-        top_p: float = 0.95,
-        max_tokens: int = 8192,
+        temperature: float | None = 1.0,
+        top_p: float | None = 0.95,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
         recorder: Recorder | None = None,
         run_id: str | None = None,
     ) -> None:
@@ -180,7 +181,7 @@ class BaseLLM:
         self.mode: Mode = mode
         self.temperature = temperature
         self.top_p = top_p
-        self.max_tokens = max_tokens
+        self.max_tokens = max_tokens or DEFAULT_MAX_TOKENS
         self.stats = LLMStats()
         self._recorder = recorder
         self._run_id = run_id

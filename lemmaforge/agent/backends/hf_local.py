@@ -75,7 +75,8 @@ class TransformersLLM(InProcessLLM):
             enc = tok(text, return_tensors="pt", add_special_tokens=isinstance(inp, str))
             enc = {k: v.to(self.device) for k, v in enc.items()}
             prompt_len = int(enc["input_ids"].shape[1])
-            do_sample = sampling.temperature > 0
+            # None (the server's default elsewhere): transformers' own sampling defaults
+            do_sample = sampling.temperature is None or sampling.temperature > 0
             gen_kwargs: dict[str, Any] = {
                 "max_new_tokens": sampling.max_tokens,
                 # greedy decoding gives one answer: computed once, repeated n times (as vLLM does)
@@ -84,8 +85,10 @@ class TransformersLLM(InProcessLLM):
                 "pad_token_id": tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id,
             }
             if do_sample:
-                gen_kwargs["temperature"] = sampling.temperature
-                gen_kwargs["top_p"] = sampling.top_p
+                if sampling.temperature is not None:
+                    gen_kwargs["temperature"] = sampling.temperature
+                if sampling.top_p is not None:
+                    gen_kwargs["top_p"] = sampling.top_p
             if sampling.seed is not None:
                 torch.manual_seed(sampling.seed)
             with torch.no_grad():

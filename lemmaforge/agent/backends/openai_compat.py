@@ -17,6 +17,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop
 
 from lemmaforge import waits
 from lemmaforge.agent.backends.base import (
+    DEFAULT_MAX_TOKENS,
     BaseLLM,
     Mode,
     PromptInput,
@@ -201,8 +202,8 @@ class OpenAICompatibleLLM(BaseLLM):
         mode: Mode = "chat",
         api_key: str | None = None,
         api_key_env: str | None = "OPENAI_API_KEY",
-        temperature: float = 1.0,
-        top_p: float = 0.95,
+        temperature: float | None = 1.0,
+        top_p: float | None = 0.95,
         max_tokens: int = 8192,
         concurrency: int = 16,
         timeout: float | None = None,
@@ -265,12 +266,13 @@ class OpenAICompatibleLLM(BaseLLM):
             "model": endpoint.model,
             "role": role,
             "api_key_env": endpoint.api_key_env,
+            # None: not sent unless the caller gives one (the server's default)
             "temperature": endpoint.temperature,
             "top_p": endpoint.top_p,
-            "max_tokens": endpoint.max_tokens,
+            "max_tokens": endpoint.max_tokens or DEFAULT_MAX_TOKENS,
             "concurrency": endpoint.concurrency,
             "timeout": endpoint.timeout,
-            "mode": endpoint.mode,
+            "mode": endpoint.mode or "chat",
             "native_n": endpoint.native_n,
             "stream_samples": endpoint.stream_samples,
             "retries": endpoint.retries,
@@ -297,6 +299,11 @@ class OpenAICompatibleLLM(BaseLLM):
                             "lists no model under /models", backend=f"LLM endpoint {self.url}",
                             fix=f"set [{self.role}].model explicitly",
                         )
+                    if len(ids) > 1:  # taking the first would silently pick one for every role
+                        raise LLMMisconfiguredError(
+                            f"lists {len(ids)} models ({', '.join(ids)}) and none is named",
+                            backend=f"LLM endpoint {self.url}", fix=f"set [{self.role}].model to one of them",
+                        )
                     shared.model = ids[0]
         if self.model != shared.model:
             self.model = shared.model
@@ -304,13 +311,14 @@ class OpenAICompatibleLLM(BaseLLM):
                 self.name = f"{self.role}:{self.model}"
 
     def _request_kwargs(self, sampling: Sampling, n: int, seed: int | None) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "model": self.model,
-            "n": n,
-            "temperature": sampling.temperature,
-            "top_p": sampling.top_p,
-            "max_tokens": sampling.max_tokens,
-        }
+        kwargs: dict[str, Any] = {"model": self.model, "n": n}
+        # A temperature / top_p left None is not sent: the server applies its own (vLLM: the
+        # model's generation_config), as reasoning models and some families' authors expect.
+        if sampling.temperature is not None:
+            kwargs["temperature"] = sampling.temperature
+        if sampling.top_p is not None:
+            kwargs["top_p"] = sampling.top_p
+        kwargs["max_tokens"] = sampling.max_tokens
         if seed is not None:
             kwargs["seed"] = seed
         if sampling.stop:

@@ -51,10 +51,11 @@ class VLLMOfflineLLM(InProcessLLM):
     def _params(self, sampling: Sampling) -> Any:
         import vllm
 
+        # a temperature / top_p left to the server (None) is vLLM's own default (1.0)
         return vllm.SamplingParams(
             n=sampling.n,
-            temperature=sampling.temperature,
-            top_p=sampling.top_p,
+            temperature=1.0 if sampling.temperature is None else sampling.temperature,
+            top_p=1.0 if sampling.top_p is None else sampling.top_p,
             max_tokens=sampling.max_tokens,
             seed=sampling.seed,
             stop=list(sampling.stop) if sampling.stop else None,
