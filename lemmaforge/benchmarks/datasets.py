@@ -2,12 +2,13 @@
 
 `load_dataset(spec, ...)` returns a list of `BenchmarkProblem`s. `spec` is one of
 
-* a registered name (see `DATASETS`): `minif2f` (DeepSeek's version, Lean v4.9.0, the default),
-  `minif2f-yangky11` (Lean v4.24.0), `proverbench` (partial, 230 of 325; Lean v4.9.0),
-  `putnambench` (Lean v4.27.0). They resolve to the JSONL copies shipped in the package
-  (`lemmaforge/benchmarks/data/`, with `SOURCES.md`: origin, commit, licence and changes of each
-  file), or to `$LEMMAFORGE_DATA` (the folder holding the JSONL files, or its parent `data/`
-  folder) when that is set. A registered name wins over a file of
+* a registered name (see `DATASETS`, or `lemmaforge datasets`): `minif2f-deepseek-v1.5` (alias
+  `minif2f`, the default; Lean v4.9.0), `minif2f-yangky11` (Lean v4.24.0), `proverbench` (partial,
+  230 of 325; Lean v4.9.0), `putnambench` (Lean v4.27.0) resolve to the JSONL copies shipped in the
+  package (`lemmaforge/benchmarks/data/`, with `SOURCES.md`: origin, commit, licence and changes of
+  each file), or to `$LEMMAFORGE_DATA` (the folder holding the JSONL files, or its parent `data/`
+  folder) when that is set. `minif2f-goedel-v2`, `minif2f-kimina` and `proverbench-full` are
+  downloaded on first use and checked against their pinned digest (`download`). A registered name wins over a file of
   the same name in the working directory: write `./minif2f` for the file;
 * a path to a JSONL file, one problem per line: `header` + `formal_statement`, optional `name`,
   `split` (default `test`), `informal_statement`, `category` / `tags` / `area`, `lean_version`;

@@ -152,6 +152,8 @@ def render_compare(cmp: dict[str, Any], console: Any) -> None:
     t.add_column(_cell(b["run_id"][:16]), justify="right")
     rows: list[tuple[str, Any, Any]] = [
         ("dataset", a["dataset"], b["dataset"]),
+        # numbers made under different protocols are not the same measurement: say so in the table
+        ("protocol", (a.get("protocol") or {}).get("name", "-"), (b.get("protocol") or {}).get("name", "-")),
         ("problems", a["problems"], b["problems"]),
         ("solved", a["solved"], b["solved"]),
         ("rate", fmt_pct(a["rate"]), fmt_pct(b["rate"])),

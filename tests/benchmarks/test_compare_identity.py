@@ -5,6 +5,7 @@ statement under the same name does not."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -66,3 +67,4 @@ def test_same_problems_in_two_files_and_a_rerun_line_up(tmp_path) -> None:
     assert other["common_problems"] == 2 and other["problems_only_in_a"] == other["problems_only_in_b"] == 1
     text = runner.invoke(app, ["report", "A", "--compare", "B", "--db", db]).stdout
     assert "problems in common" not in text  # all in common: no note
+    assert re.search(r"protocol\s*│\s*search\s*│\s*search", text)
