@@ -139,7 +139,7 @@ class SearchConfig(BaseModel):
     portfolio: list[str] | None = None
     # "lemma": the portfolio as ONE check of the hole's standalone lemma (`first | … `), on any
     # worker; "proof_state": one tactic step per tactic on the hole's proof state, which pins them
-    # all to the REPL worker holding that state (measured slower at scale: see README Performance).
+    # all to the REPL worker holding that state (measured slower at scale: see docs/performance.md).
     automation: Literal["lemma", "proof_state"] = "lemma"
     tactic_timeout: float = Field(default=30.0, gt=0)  # seconds per tactic step (proof_state mode)
     # Prover samples per model request (`n`); 0: all of a goal's samples in one request.
