@@ -172,6 +172,7 @@ def bench_command(
             else:
                 assert resume is not None  # no spec is made only with --resume (above)
                 bench = rs.load_bench(store, resume)
+                resume = bench.run_id  # a prefix names it; the rest of the resume uses the full id
                 stored_settings = bench.config.get("settings") or {}
                 conflicts = rs.experiment_setting_conflicts(stored_settings, overrides)
                 if cot is not None and cot != bool(bench.config.get("cot", False)):
@@ -441,6 +442,9 @@ def report_command(
             rp.require_matplotlib()
         _check_db_exists(settings.db_url)
         store = _open_store(settings.db_url, read_only=True)  # a report never writes
+        run_id = _resolve_run(store, run_id)  # any unique prefix of 4+ characters
+        if compare is not None:
+            compare = _resolve_run(store, compare)
         _report_training_run(store, run_id, as_json)  # exits when it is one
         data = rp.load_run(store, run_id)
         rep = rp.summarize(store, data)
@@ -488,6 +492,16 @@ def report_command(
             common.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
                           f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(ExitCode.OK)
+
+
+def _resolve_run(store: Any, ref: str) -> str:
+    """The full id of the run `ref` names (Store.resolve_run: the id or a unique 4+ prefix)."""
+    from lemmaforge.db import RunIdError
+
+    try:
+        return str(store.resolve_run(ref).run_id)
+    except RunIdError as exc:
+        common.fail(str(exc))
 
 
 def _report_training_run(store: Any, run_id: str, as_json: bool) -> None:

@@ -112,7 +112,7 @@ def test_show_json_is_the_whole_tree(recorded):
 
 def test_show_unknown_run_is_exit_2(recorded, tmp_path):
     r = invoke("show", "nope-not-a-run", "--db", recorded.db)
-    assert r.exit_code == 2 and "no run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
+    assert r.exit_code == 2 and "unknown run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
     r = invoke("show", recorded.proved, "--db", recorded.db, "--html", str(tmp_path / "missing" / "t.html"))
     assert r.exit_code == 2 and "does not exist" in r.output
 
