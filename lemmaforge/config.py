@@ -28,6 +28,34 @@ class ConfigError(InputError, ValueError):
     """The configuration is invalid; the message says which key and why."""
 
 
+#: RAM one REPL worker is sized at: `import Mathlib` alone holds ~6.5 GB resident, and a worker's
+#: states grow until it is recycled (`max_checks_per_worker`); lean-interact's docs ask for > 8 GB
+REPL_RAM_MB = 8192
+#: RAM left to the system, the models' clients and lemmaforge itself when sizing workers
+RAM_RESERVE_MB = 2048
+
+
+def total_ram_mb() -> int:
+    """The machine's physical memory in MB (psutil; 0 when it cannot be read)."""
+    try:
+        import psutil
+
+        return int(psutil.virtual_memory().total // (1024 * 1024))
+    except Exception:  # an exotic platform psutil cannot read: sized by cores alone
+        return 0
+
+
+def default_workers(cpus: int | None = None, ram_mb: int | None = None) -> int:
+    """REPL workers that fit the machine: one per core but one, and no more than fit in RAM at
+    `REPL_RAM_MB` each (a 16-core, 64 GB machine: 7). At least 1."""
+    cpus = (os.cpu_count() or 2) if cpus is None else cpus
+    ram_mb = total_ram_mb() if ram_mb is None else ram_mb
+    by_cores = max(1, cpus - 1)
+    if ram_mb <= 0:
+        return by_cores
+    return max(1, min(by_cores, (ram_mb - RAM_RESERVE_MB) // REPL_RAM_MB))
+
+
 class VerifierConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -38,7 +66,7 @@ class VerifierConfig(BaseModel):
     lean_version: str = "v4.19.0"
     repl_path: Path | None = None  # a prebuilt REPL checkout (skips lean-interact's build)
     lake_path: str = "lake"
-    workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=1)
+    workers: int = Field(default_factory=default_workers, ge=1)  # REPL processes: cores − 1, as RAM allows
     memory_limit_mb: int | None = Field(default=16384, ge=1024)  # per REPL process (RLIMIT_AS)
     timeout: float = Field(default=120.0, gt=0)  # seconds per check
     header_timeout: float = Field(default=600.0, gt=0)  # first `import Mathlib` can be slow
