@@ -71,7 +71,8 @@ class VerifierConfig(BaseModel):
     timeout: float = Field(default=120.0, gt=0)  # seconds per check
     header_timeout: float = Field(default=600.0, gt=0)  # first `import Mathlib` can be slow
     max_checks_per_worker: int = Field(default=2000, ge=1)  # REPL states are never freed: recycle
-    kimina_url: str = "http://127.0.0.1:8000"
+    # 8002: the prover (8000) and planner (8001) are served on the ports before it (README)
+    kimina_url: str = "http://127.0.0.1:8002"
     kimina_api_key_env: str = "KIMINA_API_KEY"
     # Concurrent checks are coalesced into `/api/check` requests of up to `kimina_batch_size`
     # snippets, collected for at most `kimina_batch_window` seconds; at most `kimina_concurrency`

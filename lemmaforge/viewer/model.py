@@ -26,17 +26,10 @@ from collections import defaultdict
 from typing import Any
 
 from lemmaforge.db.errors import RunIdError
+from lemmaforge.viewer.words import STRATEGY_WORDS, strategy_words
 
-#: how a solved goal's strategy reads to a person
-_STRATEGY_WORDS = {
-    "cache": "cache",
-    "automation": "automation",
-    "prover": "prover sample",
-    "prover_correction": "prover correction",
-    "planner": "sketch",
-    "sketch_correction": "corrected sketch",
-    "assembly": "assembly",
-}
+#: how a solved goal's strategy reads to a person (one table for every page: viewer/words.py)
+_STRATEGY_WORDS = STRATEGY_WORDS
 
 _ERROR_VERDICTS = frozenset({"error", "incomplete", "timeout", "crashed", "rejected", "skipped"})
 
@@ -219,7 +212,7 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
         end = a.created_at - t0
         timeline.append({
             "kind": "lean", "start": round(max(0.0, end - a.check_seconds), 3), "end": round(end, 3),
-            "label": f"{a.strategy}: {a.verdict}", "ok": a.verdict == "valid", "node_id": a.node_id,
+            "label": f"{strategy_words(a.strategy)}: {a.verdict}", "ok": a.verdict == "valid", "node_id": a.node_id,
         })
     timeline.sort(key=lambda e: (e["start"], e["end"]))
 
