@@ -36,12 +36,10 @@ RAM_RESERVE_MB = 2048
 
 
 def total_ram_mb() -> int:
-    """The machine's physical memory in MB (psutil; 0 when it cannot be read)."""
+    """The machine's physical memory in MB (POSIX sysconf; 0 where it cannot be read)."""
     try:
-        import psutil
-
-        return int(psutil.virtual_memory().total // (1024 * 1024))
-    except Exception:  # an exotic platform psutil cannot read: sized by cores alone
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024))
+    except (AttributeError, ValueError, OSError):  # not POSIX, or the names are unknown: sized by cores alone
         return 0
 
 
