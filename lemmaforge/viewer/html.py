@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lemmaforge.viewer.text import budget_line, stop_line
-from lemmaforge.viewer.words import status_words, strategy_words
+from lemmaforge.viewer.words import status_class, status_words, strategy_words
 
 CSS = """
 :root { --ok:#1a7f37; --bad:#cf222e; --warn:#9a6700; --dim:#6e7781; --bg:#f6f8fa; --line:#d0d7de; }
@@ -267,7 +267,8 @@ def render_run_page(view: dict[str, Any]) -> str:
         rows.append(f'<tr><td>{label}</td><td class="num">{esc(_num(b.get("spent")))}{ahead}</td>'
                     f'<td class="num">{esc(_num(b.get("limit")))}</td></tr>')
     head = [
-        f'<h1>{esc(problem)} <span class="badge {esc(run["status"])}">{esc(status_words(run["status"]))}</span></h1>',
+        f'<h1>{esc(problem)} <span class="badge {esc(status_class(run["status"], run["kind"]))}">'
+        f'{esc(status_words(run["status"], run["kind"]))}</span></h1>',
         f'<p>run <code>{esc(run["run_id"])}</code> ({esc(run["kind"])}), started {_when(run["started_at"])}, '
         f'{esc(_num(run.get("seconds")))} s; stop: <b>{esc(stop_line(run.get("stop_reason")))}</b>'
         + (f'; part of bench <code>{esc(run["parent_run_id"])}</code>' if run.get("parent_run_id") else "")

@@ -13,11 +13,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from lemmaforge.viewer.words import SEARCH_EXHAUSTED, status_words, stop_words, strategy_words
+from lemmaforge.viewer.words import SEARCH_EXHAUSTED, status_class, status_words, stop_words, strategy_words
 
 _STATUS_COLOUR = {
     "proved": "green", "solved": "green", "not_proved": "red", "failed": "red", "abandoned": "magenta",
-    "cancelled": "dim", "running": "yellow", "open": "yellow",
+    "cancelled": "dim", "running": "yellow", "open": "yellow", "done": "blue",
 }
 
 
@@ -51,14 +51,14 @@ def runs_table(rows: list[dict[str, Any]]) -> Table:
         t.add_column(name, justify=justify, overflow="fold", no_wrap=not flexible,  # type: ignore[arg-type]
                      ratio=1 if flexible else None)
     for r in rows:
-        colour = _STATUS_COLOUR.get(r["status"], "white")
+        colour = _STATUS_COLOUR.get(status_class(r["status"], r["kind"]), "white")
         what = r.get("problem") or r["problem_id"] or "-"
         if r["kind"] not in ("prove",):
             what = f"{r['kind']}: {what}"
         cost = f"{_num(r['llm_calls'])}/{_num(r['lean_checks'])}"
         started = dt.datetime.fromtimestamp(r["started_at"], dt.UTC).strftime("%m-%d %H:%M") if r["started_at"] else "-"
         t.add_row(
-            escape(r["run_id"][:12]), f"[{colour}]{escape(status_words(r['status']))}[/]", escape(what), started,
+            escape(r["run_id"][:12]), f"[{colour}]{escape(status_words(r['status'], r['kind']))}[/]", escape(what), started,
             _num(r["seconds"]), cost, _num(r["depth"]), escape(_clip(stop_words(r["stop_reason"]), 60)),
         )
     return t
@@ -122,9 +122,9 @@ def tree(view: dict[str, Any], *, all_attempts: bool = False) -> Tree | None:
 
 def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False) -> None:
     run = view["run"]
-    colour = _STATUS_COLOUR.get(run["status"], "yellow")
+    colour = _STATUS_COLOUR.get(status_class(run["status"], run["kind"]), "yellow")
     problem = f"{run['problem']} ({run['dataset']})" if run["problem"] else (run["problem_id"] or "-")
-    console.print(f"run {escape(run['run_id'])}: {escape(run['kind'])} [{colour}]{escape(status_words(run['status']))}[/] "
+    console.print(f"run {escape(run['run_id'])}: {escape(run['kind'])} [{colour}]{escape(status_words(run['status'], run['kind']))}[/] "
                   f"problem {escape(problem)}; started {_when(run['started_at'])} UTC, {_num(run['seconds'])} s",
                   soft_wrap=True)
     if run.get("parent_run_id"):

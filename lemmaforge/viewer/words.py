@@ -36,8 +36,20 @@ def strategy_words(strategy: str | None) -> str:
     return STRATEGY_WORDS.get(strategy or "", (strategy or "").replace("_", " "))
 
 
-def status_words(status: str | None) -> str:
+#: a bench that finished is "done" whatever it solved (its result is its solved count, not a proof
+#: verdict: a bench that solved 2 of 3 did not "fail")
+BENCH_DONE = frozenset({"proved", "not_proved"})
+
+
+def status_words(status: str | None, kind: str | None = None) -> str:
+    if kind == "bench" and status in BENCH_DONE:
+        return "done"
     return STATUS_WORDS.get(status or "", status or "-")
+
+
+def status_class(status: str | None, kind: str | None = None) -> str:
+    """The colour class of a status: a finished bench's is neutral ("done"), not a verdict's."""
+    return "done" if kind == "bench" and status in BENCH_DONE else (status or "")
 
 
 def stop_words(reason: str | None) -> str:

@@ -38,6 +38,10 @@ def db(tmp_path_factory) -> str:
             rec.emit(NodeCreated(run_id, "root", "goal", 0, "theorem u : 2 = 2 := by sorry", created_at=t))
             rec.emit(NodeStatusChanged(run_id, "root", "failed", reason="no strategy closed the goal", at=t + 1))
             rec.emit(RunFinished(run_id, "not_proved", {"stop_reason": reason, "calls": 1, "checks": 1}, finished_at=t + 2))
+        # a finished bench that solved 2 of its 3 problems: done, not "not proved"
+        rec.emit(RunStarted("benchdone001", "bench", {"bench": {"dataset": "toy", "attempts": 1}}, {}, started_at=400.0))
+        rec.emit(RunFinished("benchdone001", "not_proved", {"problems": 3, "solved": 2, "complete": True},
+                             finished_at=401.0))
     return url
 
 
@@ -57,6 +61,13 @@ def test_runs_and_show_say_not_proved_in_words(db):
     table = cli("runs", "--db", db)
     assert "not proved" in table and "not_proved" not in table
     assert "not proved" in cli("show", "searched0001", "--db", db)
+
+
+def test_a_finished_bench_is_done_not_not_proved(db):
+    table = cli("runs", "--kind", "bench", "--db", db)
+    assert "done" in table and "2/3 problems solved" in table and "not proved" not in table
+    show = cli("show", "benchdone001", "--db", db)
+    assert "bench done" in show and "not proved" not in show
 
 
 def test_one_stop_vocabulary_in_runs_and_show(db):
