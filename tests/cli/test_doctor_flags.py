@@ -52,10 +52,10 @@ def _options(command: str) -> dict[str, click.Parameter]:
 
 
 def test_doctor_takes_prove_s_options_with_the_same_definitions():
-    prove, doc = _options("prove"), _options("doctor")
+    prove, bench, doc = _options("prove"), _options("bench"), _options("doctor")
     for option in SHARED:
         assert option in doc, option
-        assert doc[option].help == prove[option].help, option  # one definition, not a copy that drifts
+        assert doc[option].help == prove[option].help == bench[option].help, option  # one definition, not copies
 
 
 def test_flags_name_the_endpoints_and_the_model_each_role_uses():
