@@ -106,7 +106,8 @@ def test_memory_against_workers_times_per_worker(monkeypatch):
     mem = report["memory"]
     assert mem["total_mb"] == total_ram_mb() and mem["per_worker_mb"] == REPL_RAM_MB
     assert mem["workers"] == default_workers() and mem["needed_mb"] == mem["workers"] * REPL_RAM_MB
-    assert report["by_name"]["memory"]["status"] == "ok"  # the default fits
+    if mem["total_mb"] >= REPL_RAM_MB:  # a machine with room for one worker at least
+        assert report["by_name"]["memory"]["status"] == "ok"  # the default fits
     monkeypatch.setenv("LEMMAFORGE_VERIFIER__WORKERS", str(total_ram_mb() // REPL_RAM_MB + 4))
     _, report = doctor()
     memory = report["by_name"]["memory"]
