@@ -28,6 +28,32 @@ class ConfigError(InputError, ValueError):
     """The configuration is invalid; the message says which key and why."""
 
 
+#: RAM one REPL worker is sized at: `import Mathlib` alone holds ~6.5 GB resident, and a worker's
+#: states grow until it is recycled (`max_checks_per_worker`); lean-interact's docs ask for > 8 GB
+REPL_RAM_MB = 8192
+#: RAM left to the system, the models' clients and lemmaforge itself when sizing workers
+RAM_RESERVE_MB = 2048
+
+
+def total_ram_mb() -> int:
+    """The machine's physical memory in MB (POSIX sysconf; 0 where it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024))
+    except (AttributeError, ValueError, OSError):  # not POSIX, or the names are unknown: sized by cores alone
+        return 0
+
+
+def default_workers(cpus: int | None = None, ram_mb: int | None = None) -> int:
+    """REPL workers that fit the machine: one per core but one, and no more than fit in RAM at
+    `REPL_RAM_MB` each (a 16-core, 64 GB machine: 7). At least 1."""
+    cpus = (os.cpu_count() or 2) if cpus is None else cpus
+    ram_mb = total_ram_mb() if ram_mb is None else ram_mb
+    by_cores = max(1, cpus - 1)
+    if ram_mb <= 0:
+        return by_cores
+    return max(1, min(by_cores, (ram_mb - RAM_RESERVE_MB) // REPL_RAM_MB))
+
+
 class VerifierConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -38,12 +64,13 @@ class VerifierConfig(BaseModel):
     lean_version: str = "v4.19.0"
     repl_path: Path | None = None  # a prebuilt REPL checkout (skips lean-interact's build)
     lake_path: str = "lake"
-    workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=1)
+    workers: int = Field(default_factory=default_workers, ge=1)  # REPL processes: cores − 1, as RAM allows
     memory_limit_mb: int | None = Field(default=16384, ge=1024)  # per REPL process (RLIMIT_AS)
     timeout: float = Field(default=120.0, gt=0)  # seconds per check
     header_timeout: float = Field(default=600.0, gt=0)  # first `import Mathlib` can be slow
     max_checks_per_worker: int = Field(default=2000, ge=1)  # REPL states are never freed: recycle
-    kimina_url: str = "http://127.0.0.1:8000"
+    # 8002: the prover (8000) and planner (8001) are served on the ports before it (README)
+    kimina_url: str = "http://127.0.0.1:8002"
     kimina_api_key_env: str = "KIMINA_API_KEY"
     # Concurrent checks are coalesced into `/api/check` requests of up to `kimina_batch_size`
     # snippets, collected for at most `kimina_batch_window` seconds; at most `kimina_concurrency`
@@ -153,7 +180,7 @@ class SearchConfig(BaseModel):
     portfolio: list[str] | None = None
     # "lemma": the portfolio as ONE check of the hole's standalone lemma (`first | … `), on any
     # worker; "proof_state": one tactic step per tactic on the hole's proof state, which pins them
-    # all to the REPL worker holding that state (measured slower at scale: see README Performance).
+    # all to the REPL worker holding that state (measured slower at scale: see docs/performance.md).
     automation: Literal["lemma", "proof_state"] = "lemma"
     tactic_timeout: float = Field(default=30.0, gt=0)  # seconds per tactic step (proof_state mode)
     # Prover samples per model request (`n`); 0: all of a goal's samples in one request.

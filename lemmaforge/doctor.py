@@ -9,6 +9,7 @@ import asyncio
 import importlib.util
 import os
 import platform
+import re
 import shutil
 import subprocess
 import tempfile
@@ -22,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from lemmaforge import __version__
-from lemmaforge.config import LLMEndpoint, Settings, VerifierConfig
+from lemmaforge.config import RAM_RESERVE_MB, REPL_RAM_MB, LLMEndpoint, Settings, VerifierConfig, total_ram_mb
 from lemmaforge.lean.install import find_lake
 from lemmaforge.versions import mathlib_version, package_version
 
@@ -45,6 +46,9 @@ class DoctorReport:
     findings: list[Finding] = field(default_factory=list)
     backend: str = "repl"
     verifier_ready: bool = False
+    lean_version: str | None = None  # what the verifier itself says (Kimina's Lean too)
+    models: dict[str, str | None] = field(default_factory=dict)  # the model each role will use
+    memory: dict[str, Any] = field(default_factory=dict)  # RAM against workers × per-worker memory
 
     def add(self, *args: Any, **kwargs: Any) -> Finding:
         finding = Finding(*args, **kwargs)
@@ -55,6 +59,9 @@ class DoctorReport:
         return {
             "backend": self.backend,
             "verifier_ready": self.verifier_ready,
+            "lean_version": self.lean_version,
+            "models": self.models,
+            "memory": self.memory,
             "findings": [f.to_json() for f in self.findings],
         }
 
@@ -185,6 +192,90 @@ def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:
     return True
 
 
+_VERSION = re.compile(r"(?:version\s+|\")v?(\d+\.\d+\.\d+(?:-[\w.]+)?)")
+#: the product's own probe (fixed text, never a model's): Lean prints its version as an info message
+KIMINA_VERSION_PROBE = "#eval Lean.versionString"
+
+
+def lean_version_local(report: DoctorReport, cfg: VerifierConfig) -> None:
+    """The Lean the repl / lake backends will run: `lake env lean --version` in the project (the
+    toolchain elan picks there), else the version lean-interact's own project is made for."""
+    lake = find_lake(cfg.lake_path)
+    if cfg.project is None or lake is None or not cfg.project.is_dir():
+        if cfg.backend == "repl" and cfg.project is None:
+            report.lean_version = cfg.lean_version.lstrip("v")
+            report.add("lean version", "info", f"{cfg.lean_version} (lean-interact's Mathlib project; verifier.lean_version)")
+        return
+    code, text = _run([lake, "env", "lean", "--version"], cwd=cfg.project)
+    found = _VERSION.search(text) if code == 0 else None
+    if found is None:
+        report.add("lean version", "error", f"`lake env lean --version` in {cfg.project} failed: {text[:200]}",
+                   fix="run `lake build` in the project, or `lemmaforge setup --project DIR`")
+        return
+    report.lean_version = found.group(1)
+    report.add("lean version", "ok", f"Lean {found.group(1)} in {cfg.project}")
+
+
+def lean_version_kimina(report: DoctorReport, cfg: VerifierConfig) -> None:
+    """Ask the Kimina server's Lean for its version: the one check that says which Lean the
+    server runs (its /health does not). Bounded like every probe; never raises."""
+    from lemmaforge.lean.kimina import KiminaVerifier
+    from lemmaforge.lean.verifier import VerifierError
+
+    async def ask() -> Any:
+        verifier = KiminaVerifier.from_config(cfg, timeout=60.0)
+        try:
+            return await asyncio.wait_for(verifier.check(KIMINA_VERSION_PROBE, timeout=60.0), 90.0)
+        finally:
+            await verifier.close()
+
+    try:
+        result = asyncio.run(ask())
+    except (VerifierError, TimeoutError) as exc:
+        report.add("lean version", "error", f"Kimina did not say its Lean version: {exc or 'timed out'}",
+                   fix="check the server's logs (its first check imports Mathlib)")
+        return
+    found = next((m for m in (_VERSION.search(msg.data) for msg in result.messages) if m), None)
+    if found is None:
+        said = "; ".join(msg.data for msg in result.messages)[:200] or result.error or "nothing"
+        report.add("lean version", "error", f"Kimina answered the version probe with: {said}")
+        return
+    report.lean_version = found.group(1)
+    report.add("lean version", "ok", f"Lean {found.group(1)} on the Kimina server at {cfg.kimina_url}")
+
+
+def check_memory(report: DoctorReport, cfg: VerifierConfig) -> None:
+    """RAM against workers × per-worker memory: only the repl backend runs Lean workers here."""
+    total = total_ram_mb()
+    per = min(REPL_RAM_MB, cfg.memory_limit_mb or REPL_RAM_MB)
+    need = cfg.workers * per
+    report.memory = {"total_mb": total, "workers": cfg.workers, "per_worker_mb": per, "needed_mb": need,
+                     "memory_limit_mb": cfg.memory_limit_mb}
+    if cfg.backend != "repl":
+        report.add("memory", "info", f"{total / 1024:.0f} GB RAM; the {cfg.backend} backend runs no REPL workers here")
+        return
+    detail = (f"{cfg.workers} worker(s) × {per / 1024:.0f} GB = {need / 1024:.0f} GB of {total / 1024:.0f} GB RAM"
+              f" (address-space limit {cfg.memory_limit_mb} MB each)")
+    if total and need > total:
+        fitting = max(1, (total - RAM_RESERVE_MB) // per)
+        report.add("memory", "error", detail + ": workers will be killed for memory",
+                   fix=f"set [verifier] workers = {fitting} (or LEMMAFORGE_VERIFIER__WORKERS={fitting})")
+    else:
+        report.add("memory", "ok", detail)
+
+
+def note_models(report: DoctorReport, settings: Settings, probes: dict[str, LLMProbe]) -> None:
+    """Which model each role will send its requests to: the configured one, else the first the
+    server lists (what the LLM client does)."""
+    for role, probe in probes.items():
+        endpoint: LLMEndpoint = getattr(settings, role)
+        model = endpoint.model or (probe.models[0] if probe.models else None)
+        report.models[role] = model
+        if endpoint.url:
+            how = "configured" if endpoint.model else ("the first the server lists" if model else "unknown until the server answers")
+            report.add(f"{role} model", "ok" if model else "info", f"{model or '?'} ({how})")
+
+
 @dataclass(frozen=True, slots=True)
 class LLMProbe:
     """What one `GET {url}/models` says about an endpoint: the probe `doctor` shows and `prove`,
@@ -274,10 +365,11 @@ def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> LLMPr
     raise LLMUnavailableError(f"{probe.detail} ({attempts} probes)", backend=where, fix=probe.fix or "")
 
 
-def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> None:
+def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> LLMProbe:
     probe = probe_llm(role, endpoint)
     status = {"misconfigured": "error", "unavailable": "error"}.get(probe.status, probe.status)
     report.add(f"{role} LLM", status, probe.detail, fix=probe.fix)
+    return probe
 
 
 def check_gpu(report: DoctorReport) -> None:
@@ -334,10 +426,15 @@ def diagnose(settings: Settings) -> DoctorReport:
     sandbox_ok = check_sandbox(report, cfg)
     if cfg.backend == "kimina":
         report.verifier_ready = check_kimina(report, cfg)
+        if report.verifier_ready:
+            lean_version_kimina(report, cfg)
     else:
         report.verifier_ready = lean_ok and project_ok and sandbox_ok
-    for role in ("planner", "prover"):
-        check_llm(report, role, getattr(settings, role))
+        if lean_ok:
+            lean_version_local(report, cfg)
+    check_memory(report, cfg)
+    probes = {role: check_llm(report, role, getattr(settings, role)) for role in ("planner", "prover")}
+    note_models(report, settings, probes)
     check_gpu(report)
     check_database(report, settings.db_url)
     return report

@@ -30,7 +30,7 @@ Reported (each counts only time actually spent: a request aborted half-way count
   models, scripts/bench_search.py's world) at 100 / 1k / 10k goal nodes. Goal <= 1 ms, flat.
 - `--client-cpu`: Kimina client CPU per check at 8 / 64 / 256 checks in flight. Goal <= 1 ms, flat.
 
-    python scripts/bench_e2e.py                          # the README's figures (~8 min): 244 problems,
+    python scripts/bench_e2e.py                          # the figures of docs/performance.md (~8 min): 244 problems,
                                                          # 64 REPLs, trees of ~50 goal nodes
     python scripts/bench_e2e.py --repls 128 --problems 300 --scale 0.05 --json
     python scripts/bench_e2e.py --overhead --client-cpu --no-e2e

@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--attempts", type=int, default=2, help="attempts per problem (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random kill moment")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for README)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/errors.md)")
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(d.name for d in DRILLS))

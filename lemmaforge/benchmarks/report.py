@@ -166,10 +166,15 @@ def _problem_result(store: Any, problem_id: str) -> ProblemResult:
 
 def load_run(store: Any, run_id: str) -> RunData:
     """The run's problems and counted attempts. A bench run: its children; a prove run: itself
-    (one problem, one attempt). BenchError for an unknown run id."""
-    run = store.get_run(run_id)
-    if run is None:
-        raise BenchError(f"unknown run {run_id!r} in {store.url}")
+    (one problem, one attempt). BenchError for an unknown, ambiguous or too short run id (any
+    unique prefix of 4+ characters names a run: `Store.resolve_run`)."""
+    from lemmaforge.db import RunIdError
+
+    try:
+        run = store.resolve_run(run_id)
+    except RunIdError as exc:
+        raise BenchError(str(exc)) from None
+    run_id = run.run_id
     ignored: dict[str, list[str]] = {}
     if run.kind != BENCH_KIND:
         if run.problem_id is None:

@@ -1,9 +1,13 @@
-"""A bench report as one self-contained HTML page (`lemmaforge report --html`): the pass@k curve as
-inline SVG, the group tables, and one tree page per counted attempt beside it.
+"""A bench report as one self-contained HTML page (`lemmaforge report --html`): titled with what was
+run (dataset and its Lean version, models and presets, protocol, budgets, date), a neutral badge
+for a finished bench ("done · 2/3 solved": a bench is not a proof that failed), the pass@k curve as
+inline SVG, the group tables, the depth and strategy sections of the text report, and one tree page
+per counted attempt beside it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +43,8 @@ def pass_at_k_svg(reports: Sequence[dict[str, Any]], *, width: int = 560, height
     def y(v: float) -> float:
         return top + ph * (1 - v)
 
-    out = [f'<svg class="passk" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+    out = [f'<svg class="passk" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" '
            f'aria-label="pass@k">']
     for v in (0, 0.25, 0.5, 0.75, 1.0):
         out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}" stroke="#eaeef2"/>')
@@ -73,6 +78,75 @@ def _group_table(title: str, groups: dict[str, dict[str, Any]], table_id: str) -
             f'<th>rate</th></tr>{rows}</table>')
 
 
+def bench_badge(rep: dict[str, Any]) -> tuple[str, str]:
+    """(css class, text) of the report's badge: what state the bench is in and what it solved,
+    never a proof verdict ("not_proved") for a bench that finished."""
+    solved = f'{rep["solved"]}/{rep["problems"]} solved'
+    if rep["status"] == "running":
+        return "running", f"running · {solved}"
+    if not rep["complete"]:
+        return "incomplete", f"incomplete · {solved}"
+    return "done", f"done · {solved}"
+
+
+def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """What was run, from the run's recorded config: the rows under the report's title."""
+    config = data.config or {}
+    bench = config.get("bench") or {}
+    settings = config.get("settings") or {}
+    dataset = " ".join(str(x) for x in (rep.get("dataset") or data.dataset or "-", bench.get("split") or "") if x)
+    version = bench.get("dataset_version") or bench.get("version") or bench.get("digest")
+    if version:
+        dataset += f", version {version}"
+    pinned = bench.get("lean_version") or (", ".join(lean) if lean else None)
+    if pinned:
+        dataset += f" (Lean {pinned})"
+    models = []
+    for role in ("prover", "planner"):
+        endpoint = settings.get(role) or {}
+        if not endpoint.get("url") and not endpoint.get("model"):
+            continue
+        preset = endpoint.get("preset")
+        models.append(f'{role} {endpoint.get("model") or "first served"}' + (f" (preset {preset})" if preset else "")
+                      + (" (CoT)" if role == "prover" and config.get("cot") else ""))
+    protocol = bench.get("protocol")
+    if not isinstance(protocol, str):
+        parts = [f'pass@{bench.get("attempts", rep["attempts"])}']
+        if bench.get("limit"):
+            parts.append(f'first {bench["limit"]} problems')
+        if bench.get("shard"):
+            parts.append(f'shard {bench["shard"]}')
+        parts.append("shared subgoal cache" if bench.get("shared_cache") else "independent attempts")
+        if bench.get("answers"):
+            parts.append(f'answers {bench["answers"]}')
+        verifier = (settings.get("verifier") or {}).get("backend")
+        if verifier:
+            parts.append(f"verifier {verifier}")
+        protocol = ", ".join(parts)
+    budget = settings.get("budget") or {}
+    budgets = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in budget.items())
+    when = dt.datetime.fromtimestamp(data.started_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC") if data.started_at else "-"
+    return [("dataset", dataset), ("models", "; ".join(models) or "-"), ("protocol", protocol),
+            ("budgets", budgets or "-"), ("date", when), ("run", rep["run_id"])]
+
+
+def _depth_and_strategies(rep: dict[str, Any]) -> str:
+    """The text report's depth and strategy lines, as tables."""
+    out = []
+    if rep.get("depth"):
+        rows = "".join(f'<tr><td class="num">{esc(d)}</td><td class="num">{n}</td></tr>' for d, n in rep["depth"].items())
+        out.append('<h2>Depth of solved trees</h2><p class="dim">levels of sketches a proof uses (0: the prover '
+                   f'proved the theorem directly)</p><table id="depth"><tr><th>depth</th><th>proofs</th></tr>{rows}</table>')
+    s = rep.get("strategies")
+    if s:
+        names = sorted(set(s["in_proofs"]) | set(s["all_solved_goals"]))
+        rows = "".join(f'<tr><td>{esc(n)}</td><td class="num">{s["in_proofs"].get(n, 0)}</td>'
+                       f'<td class="num">{s["all_solved_goals"].get(n, 0)}</td></tr>' for n in names)
+        out.append('<h2>Strategies</h2><p class="dim">which strategy closed each goal</p><table id="strategies">'
+                   f'<tr><th>strategy</th><th>goals in proofs</th><th>all solved goals</th></tr>{rows}</table>')
+    return "\n".join(out)
+
+
 def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> dict[str, Any]:
     """The report as one self-contained page at `out`, plus one tree page per counted attempt in
     the folder `<out stem>_runs/` beside it (the report links to them). Returns {"html", "runs"}."""
@@ -96,9 +170,14 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
     pk_rows = "".join(f'<tr><td class="num">{k}</td><td class="num">{rep["pass_at_k"][str(k)]:.4f}</td>'
                       f'<td class="num">{rep["pass_at_k_problems"][str(k)]}</td></tr>' for k in ks)
     cost, tm = rep["cost"], rep["time"]
+    records = (store.problem(pr.problem_id) for pr in data.problems[:50])
+    lean = sorted({str((r.extra or {}).get("lean_version")) for r in records if r is not None} - {"None"})
+    about = _about(rep, data, lean)
+    badge_class, badge_text = bench_badge(rep)
+    title = " · ".join(x for x in (dict(about)["dataset"], dict(about)["date"]) if x and x != "-")
     body = "\n".join([
-        f'<h1>{esc(rep["kind"])} {esc(rep["run_id"])} <span class="badge {esc(rep["status"])}">'
-        f'{esc(rep["status"])}</span></h1>',
+        f'<h1>{esc(title)} <span class="badge {esc(badge_class)}" id="badge">{esc(badge_text)}</span></h1>',
+        '<dl class="about" id="about">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in about) + "</dl>",
         f'<p id="headline">{esc(one_line(rep))}</p>',
         # how the numbers were made (protocol, models, samples and tokens, budget, dataset, Lean)
         '<ul id="protocol">' + "".join(f"<li>{esc(line)}</li>" for line in protocol_lines(rep)) + "</ul>",
@@ -111,9 +190,10 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
         f'<p>{cost["llm_calls"]} LLM calls, {cost["lean_checks"]} Lean checks; per solved problem '
         f'{esc(fmt_value(cost["llm_calls_per_solved"]))} calls, {esc(fmt_value(cost["lean_checks_per_solved"]))} checks. '
         f'{esc(fmt_value(tm["search_seconds"]))} s of search; per problem mean {esc(fmt_value(tm["per_problem"]["mean"]))} s.</p>',
+        _depth_and_strategies(rep),
         "<h2>Problems</h2>",
         '<table id="problems"><tr><th>problem</th><th>split</th><th>category</th><th>proved</th>'
         f'<th>attempts (tree of each)</th></tr>{"".join(rows)}</table>',
     ])
-    out.write_text(page(f"lemmaforge report {rep['run_id']}", body), encoding="utf-8")
+    out.write_text(page(f"lemmaforge report: {title}", body), encoding="utf-8")
     return {"html": str(out), "runs": written, "runs_dir": str(runs_dir)}

@@ -21,6 +21,7 @@ from lemmaforge.benchmarks.spec import (
     problem_digest,
     select_problems,
 )
+from lemmaforge.db.errors import RunIdError
 from lemmaforge.lean.gate import DatasetRejected, admit_problem
 from lemmaforge.records import ProblemRecord, Recorder, RunFinished, RunStarted, new_id
 
@@ -161,10 +162,13 @@ def _show(value: Any) -> str:
 
 
 def load_bench(store: Store, run_id: str) -> RunInfo:
-    """The bench `RunInfo`, or BenchError when `run_id` is unknown or not a bench."""
-    run = store.get_run(run_id)
-    if run is None:
-        raise BenchError(f"unknown run {run_id!r} in {store.url}")
+    """The bench `RunInfo` that `run_id` (or a unique prefix of 4+ characters) names, or BenchError
+    when it names none, several, or a run that is not a bench."""
+    try:
+        run = store.resolve_run(run_id)
+    except RunIdError as exc:
+        raise BenchError(str(exc)) from None
+    run_id = run.run_id
     if run.kind != BENCH_KIND:
         raise BenchError(f"run {run_id!r} is a {run.kind!r} run, not a bench run")
     return run

@@ -93,10 +93,10 @@ def bench_command(
         typer.Option("--shared-cache/--no-shared-cache",
                      help="Let attempts reuse subgoal proofs of other runs (not independent samples). \\[default: no]"),
     ] = None,
-    planner_url: Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")] = None,
-    planner_model: Annotated[str | None, typer.Option("--planner-model")] = None,
-    prover_url: Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")] = None,
-    prover_model: Annotated[str | None, typer.Option("--prover-model")] = None,
+    planner_url: common.PlannerUrlOpt = None,
+    planner_model: common.PlannerModelOpt = None,
+    prover_url: common.ProverUrlOpt = None,
+    prover_model: common.ProverModelOpt = None,
     cot: Annotated[bool | None, typer.Option("--cot/--no-cot", help="Chain-of-thought prover prompt. \\[default: no]")] = None,
     prover_preset: PresetOpt = None,
     verifier: VerifierOpt = None,
@@ -190,6 +190,7 @@ def bench_command(
             else:
                 assert resume is not None  # no spec is made only with --resume (above)
                 bench = rs.load_bench(store, resume)
+                resume = bench.run_id  # a prefix names it; the rest of the resume uses the full id
                 # one writer per bench: before anything of the run is touched (resume closes the
                 # attempts it finds running as cut off; a live holder's are not)
                 lease = BenchLease.acquire(store, resume)
@@ -496,6 +497,9 @@ def report_command(
             rp.require_matplotlib()
         _check_db_exists(settings.db_url)
         store = _open_store(settings.db_url, read_only=True)  # a report never writes
+        run_id = _resolve_run(store, run_id)  # any unique prefix of 4+ characters
+        if compare is not None:
+            compare = _resolve_run(store, compare)
         _report_training_run(store, run_id, as_json)  # exits when it is one
         data = rp.load_run(store, run_id)
         rep = rp.summarize(store, data)
@@ -543,6 +547,16 @@ def report_command(
             common.out.print(f"HTML report written to {extra['html']['html']} ({extra['html']['runs']} run page(s) in "
                           f"{extra['html']['runs_dir']})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(ExitCode.OK)
+
+
+def _resolve_run(store: Any, ref: str) -> str:
+    """The full id of the run `ref` names (Store.resolve_run: the id or a unique 4+ prefix)."""
+    from lemmaforge.db import RunIdError
+
+    try:
+        return str(store.resolve_run(ref).run_id)
+    except RunIdError as exc:
+        common.fail(str(exc))
 
 
 def _report_training_run(store: Any, run_id: str, as_json: bool) -> None:

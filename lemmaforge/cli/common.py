@@ -48,6 +48,28 @@ SandboxOpt = Annotated[
                  help="Run Lean (repl, lake) under bubblewrap: no network, no home, read-only files; recorded. "
                       "\\[default: sandbox]"),
 ]
+# the model endpoints, spelt once: `prove` and `doctor` (which checks what `prove` will use) share them
+PlannerUrlOpt = Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")]
+PlannerModelOpt = Annotated[str | None, typer.Option("--planner-model", help="Planner model (default: the first the server lists).")]
+ProverUrlOpt = Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")]
+ProverModelOpt = Annotated[str | None, typer.Option("--prover-model", help="Prover model (default: the first the server lists).")]
+
+
+def run_overrides(
+    *, verifier: str | None = None, kimina_url: str | None = None, project: Path | None = None,
+    planner_url: str | None = None, planner_model: str | None = None, prover_url: str | None = None,
+    prover_model: str | None = None, db: str | None = None,
+) -> dict[str, Any]:
+    """The config overrides the shared endpoint and verifier options make (None: not given), so
+    that `prove` and `doctor` read the same flags the same way."""
+    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
+        fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    return {
+        "verifier": {"backend": verifier, "kimina_url": kimina_url, "project": project},
+        "planner": {"url": planner_url, "model": planner_model},
+        "prover": {"url": prover_url, "model": prover_model},
+        "db_url": db,
+    }
 
 
 class BadInput(InputError):

@@ -10,21 +10,50 @@ from typing import Annotated
 
 import typer
 
-from lemmaforge.cli.common import ConfigOpt, JsonOpt, err, fail, out, print_json, settings_or_fail
+from lemmaforge.cli.common import (
+    ConfigOpt,
+    DbOpt,
+    JsonOpt,
+    KiminaOpt,
+    PlannerModelOpt,
+    PlannerUrlOpt,
+    ProjectOpt,
+    ProverModelOpt,
+    ProverUrlOpt,
+    VerifierOpt,
+    err,
+    fail,
+    out,
+    print_json,
+    run_overrides,
+    settings_or_fail,
+)
 from lemmaforge.errors import ExitCode
 
 
 def doctor(
+    planner_url: PlannerUrlOpt = None,
+    planner_model: PlannerModelOpt = None,
+    prover_url: ProverUrlOpt = None,
+    prover_model: ProverModelOpt = None,
+    verifier: VerifierOpt = None,
+    kimina_url: KiminaOpt = None,
+    project: ProjectOpt = None,
+    db: DbOpt = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Say what is present and reachable, and what to do about what is missing.
 
-    Lean, Mathlib, REPL, Kimina, LLM endpoints, GPU, database. Exit 0 when the configured verifier
-    is usable, else 1."""
+    Takes the endpoint and verifier options `prove` and `bench` take, so it checks what they will
+    run: Lean and its version (the Kimina server's too), Mathlib, REPL, LLM endpoints and the model
+    each role will use, RAM against workers × per-worker memory, GPU, database. Exit 0 when the
+    verifier is usable, else 1."""
     from lemmaforge.doctor import diagnose, render
 
-    settings = settings_or_fail(config, {})
+    settings = settings_or_fail(config, run_overrides(
+        verifier=verifier, kimina_url=kimina_url, project=project, planner_url=planner_url,
+        planner_model=planner_model, prover_url=prover_url, prover_model=prover_model, db=db))
     report = diagnose(settings)
     if as_json:
         print_json(report.to_json())

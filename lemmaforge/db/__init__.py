@@ -12,7 +12,14 @@ Opening a store creates or migrates its schema (Alembic, `lemmaforge.db.schema`)
 `python -m lemmaforge.db upgrade|current URL` migrates a database or shows its revision.
 """
 
-from .errors import StoreError, StoreMisconfigured, StoreRecordError, StoreUnavailable, StoreURLError
+from .errors import (
+    RunIdError,
+    StoreError,
+    StoreMisconfigured,
+    StoreRecordError,
+    StoreUnavailable,
+    StoreURLError,
+)
 from .models import SCHEMA_VERSION, Base
 from .recorder import SqlRecorder
 from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, text_hash
@@ -22,6 +29,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Base",
     "NodeInfo",
+    "RunIdError",
     "RunInfo",
     "SqlRecorder",
     "Store",

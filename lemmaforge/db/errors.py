@@ -31,6 +31,11 @@ from sqlalchemy import exc as sa_exc
 from lemmaforge.errors import BackendError, BackendMisconfigured, BackendUnavailable, InputError, one_line
 
 
+class RunIdError(InputError, LookupError):
+    """A run id (or id prefix) the user gave names no run, or several, or is too short to say. One
+    line, the user's to fix: exit 2."""
+
+
 class StoreError(BackendError):
     """The database cannot be used, or a record cannot be stored. The message is one line."""
 

@@ -25,11 +25,17 @@ from lemmaforge.records import (
     ProofRecord,
 )
 
-from .errors import store_errors
+from .errors import RunIdError, store_errors
 from .mapping import from_row, text_hash
 from .models import AttemptRow, LLMCallRow, NodeRow, NodeStatusRow, ProblemRow, ProofRow, RunRow
 
 log = logging.getLogger("lemmaforge.db")
+
+#: the shortest run-id prefix a command accepts: `runs` shows 12 characters, and fewer than 4 hex
+#: digits would name one run of a store only by luck (65,536 values)
+MIN_RUN_PREFIX = 4
+#: how many candidates an "ambiguous" message lists
+AMBIGUOUS_SHOWN = 8
 
 #: run statuses that count as done when a batch run resumes (cancelled / failed runs are retried)
 DONE_STATUSES: frozenset[str] = frozenset({"proved", "not_proved"})
@@ -135,6 +141,31 @@ class StoreReads:
 
     def get_run(self, run_id: str) -> RunInfo | None:
         return self._read(lambda s: (lambda o: _run(o) if o else None)(s.get(RunRow, run_id)))
+
+    def resolve_run(self, ref: str) -> RunInfo:
+        """The run that `ref` names: its full id, or a prefix of at least `MIN_RUN_PREFIX`
+        characters that starts no other run's id. Every command that takes a run or bench id goes
+        through here, so all of them name runs one way. RunIdError (one line) otherwise."""
+        ref = ref.strip()
+        exact = self.get_run(ref) if ref else None
+        if exact is not None:
+            return exact
+        hint = "(list them with `lemmaforge runs`)"
+        if len(ref) < MIN_RUN_PREFIX:
+            raise RunIdError(f"run id {ref!r} is too short: give at least {MIN_RUN_PREFIX} characters of it {hint}")
+        pattern = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        stmt = (select(RunRow).where(RunRow.id.like(pattern, escape="\\")).order_by(RunRow.started_at, RunRow.id)
+                .limit(AMBIGUOUS_SHOWN + 1))
+        matches = self._read(lambda s: [_run(o) for o in s.scalars(stmt)])
+        matches = [m for m in matches if m.run_id.startswith(ref)]  # LIKE ignores case on some databases
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise RunIdError(f"unknown run {ref!r} in {self._where} {hint}")
+        shown = ", ".join(f"{m.run_id[:16]} ({m.kind}{', ' + m.problem_id if m.problem_id else ''})"
+                          for m in matches[:AMBIGUOUS_SHOWN])
+        more = ", …" if len(matches) > AMBIGUOUS_SHOWN else ""
+        raise RunIdError(f"run id {ref!r} is ambiguous: {shown}{more}; give more of it")
 
     def runs(
         self, kind: str | None = None, parent: str | None = None, problem_id: str | None = None

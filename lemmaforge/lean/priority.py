@@ -260,7 +260,7 @@ def held_order(path: SiblingPath, key: Priority) -> HeldOrder:
     work a race held for 35-62 %. Ranked by position alone, a race's second candidate (rank 1) went
     before a sketch's third hole (rank 2). Holes first, five runs each alternately in one session:
     orphans 1.4-2.1 % of check time against 2.5-3.3 %, useful utilisation 0.935-0.956 (mean 0.945)
-    against 0.922-0.950 (mean 0.940); the wall no shorter (README, Performance).
+    against 0.922-0.950 (mean 0.940); the wall no shorter (docs/performance.md).
     (Also measured: the deepest search's held work first, whatever its rank, shortened the run's
     tail a little but doubled the orphaned check time, 3.3 % -> 7.1 %.)"""
     races = sum(1 for group, rank in path if group.kind == "race" and group.holds(rank))

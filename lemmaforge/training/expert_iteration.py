@@ -147,8 +147,14 @@ class ExpertIteration:
     ) -> ExpertIteration:
         """The loop of parent run `run_id`, with its stored recipe; `overrides` may change only
         `CONNECTION_FIELDS` (where the prover is served, how many rounds in all)."""
-        info = store.get_run(run_id)
-        if info is None or info.kind != PARENT_KIND:
+        from lemmaforge.db import RunIdError
+
+        try:  # the id or any unique prefix of 4+ characters, as every command takes
+            info = store.resolve_run(run_id)
+        except RunIdError as exc:
+            raise ExpertIterError(f"no expert-iteration run {run_id!r}: {exc}") from None
+        run_id = info.run_id
+        if info.kind != PARENT_KIND:
             raise ExpertIterError(f"no expert-iteration run {run_id!r} in the store")
         data = dict((info.config or {}).get("expert_iter") or {})
         if not data:

@@ -128,6 +128,15 @@ class ExportResult:
         }
 
 
+def _resolve(store: Any, ref: str) -> str:
+    from lemmaforge.db import RunIdError
+
+    try:
+        return str(store.resolve_run(ref).run_id)
+    except RunIdError as exc:
+        raise ExportError(str(exc)) from None
+
+
 def select_runs(store: Any, run_ids: Sequence[str] | None = None) -> list[Any]:
     """The runs to read: all of them, or `run_ids` and every run below them (a bench run's
     per-problem runs, an expert-iteration loop's rounds), oldest first."""
@@ -135,12 +144,9 @@ def select_runs(store: Any, run_ids: Sequence[str] | None = None) -> list[Any]:
     if not run_ids:
         return every
     children: dict[str | None, list[Any]] = defaultdict(list)
-    by_id = {r.run_id: r for r in every}
     for r in every:
         children[r.parent_run_id].append(r)
-    unknown = [rid for rid in run_ids if rid not in by_id]
-    if unknown:
-        raise ExportError(f"unknown run id(s): {', '.join(unknown[:5])}")
+    run_ids = [_resolve(store, rid) for rid in run_ids]  # any unique prefix of 4+ characters
     wanted: set[str] = set()
     stack = list(run_ids)
     while stack:

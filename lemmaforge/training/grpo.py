@@ -17,12 +17,12 @@ Presets (`PRESETS`, functions returning a `GRPOConfig`; keyword arguments overri
 - `cpu`: smoke test with the tiny model, no GPU, seconds:
 
       lemmaforge train grpo --data problems.jsonl --tiny --preset cpu --verifier kimina \\
-          --kimina-url http://127.0.0.1:8000 --output runs/grpo-smoke --max-steps 2
+          --kimina-url http://127.0.0.1:8002 --output runs/grpo-smoke --max-steps 2
 
 - `gpu`: one GPU, generation with transformers (no vLLM needed), bf16, gradient checkpointing:
 
       lemmaforge train grpo --data minif2f_valid.jsonl --model deepseek-ai/DeepSeek-Prover-V2-7B \\
-          --preset gpu --lora --verifier kimina --kimina-url http://127.0.0.1:8000 --output runs/grpo
+          --preset gpu --lora --verifier kimina --kimina-url http://127.0.0.1:8002 --output runs/grpo
 
 - `colocate`: one GPU (e.g. one H200) running both training and vLLM generation; vLLM takes
   `vllm_gpu_memory_utilization` of the memory (0.3), the model loads in bf16, gradient
@@ -30,9 +30,9 @@ Presets (`PRESETS`, functions returning a `GRPOConfig`; keyword arguments overri
   states needs ~4x the weights). Verification runs on a Kimina Lean Server (CPU):
 
       pip install 'lemmaforge[train]' 'trl[vllm]>=1.16,<1.17'
-      docker run -d -p 8000:8000 projectnumina/kimina-lean-server:2.0.0
+      docker run -d -p 8002:8000 projectnumina/kimina-lean-server:2.0.0
       lemmaforge train grpo --data problems.jsonl --model deepseek-ai/DeepSeek-Prover-V2-7B \\
-          --preset colocate --lora --verifier kimina --kimina-url http://127.0.0.1:8000 \\
+          --preset colocate --lora --verifier kimina --kimina-url http://127.0.0.1:8002 \\
           --output runs/grpo --num-generations 8 --max-completion-length 4096
 
 - `server`: generation on a separate vLLM server (different GPUs), weights pushed over NCCL
@@ -43,7 +43,7 @@ Presets (`PRESETS`, functions returning a `GRPOConfig`; keyword arguments overri
           --max-logprobs -1 --max-model-len 8192 --enable-prefix-caching --port 8001
       CUDA_VISIBLE_DEVICES=1 lemmaforge train grpo --data problems.jsonl \\
           --model deepseek-ai/DeepSeek-Prover-V2-7B --preset server --vllm-url http://127.0.0.1:8001 \\
-          --verifier kimina --kimina-url http://127.0.0.1:8000 --output runs/grpo
+          --verifier kimina --kimina-url http://127.0.0.1:8002 --output runs/grpo
 
 GRPO defaults follow TRL 1.16 / DAPO for the GPU presets: beta 0 (no reference model),
 `loss_type="dapo"`, `epsilon_high=0.28`, `mask_truncated_completions=True`, lr 1e-6,

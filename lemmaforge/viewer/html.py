@@ -5,6 +5,11 @@ One file, nothing fetched at view time: CSS and the few lines of JavaScript are 
 inline SVG, the tree is nested `<details>` elements (collapsible without any script). Every piece
 of model or Lean text goes through `html.escape` (`esc`), so a completion holding `<script>` is
 shown as text, never run.
+
+A run's page opens on a compact outline of its proof tree (one row per goal and sketch: how it
+closed, depth, cost), each row one click from that node's statement, attempts, prompts and Lean
+messages further down; long text wraps (nothing scrolls sideways at 800 px), and the timeline has a
+legend. Internal names are shown in words (`viewer/words.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lemmaforge.viewer.text import budget_line, stop_line
+from lemmaforge.viewer.words import status_class, status_words, strategy_words
 
 CSS = """
 :root { --ok:#1a7f37; --bad:#cf222e; --warn:#9a6700; --dim:#6e7781; --bg:#f6f8fa; --line:#d0d7de; }
@@ -24,8 +30,10 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
 h1 { font-size: 1.35em; margin: .2em 0 .4em; } h2 { font-size: 1.1em; margin: 1.4em 0 .5em;
        border-bottom: 1px solid var(--line); padding-bottom: .2em; }
 pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: .6em .8em;
-      overflow-x: auto; white-space: pre; font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; margin: .3em 0; }
-code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
+      white-space: pre-wrap; overflow-wrap: anywhere; font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace;
+      margin: .3em 0; }
+code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
+summary, td, p, h1 { overflow-wrap: anywhere; }
 details { margin: .15em 0 .15em 0; } details details { margin-left: 1.4em; }
 summary { cursor: pointer; padding: .15em .3em; border-radius: 4px; }
 summary:hover { background: var(--bg); }
@@ -37,20 +45,36 @@ summary:hover { background: var(--bg); }
 .dim { color: var(--dim); } .how { color: #0969da; }
 .body { margin-left: 1.4em; border-left: 2px solid var(--line); padding-left: .8em; }
 .label { font-size: .8em; text-transform: uppercase; letter-spacing: .04em; color: var(--dim); margin-top: .5em; }
-table { border-collapse: collapse; margin: .4em 0; } th, td { border: 1px solid var(--line); padding: .25em .6em; text-align: left; }
+table { border-collapse: collapse; margin: .4em 0; max-width: 100%; } th, td { border: 1px solid var(--line); padding: .25em .6em; text-align: left; }
 th { background: var(--bg); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .toolbar button { font: inherit; margin-right: .4em; padding: .15em .7em; border: 1px solid var(--line);
                   border-radius: 6px; background: #fff; cursor: pointer; }
 svg text { font: 11px system-ui, sans-serif; fill: #1f2328; }
+svg.timeline { width: 100%; height: auto; display: block; }
+#outline { width: 100%; } #outline td { vertical-align: top; } #outline td.goal { width: 55%; }
+#outline a { color: inherit; text-decoration: none; } #outline a:hover { text-decoration: underline; }
+#outline tr.sketch td.goal { color: var(--dim); font-style: italic; }
+.legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; margin: .3em 0 .6em; font-size: .9em; }
+.swatch { display: inline-block; width: 1.4em; height: .8em; border-radius: 2px; vertical-align: middle;
+          margin-right: .35em; opacity: .75; }
+dl.about { display: grid; grid-template-columns: max-content 1fr; gap: .15em 1em; margin: .4em 0 1em; }
+dl.about dt { color: var(--dim); } dl.about dd { margin: 0; overflow-wrap: anywhere; }
+.badge.done { color: #0969da; }
+.badge, td.num { white-space: nowrap; overflow-wrap: normal; }
+svg.passk { max-width: 100%; height: auto; }
 """
 
 JS = """
 function setAll(open) { document.querySelectorAll('details').forEach(d => { d.open = open; }); }
-document.addEventListener('DOMContentLoaded', () => {
+// the tree's goals and sketches only: attempts (prompts, completions) stay closed
+function setTree(open) { document.querySelectorAll('details.node').forEach(d => { d.open = open; }); }
+function reveal() {
   const id = decodeURIComponent(location.hash.slice(1));
   const el = id && document.getElementById(id);
   if (el) { for (let d = el; d; d = d.parentElement) { if (d.tagName === 'DETAILS') d.open = true; } el.scrollIntoView(); }
-});
+}
+document.addEventListener('DOMContentLoaded', reveal);
+window.addEventListener('hashchange', reveal);
 """
 
 
@@ -87,7 +111,7 @@ def _attempt_html(a: dict[str, Any]) -> str:
     err = f': <span class="dim">{esc(_one_line(a["first_error"], 140))}</span>' if a.get("first_error") else ""
     timing = (f'gen {a["generation_seconds"]:.2f} s, ' if a.get("llm_call_id") else "") + f'Lean {a["check_seconds"]:.2f} s'
     summary = (f'<span class="badge {esc(a["verdict"])}">{esc(a["verdict"])}</span>'
-               f'{esc(a["strategy"])} #{a["sample"]}{err} <span class="dim">({timing})</span>')
+               f'{esc(strategy_words(a["strategy"]))} #{a["sample"]}{err} <span class="dim">({timing})</span>')
     messages = "\n".join(a.get("errors") or []) or None
     body = "".join((
         _pre("prompt" + (f' ({a["model"]})' if a.get("model") else ""), a.get("prompt")),
@@ -109,7 +133,7 @@ def _node_html(n: dict[str, Any], *, open_: bool) -> str:
     how = (f' <span class="how">{"by" if n["kind"] == "goal" else "—"} {esc(n["closed_by"])}</span>'
            if n.get("closed_by") else "")
     why = f' <span class="dim">({esc(_one_line(n["reason"], 80))})</span>' if n.get("reason") and n["status"] != "solved" else ""
-    summary = (f'<span class="badge {esc(n["status"])}">{esc(n["status"])}</span>{where}{esc(n["kind"])}{how}{why} '
+    summary = (f'<span class="badge {esc(n["status"])}">{esc(status_words(n["status"]))}</span>{where}{esc(n["kind"])}{how}{why} '
                f'<code>{esc(_one_line(n["summary"], 90))}</code> '
                f'<span class="dim">{len(n["attempts"])} attempt(s), {n["seconds"]:.2f} s</span>')
     parts = [
@@ -127,6 +151,42 @@ def _node_html(n: dict[str, Any], *, open_: bool) -> str:
             f'<summary>{summary}</summary><div class="body">{"".join(parts)}</div></details>')
 
 
+def _cost(n: dict[str, Any]) -> str:
+    """A node's own cost: its attempts (Lean checks), the model requests they came from, its time."""
+    calls = len({a["llm_call_id"] for a in n["attempts"] if a.get("llm_call_id")})
+    checks = sum(1 for a in n["attempts"] if a.get("code"))
+    return f'{calls} LLM · {checks} Lean · {n["seconds"]:.1f} s'
+
+
+def _outline_rows(n: dict[str, Any], level: int, rows: list[str]) -> None:
+    how = n.get("closed_by") or _one_line(n.get("reason"), 80)
+    if n["kind"] == "goal":
+        where = f'hole {n["hole_index"]}: ' if n.get("hole_index") is not None else ""
+        what = f'{where}{_one_line(n["summary"], 240)}'
+    else:
+        what = f'sketch: {n["summary"]}'
+    rows.append(
+        f'<tr class="{esc(n["kind"])}"><td><span class="badge {esc(n["status"])}">{esc(status_words(n["status"]))}</span></td>'
+        f'<td class="goal" style="padding-left:{0.6 + 1.1 * level:.1f}em"><a href="#node-{esc(n["id"])}">{esc(what)}</a></td>'
+        f'<td>{esc(how)}</td><td class="num">{n["depth"]}</td>'
+        f'<td class="num">{esc(_cost(n))}</td></tr>'
+    )
+    for c in n["children"]:
+        _outline_rows(c, level + 1, rows)
+
+
+def outline_html(tree: dict[str, Any] | None) -> str:
+    """The proof tree at a glance: one row per goal and sketch (indented by nesting), how it closed
+    (or why not), its depth and its own cost; each row links to the node's details below."""
+    if not tree:
+        return '<p class="dim">no nodes recorded</p>'
+    rows: list[str] = []
+    _outline_rows(tree, 0, rows)
+    return ('<table id="outline"><tr><th>status</th><th>goal</th><th>how it closed</th><th>depth</th>'
+            f'<th>cost</th></tr>{"".join(rows)}</table>'
+            '<p class="dim">Click a goal for its statement, attempts, prompts and Lean messages.</p>')
+
+
 def timeline_svg(events: Sequence[dict[str, Any]], *, width: int = 1100) -> str:
     """LLM calls and Lean checks as bars on two lanes against seconds since the run started;
     each bar's tooltip (`<title>`) says what it was."""
@@ -136,8 +196,9 @@ def timeline_svg(events: Sequence[dict[str, Any]], *, width: int = 1100) -> str:
     left, lane_h, top = 60, 26, 8
     scale = (width - left - 20) / end
     lanes = {"llm": 0, "lean": 1}
-    out = [f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + 2 * lane_h + 30}" '
-           f'role="img" aria-label="timeline">']
+    height = top + 2 * lane_h + 30
+    out = [f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'preserveAspectRatio="xMinYMin meet" role="img" aria-label="timeline">']
     for name, i in lanes.items():
         y = top + i * lane_h
         out.append(f'<text x="4" y="{y + 16}">{"LLM" if name == "llm" else "Lean"}</text>')
@@ -146,7 +207,7 @@ def timeline_svg(events: Sequence[dict[str, Any]], *, width: int = 1100) -> str:
         y = top + lanes.get(e["kind"], 1) * lane_h + 4
         x = left + e["start"] * scale
         w = max(2.0, (e["end"] - e["start"]) * scale)
-        colour = ("#0969da" if e["ok"] else "#cf222e") if e["kind"] == "llm" else ("#1a7f37" if e["ok"] else "#bc4c00")
+        colour = TIMELINE_COLOURS[(e["kind"] if e["kind"] == "llm" else "lean", bool(e["ok"]))]
         out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{lane_h - 10}" fill="{colour}" opacity=".75">'
                    f'<title>{esc(e["label"])}: {e["start"]:.2f}–{e["end"]:.2f} s</title></rect>')
     axis_y = top + 2 * lane_h + 14
@@ -154,8 +215,29 @@ def timeline_svg(events: Sequence[dict[str, Any]], *, width: int = 1100) -> str:
         x = left + tick * scale
         out.append(f'<line x1="{x:.1f}" y1="{axis_y - 10}" x2="{x:.1f}" y2="{axis_y - 6}" stroke="#6e7781"/>')
         out.append(f'<text x="{x:.1f}" y="{axis_y + 4}" text-anchor="middle">{_fmt_tick(tick)} s</text>')
+    out.append(f'<text x="{width - 20}" y="{axis_y + 18}" text-anchor="end">seconds since the run started</text>')
     out.append("</svg>")
-    return "".join(out)
+    return timeline_legend() + "".join(out)
+
+
+#: the timeline's bar colours, by (lane, ok): the legend and the bars read the same table
+TIMELINE_COLOURS = {
+    ("llm", True): "#0969da", ("llm", False): "#cf222e",
+    ("lean", True): "#1a7f37", ("lean", False): "#bc4c00",
+}
+_LEGEND = (
+    (("llm", True), "LLM call (planner or prover request)"),
+    (("llm", False), "LLM call that failed"),
+    (("lean", True), "Lean check: valid"),
+    (("lean", False), "Lean check: rejected or error"),
+)
+
+
+def timeline_legend() -> str:
+    items = "".join(f'<span><span class="swatch" style="background:{TIMELINE_COLOURS[key]}"></span>{esc(text)}</span>'
+                    for key, text in _LEGEND)
+    return (f'<div class="legend" id="timeline-legend">{items}<span class="dim">one bar per request, from when it '
+            'was sent to its answer; hover a bar for what it was</span></div>')
 
 
 def _ticks(end: float, n: int = 6) -> list[float]:
@@ -185,7 +267,8 @@ def render_run_page(view: dict[str, Any]) -> str:
         rows.append(f'<tr><td>{label}</td><td class="num">{esc(_num(b.get("spent")))}{ahead}</td>'
                     f'<td class="num">{esc(_num(b.get("limit")))}</td></tr>')
     head = [
-        f'<h1>{esc(problem)} <span class="badge {esc(run["status"])}">{esc(run["status"])}</span></h1>',
+        f'<h1>{esc(problem)} <span class="badge {esc(status_class(run["status"], run["kind"]))}">'
+        f'{esc(status_words(run["status"], run["kind"]))}</span></h1>',
         f'<p>run <code>{esc(run["run_id"])}</code> ({esc(run["kind"])}), started {_when(run["started_at"])}, '
         f'{esc(_num(run.get("seconds")))} s; stop: <b>{esc(stop_line(run.get("stop_reason")))}</b>'
         + (f'; part of bench <code>{esc(run["parent_run_id"])}</code>' if run.get("parent_run_id") else "")
@@ -199,16 +282,19 @@ def render_run_page(view: dict[str, Any]) -> str:
     tree = view.get("tree")
     if view.get("children"):
         items = "".join(
-            f'<tr><td><code>{esc(c["run_id"])}</code></td><td class="{esc(c["status"])}">{esc(c["status"])}</td>'
-            f'<td>{esc(c.get("problem") or c["problem_id"])}</td><td>{esc(c.get("stop_reason") or "")}</td></tr>'
+            f'<tr><td><code>{esc(c["run_id"])}</code></td><td class="{esc(c["status"])}">{esc(status_words(c["status"]))}</td>'
+            f'<td>{esc(c.get("problem") or c["problem_id"])}</td><td>{esc(stop_line(c.get("stop_reason")))}</td></tr>'
             for c in view["children"]
         )
         head.append(f'<h2>Per-problem runs</h2><p class="dim">`lemmaforge report {esc(run["run_id"])} --html` links '
                     f'each to its tree.</p><table id="children"><tr><th>run</th><th>status</th><th>problem</th>'
                     f'<th>stop</th></tr>{items}</table>')
     sections = [
+        "<h2>Outline</h2>",
+        outline_html(tree),
         "<h2>Proof tree</h2>",
-        '<div class="toolbar"><button type="button" onclick="setAll(true)">expand all</button>'
+        # "expand tree" opens goals and sketches, never every prompt and completion at once
+        '<div class="toolbar"><button type="button" id="expand-tree" onclick="setTree(true)">expand tree</button>'
         '<button type="button" onclick="setAll(false)">collapse all</button></div>',
         _node_html(tree, open_=True) if tree else '<p class="dim">no nodes recorded</p>',
         "<h2>Assembled proof</h2>",

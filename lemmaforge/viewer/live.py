@@ -16,6 +16,7 @@ from rich.text import Text
 from lemmaforge.records import AttemptRecord, LLMCallRecord, NodeCreated, RunFinished, RunStarted
 from lemmaforge.viewer.inert import Inert, inert, markup
 from lemmaforge.viewer.model import first_error
+from lemmaforge.viewer.words import SEARCH_EXHAUSTED, stop_words
 
 
 def _line(text: str) -> str:
@@ -107,10 +108,13 @@ def stop_message(result: Any, watch: RunWatch, budget: Any) -> list[str]:
     """The lines (rich markup) `prove` prints on stderr when a search ends without a proof."""
     reason = result.stop_reason
     if reason == "exhausted":
-        # no budget ran out: the search tried everything its limits allowed
+        # no budget ran out: the search tried everything its limits allowed (the words `runs` and
+        # `show` use too: viewer/words.py)
         at_depth = f"; the depth limit max_depth={budget.max_depth} was reached" if watch.depth >= budget.max_depth else ""
-        reason = ("every strategy failed on the root goal (no budget ran out" + at_depth + "; raise "
-                  "prover_samples_per_goal, sketch_alternatives or max_depth with --budget to search further)")
+        reason = (f"{SEARCH_EXHAUSTED}: every strategy failed on the root goal{at_depth}; raise "
+                  "prover_samples_per_goal, sketch_alternatives or max_depth with --budget to search further")
+    else:
+        reason = stop_words(reason)
     lines = [
         f"[red]not proved[/]: {markup(reason)}",
         f"  spent: LLM calls {result.stats.llm_calls}/{budget.llm_calls}, Lean checks {result.stats.checks}/"

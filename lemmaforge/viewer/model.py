@@ -25,37 +25,23 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from lemmaforge.errors import InputError
+from lemmaforge.db.errors import RunIdError
+from lemmaforge.viewer.words import STRATEGY_WORDS, strategy_words
 
-#: how a solved goal's strategy reads to a person
-_STRATEGY_WORDS = {
-    "cache": "cache",
-    "automation": "automation",
-    "prover": "prover sample",
-    "prover_correction": "prover correction",
-    "planner": "sketch",
-    "sketch_correction": "corrected sketch",
-    "assembly": "assembly",
-}
+#: how a solved goal's strategy reads to a person (one table for every page: viewer/words.py)
+_STRATEGY_WORDS = STRATEGY_WORDS
 
 _ERROR_VERDICTS = frozenset({"error", "incomplete", "timeout", "crashed", "rejected", "skipped"})
 
 
-class RunNotFound(InputError, LookupError):
-    """No run with this id (or unique id prefix) in the store; the message is one line."""
+#: no run with this id, several with this prefix, or a prefix too short (one line): the store's own
+RunNotFound = RunIdError
 
 
 def resolve_run_id(store: Any, run_id: str) -> str:
-    """The full id of `run_id`, which may be a unique prefix (as `lemmaforge runs` shows ids)."""
-    if store.get_run(run_id) is not None:
-        return run_id
-    if len(run_id) >= 4:
-        matches = [r.run_id for r in store.runs() if r.run_id.startswith(run_id)]
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            raise RunNotFound(f"run id prefix {run_id!r} is ambiguous ({len(matches)} runs); give more of it")
-    raise RunNotFound(f"no run {run_id!r} in {store.url} (list them with `lemmaforge runs`)")
+    """The full id of `run_id`, which may be any unique prefix of 4+ characters (as `lemmaforge
+    runs` shows ids): the store's one resolver, which every command uses."""
+    return str(store.resolve_run(run_id).run_id)
 
 
 def first_error(errors: list[str] | None) -> str | None:
@@ -226,7 +212,7 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
         end = a.created_at - t0
         timeline.append({
             "kind": "lean", "start": round(max(0.0, end - a.check_seconds), 3), "end": round(end, 3),
-            "label": f"{a.strategy}: {a.verdict}", "ok": a.verdict == "valid", "node_id": a.node_id,
+            "label": f"{strategy_words(a.strategy)}: {a.verdict}", "ok": a.verdict == "valid", "node_id": a.node_id,
         })
     timeline.sort(key=lambda e: (e["start"], e["end"]))
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from lemmaforge.viewer.inert import inert, markup
+from lemmaforge.viewer.words import SEARCH_EXHAUSTED, status_class, status_words, stop_words, strategy_words
 
 
 def escape(text: object) -> str:
@@ -21,9 +22,10 @@ def escape(text: object) -> str:
     tabs included (a newline in a name must not start a line that looks like output)."""
     return markup(text, keep="")
 
+
 _STATUS_COLOUR = {
     "proved": "green", "solved": "green", "not_proved": "red", "failed": "red", "abandoned": "magenta",
-    "cancelled": "dim", "running": "yellow", "open": "yellow",
+    "cancelled": "dim", "running": "yellow", "open": "yellow", "done": "blue",
 }
 
 
@@ -57,26 +59,24 @@ def runs_table(rows: list[dict[str, Any]]) -> Table:
         t.add_column(name, justify=justify, overflow="fold", no_wrap=not flexible,  # type: ignore[arg-type]
                      ratio=1 if flexible else None)
     for r in rows:
-        colour = _STATUS_COLOUR.get(r["status"], "white")
+        colour = _STATUS_COLOUR.get(status_class(r["status"], r["kind"]), "white")
         what = r.get("problem") or r["problem_id"] or "-"
         if r["kind"] not in ("prove",):
             what = f"{r['kind']}: {what}"
         cost = f"{_num(r['llm_calls'])}/{_num(r['lean_checks'])}"
         started = dt.datetime.fromtimestamp(r["started_at"], dt.UTC).strftime("%m-%d %H:%M") if r["started_at"] else "-"
         t.add_row(
-            escape(r["run_id"][:12]), f"[{colour}]{escape(r['status'])}[/]", escape(what), started, _num(r["seconds"]),
-            cost, _num(r["depth"]), escape(_clip(r["stop_reason"], 60)),
+            escape(r["run_id"][:12]), f"[{colour}]{escape(status_words(r['status'], r['kind']))}[/]", escape(what), started,
+            _num(r["seconds"]), cost, _num(r["depth"]), escape(_clip(stop_words(r["stop_reason"]), 60)),
         )
     return t
 
 
 def stop_line(reason: str | None) -> str:
     """The engine's stop reason, said so that a person knows what ran out."""
-    if reason is None:
-        return "-"
     if reason == "exhausted":
-        return "search exhausted: no strategy closed the root goal within the depth and sample limits"
-    return reason
+        return f"{SEARCH_EXHAUSTED}: no strategy closed the root goal within the depth and sample limits"
+    return stop_words(reason)
 
 
 def budget_line(budget: dict[str, Any]) -> str:
@@ -108,7 +108,7 @@ def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> Non
         err = f": {escape(_clip(a['first_error'], 90))}" if a.get("first_error") else ""
         colour = "green" if a["verdict"] == "valid" else "red"
         timing = f"gen {a['generation_seconds']:.2f} s, " if a.get("llm_call_id") else ""
-        branch.add(f"[dim]{escape(a['strategy'])} #{escape(a['sample'])}[/] [{colour}]{escape(a['verdict'])}[/]{err} "
+        branch.add(f"[dim]{escape(strategy_words(a['strategy']))} #{escape(a['sample'])}[/] [{colour}]{escape(a['verdict'])}[/]{err} "
                    f"[dim]({timing}Lean {a['check_seconds']:.2f} s)[/]")
 
 
@@ -131,9 +131,9 @@ def tree(view: dict[str, Any], *, all_attempts: bool = False) -> Tree | None:
 
 def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False) -> None:
     run = view["run"]
-    colour = _STATUS_COLOUR.get(run["status"], "yellow")
+    colour = _STATUS_COLOUR.get(status_class(run["status"], run["kind"]), "yellow")
     problem = f"{run['problem']} ({run['dataset']})" if run["problem"] else (run["problem_id"] or "-")
-    console.print(f"run {escape(run['run_id'])}: {escape(run['kind'])} [{colour}]{escape(run['status'])}[/] "
+    console.print(f"run {escape(run['run_id'])}: {escape(run['kind'])} [{colour}]{escape(status_words(run['status'], run['kind']))}[/] "
                   f"problem {escape(problem)}; started {_when(run['started_at'])} UTC, {_num(run['seconds'])} s",
                   soft_wrap=True)
     if run.get("parent_run_id"):

@@ -113,3 +113,17 @@ def test_show_of_a_bench_run_lists_its_problem_runs(clone):
     assert view["tree"] is None and len(view["children"]) == 3
     text = clone["run"]("show", bench["run_id"], "--db", clone["db"])
     assert text.returncode == 0 and "3 per-problem run(s)" in text.stdout and f"lemmaforge report {bench['run_id']}" in text.stdout
+
+
+def test_ids_as_runs_prints_them_name_runs_everywhere(clone):
+    """Issue 40: the 12 characters `runs` prints are an id `report`, `show` and `bench --resume` take."""
+    rows = json.loads(clone["run"]("runs", "--db", clone["db"], "--kind", "bench", "--json").stdout)["runs"]
+    short = rows[0]["run_id"][:12]
+    assert short in clone["run"]("runs", "--db", clone["db"]).stdout
+    report = clone["run"]("report", short, "--db", clone["db"], "--json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["run_id"] == rows[0]["run_id"]
+    show = clone["run"]("show", short, "--db", clone["db"])
+    assert show.returncode == 0 and "bench done" in " ".join(show.stdout.split())
+    too_short = clone["run"]("report", short[:3], "--db", clone["db"])
+    assert too_short.returncode == 2 and "too short" in too_short.stderr

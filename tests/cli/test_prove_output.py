@@ -196,7 +196,7 @@ def test_search_that_runs_out_of_strategies_says_no_budget_ran_out(tmp_path, mon
         r = runner.invoke(app, prove_args(problem, kimina, llm, f"sqlite:///{tmp_path / 'r.db'}", "--budget",
                                           "max_depth=0"), env=ENV)
     assert r.exit_code == 1, r.output
-    assert "every strategy failed on the root goal (no budget ran out" in r.stderr
+    assert "search exhausted (no budget ran out): every strategy failed on the root goal" in r.stderr
     assert "max_depth=0 was reached" in r.stderr and "last Lean error: 17:2: error: tactic failed" in r.stderr
 
 

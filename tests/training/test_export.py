@@ -403,7 +403,7 @@ def test_gen_data_cli(store_db, tmp_path):
     assert r.exit_code == 1  # the bench runs hold no decomposition: nothing to write
     for args, message in [
         (["--kinds", "sft,dpo"], "unknown kind"),
-        (["--runs", "nope"], "unknown run id"),
+        (["--runs", "nope"], "unknown run"),
         (["--holdout", "no_such_dataset:test"], "--holdout"),
         (["--db", f"sqlite:///{tmp_path / 'none.db'}"], "no database at"),
     ]:

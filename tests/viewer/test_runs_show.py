@@ -41,7 +41,7 @@ def test_runs_lists_newest_first_and_filters(recorded):
 
     table = invoke("runs", "--db", recorded.db)
     assert table.exit_code == 0
-    assert recorded.proved[:12] in table.stdout and "not_proved" in table.stdout and "budget exhausted" in table.stdout
+    assert recorded.proved[:12] in table.stdout and "not proved" in table.stdout and "budget exhausted" in table.stdout
 
 
 def test_runs_bad_input_is_one_line_exit_2(recorded, tmp_path):
@@ -62,7 +62,7 @@ def test_show_text_tells_how_each_goal_closed(recorded):
     assert "by automation: auto_tac" in out  # hole h1
     assert "by prover sample 1" in out  # holes h2 and the closing one
     assert "all 3 holes closed" in out
-    assert "prover #1 error: 17:2: error: tactic failed" in out  # a failed attempt with Lean's first error
+    assert "prover sample #1 error: 17:2: error: tactic failed" in out  # a failed attempt with Lean's first error
     assert "LLM calls " in out and "/256" in out and "Lean checks " in out and "/2000" in out
     assert "exact hard_fact" in out  # the proof is printed
 
@@ -112,7 +112,7 @@ def test_show_json_is_the_whole_tree(recorded):
 
 def test_show_unknown_run_is_exit_2(recorded, tmp_path):
     r = invoke("show", "nope-not-a-run", "--db", recorded.db)
-    assert r.exit_code == 2 and "no run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
+    assert r.exit_code == 2 and "unknown run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
     r = invoke("show", recorded.proved, "--db", recorded.db, "--html", str(tmp_path / "missing" / "t.html"))
     assert r.exit_code == 2 and "does not exist" in r.output
 
