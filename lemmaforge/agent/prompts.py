@@ -163,7 +163,7 @@ def kimina_preview_prompt(header: str, open_statement: str, informal: str | None
     card's layout; with none, the cleaned code, as Goedel-Prover-V2's KiminaCoTHandler fills it),
     then the statement ending `:= by` in a ```lean4 block."""
     formal_statement = _statement_code(header, open_statement, informal, "")
-    problem = informal.strip() if informal and informal.strip() else clean_code_string(formal_statement)
+    problem = informal if informal and informal.strip() else clean_code_string(formal_statement)
     prompt = KIMINA_PREVIEW_INSTRUCTION
     prompt += f"\n# Problem:{problem}"
     prompt += f"\n# Formal statement:\n```lean4\n{formal_statement}\n```\n"
