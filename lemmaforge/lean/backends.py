@@ -8,6 +8,8 @@ import, and a broken optional backend does not break the others.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import Verifier, VerifierError
@@ -34,8 +36,16 @@ def _statement_checker(cfg: VerifierConfig) -> object:
     assert cfg.safe_verify is not None
     if cfg.project is None:
         raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
+    sandbox = None
+    if cfg.sandbox:  # SafeVerify compiles the candidate, which runs its code: sandboxed like the backends
+        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.sandbox import make_sandbox
+
+        paths = [Path(cfg.project).expanduser().resolve(), Path(cfg.safe_verify).expanduser().resolve().parent,
+                 *cfg.sandbox_paths]
+        sandbox = make_sandbox(paths, lake=find_lake(cfg.lake_path) or cfg.lake_path)
     return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
-                             workers=cfg.workers)
+                             workers=cfg.workers, sandbox=sandbox)
 
 
 def _default_statement_checker(cfg: VerifierConfig) -> object:

@@ -20,13 +20,17 @@ ends with `Finished.` on stdout.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
+import signal
 import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import VerifierError
 
 SAFE_VERIFY_REPO = "https://github.com/GasStationManager/SafeVerify"
@@ -84,8 +88,11 @@ class SafeVerifyChecker:
     name = "safe_verify"
 
     def __init__(self, executable: Path | str, project: Path | str, *, lake: str = "lake",
-                 timeout: float = 600.0, workers: int = 1) -> None:
+                 timeout: float = 600.0, workers: int = 1, sandbox: Sandbox | None = None) -> None:
         self.executable = Path(executable)
+        # Compiling the candidate runs its code: under the backends' sandbox (lean/sandbox.py), with
+        # the comparison's temporary folder the only writable place.
+        self.sandbox = sandbox
         self.project = Path(project)
         self.lake = lake
         self.timeout = timeout
@@ -106,29 +113,35 @@ class SafeVerifyChecker:
                 submission.write_text(candidate, encoding="utf-8")
                 for src in (target, submission):
                     code, out, err = await self._run([self.lake, "env", "lean", "-o", str(src.with_suffix(".olean")),
-                                                      str(src)], limit)
+                                                      str(src)], limit, writable=tmp)
                     if code != 0:
                         tail = (err.strip() or out.strip())[-_TAIL:]
                         return StatementVerdict(None, f"compiling {src.name} for SafeVerify failed ({code}): {tail}")
                 code, out, err = await self._run(
                     [self.lake, "env", str(self.executable), str(target.with_suffix(".olean")),
                      str(submission.with_suffix(".olean"))],
-                    limit,
+                    limit, writable=tmp,
                 )
                 return parse_safe_verify(code, out, err, allowed_axioms)
 
-    async def _run(self, argv: list[str], limit: float) -> tuple[int | None, str, str]:
+    async def _run(self, argv: list[str], limit: float, *, writable: str) -> tuple[int | None, str, str]:
+        env = None
+        if self.sandbox is not None:
+            argv, env = self.sandbox.wrap(argv, cwd=self.project, writable=writable), self.sandbox.environment(writable)
         try:
             process = await asyncio.create_subprocess_exec(
                 *argv, cwd=self.project, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True, env=env,
             )
         except OSError as exc:
             raise VerifierError(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
         try:
             out, err = await asyncio.wait_for(process.communicate(), limit)
         except TimeoutError:
-            process.kill()
+            # the whole group (start_new_session): lake, the lean it started, and inside the sandbox
+            # everything in bwrap's pid namespace; killing bwrap alone leaves those running
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
             return None, "", f"timed out after {limit:g}s"
         return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")

@@ -110,3 +110,38 @@ def test_run_versions_name_the_sandbox_that_ran_lean(monkeypatch: pytest.MonkeyP
     assert versions(load_config(None, {"verifier": {"backend": "lake"}}, environ={}))["sandbox"] == "bwrap"
     assert "sandbox" not in versions(load_config(None, {"verifier": {"backend": "lake", "sandbox": False}}, environ={}))
     assert "sandbox" not in versions(load_config(None, {"verifier": {"backend": "kimina"}}, environ={}))
+
+
+def test_prove_records_no_sandbox_with_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prove --no-sandbox` (here on the fake Kimina server and fake models) is in the run's
+    recorded config; without the flag the default (sandboxed) is."""
+    from sqlalchemy import create_engine, select
+    from sqlalchemy.orm import Session
+
+    from lemmaforge.db.models import RunRow
+    from tests.fakes.fake_kimina import FakeKimina
+    from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
+    from tests.viewer.conftest import ENV, fake_lean, prove_args
+
+    for var in list(os.environ):
+        if var.startswith("LEMMAFORGE_"):
+            monkeypatch.delenv(var)
+    problem = tmp_path / "t.lean"
+    problem.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'runs.db'}"
+    ids = {}
+    for flag in ("--no-sandbox", None):
+        with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+            extra = [flag] if flag else []
+            r = runner.invoke(app, [*prove_args(problem, kimina, llm, db, "--budget", "llm_calls=1"), *extra, "--json"],
+                              env=ENV)
+            assert r.exit_code == 1, r.output
+            ids[flag] = json.loads(r.stdout)["run_id"]
+    engine = create_engine(db)
+    with Session(engine) as session:
+        recorded = {flag: session.scalars(select(RunRow).where(RunRow.id == run_id)).one().config
+                    for flag, run_id in ids.items()}
+    engine.dispose()
+    assert recorded["--no-sandbox"]["verifier"]["sandbox"] is False
+    assert recorded[None]["verifier"]["sandbox"] is True

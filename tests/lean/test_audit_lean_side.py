@@ -39,6 +39,9 @@ def project(tmp_path: Path) -> Path:
 
 
 def lake_cfg(project: Path, **kw) -> VerifierConfig:
+    # Unsandboxed: the fakes take their script from FAKE_* variables, which the sandbox does not
+    # pass in (sandboxed runs: tests/lean/test_sandbox.py).
+    kw = {"sandbox": False, **kw}
     return VerifierConfig(backend="lake", lake_path=FAKE_LAKE, project=project, safe_verify=FAKE_SV, timeout=30, **kw)
 
 

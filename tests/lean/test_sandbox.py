@@ -249,3 +249,26 @@ async def test_a_sandboxed_repl_that_hangs_is_killed_whole(tmp_path: Path, home:
     assert not private.exists()
     left = [p for p in psutil.process_iter(["cmdline"]) if config_path in " ".join(p.info["cmdline"] or [])]
     assert left == []
+
+
+@needs_bwrap
+async def test_safe_verify_compiles_the_candidate_inside_the_sandbox(tmp_path: Path, home: Path) -> None:
+    """SafeVerify's `lake env lean -o` elaborates the candidate (runs its code): it goes through
+    the same sandbox, with the comparison's temporary folder the only writable place."""
+    from lemmaforge.lean.backends import make_verifier
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "lakefile.toml").write_text('name = "P"\n', encoding="utf-8")
+    python = Path(sys.executable).resolve().parents[1]
+    cfg = VerifierConfig(backend="lake", project=project, lake_path=str(FAKES / "lake"),
+                         safe_verify=FAKES / "fake_safe_verify.py", sandbox_paths=[python, Path(sys.base_prefix)])
+    verifier = make_verifier(cfg)
+    try:
+        checker = verifier.statement_checker
+        assert checker is not None and checker.sandbox is not None  # type: ignore[attr-defined]
+        verdict = await checker.compare(HEADER + "theorem t : (1 : ℕ) + 1 = 2 := by\n  sorry\n",  # type: ignore[attr-defined]
+                                        HEADER + PROOF, allowed_axioms=set())
+        assert verdict.same is True, verdict
+    finally:
+        await verifier.close()
