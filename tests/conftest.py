@@ -79,3 +79,13 @@ def any_db_url(request, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store' / 'lemmaforge.db'}"
     return request.getfixturevalue("pg_url")
+
+
+# What every run says on stderr at start (which prover preset it uses, that it has no planner):
+# tests that want a command's one error line read stderr without these.
+START_NOTES = ("prover preset:", "no planner:")
+
+
+def error_lines(stderr: str) -> list[str]:
+    """stderr's non-empty lines, less the start-of-run notes."""
+    return [ln for ln in stderr.strip().splitlines() if ln.strip() and not ln.startswith(START_NOTES)]

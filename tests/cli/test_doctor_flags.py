@@ -87,7 +87,7 @@ def test_kimina_flags_and_the_server_s_lean_version():
 
 
 def test_a_kimina_that_does_not_say_its_version_is_reported_not_guessed():
-    with FakeKimina() as kimina:  # answers the probe with no message at all
+    with FakeKimina(responder=ScriptedLean(lean_version=None)) as kimina:  # answers the probe with no message
         code, report = doctor("--verifier", "kimina", "--kimina-url", kimina.url)
     assert code == 0  # the server is usable; what it runs is unknown, and said so
     assert report["lean_version"] is None and report["by_name"]["lean version"]["status"] == "error"

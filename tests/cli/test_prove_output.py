@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.db import Store
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, error_lines
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.search.scenarios import DEFS, HEADER, THEOREM, add_prover, lean_block, prover_rule
@@ -211,6 +211,6 @@ def test_a_backend_that_dies_is_one_line_with_the_run_id(tmp_path, monkeypatch):
     assert r.exit_code == 2, r.output
     [run] = Store(db).runs(kind="prove")
     # the lines said at start (which prover preset, no planner) come before the one error line
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip() and not ln.startswith(("prover preset:", "no planner:"))]
+    lines = error_lines(r.stderr)
     assert len(lines) == 1 and lines[0].startswith("error:") and f"(run {run.run_id} recorded as failed" in lines[0]
     assert run.status == "failed" and r.stdout == ""

@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from lemmaforge.db import Store, StoreError
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, error_lines
 
 runner = CliRunner()
 REPORT_KEYS = ("problems", "solved", "tried", "attempts_done", "attempts_planned", "pass_at_k", "complete",
@@ -39,7 +39,7 @@ def invoke(args: list[str]):
 
 
 def one_line_error(result) -> str:  # type: ignore[no-untyped-def]
-    lines = result.output.strip().splitlines()
+    lines = error_lines(result.output)
     assert result.exit_code == 2 and len(lines) == 1, result.output
     return lines[0]
 

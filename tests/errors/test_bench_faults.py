@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
+from tests.conftest import error_lines
 from tests.fakes.fake_openai import Rule
 
 LIMIT, ATTEMPTS = 3, 2
@@ -148,7 +149,7 @@ def test_each_fault_stops_with_one_line_or_changes_nothing_and_resume_restores_t
             assert r.exit_code == fault.exit_code, r.output
             assert r.stdout == ""  # --json: no JSON for a stopped bench, nothing else either
             # the lines said at start (which prover preset, no planner) come before the one error line
-            lines = [ln for ln in r.stderr.strip().splitlines() if not ln.startswith(("prover preset:", "no planner:"))]
+            lines = error_lines(r.stderr)
             assert len(lines) == 1, r.stderr
             assert lines[0].startswith("error: ") and "--resume F" in lines[0]
             for word in fault.says:

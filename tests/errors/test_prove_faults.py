@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from lemmaforge.cli import app
 from lemmaforge.db import Store
 from lemmaforge.errors import StatementInvalid
+from tests.conftest import error_lines
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
 
@@ -44,7 +45,7 @@ def prove(tmp_path, kimina, llm, theorem: str = THEOREM, env: dict[str, str] | N
 def one_error_line(r) -> str:
     assert r.stdout == "", r.stdout  # --json: no JSON and nothing else on stdout
     # the lines said at start (which prover preset, no planner) come before the one error line
-    lines = [ln for ln in r.stderr.strip().splitlines() if not ln.startswith(("prover preset:", "no planner:"))]
+    lines = error_lines(r.stderr)
     assert len(lines) == 1, r.stderr
     assert lines[0].startswith("error: ")
     return lines[0]

@@ -11,6 +11,7 @@ from lemmaforge.benchmarks.verdict import bench_verdict
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, lean_block, script_prover
+from tests.conftest import error_lines
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
 
@@ -28,7 +29,7 @@ def test_a_bench_whose_every_statement_is_invalid_fails_with_one_line_and_exit_2
         chat = [q for q in llm.requests if q.endpoint == "chat"]
     assert r.exit_code == 2, r.output
     assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
+    lines = error_lines(r.stderr)
     assert len(lines) == 1 and "nothing valid to solve" in lines[0] and "2 statement(s)" in lines[0], r.stderr
     assert chat == []  # no budget spent
     run = Store(db).get_run("ALLBAD")

@@ -116,8 +116,9 @@ class ScriptedLean:
     base_axioms: Sequence[str] = DEFAULT_AXIOMS  # what every proof depends on
     sorry_warning: str = SORRY_WARNING_V4_19
     native_decide_axioms: Sequence[str] = NATIVE_DECIDE_AXIOMS
-    # what `#eval Lean.versionString` prints (Lean's Repr of the string: with quotes)
-    lean_version: str = "4.9.0"
+    # what `#eval Lean.versionString` prints (Lean's Repr of the string: with quotes); None: the
+    # server says nothing to it (an old or odd server)
+    lean_version: str | None = "4.9.0"
 
     def __call__(self, code: str) -> dict[str, Any]:
         return _Elaboration(self, code).response()
@@ -185,6 +186,8 @@ class _Elaboration:
         return out
 
     def _eval_version(self) -> None:
+        if self.lean.lean_version is None:
+            return
         for m in re.finditer(r"^#eval\s+Lean\.versionString\b", self.text, re.MULTILINE):
             self._message("info", json.dumps(self.lean.lean_version), m.start(), m.start() + len("#eval"))
 
