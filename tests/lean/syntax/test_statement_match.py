@@ -108,3 +108,12 @@ def test_harmless_header_options_may_differ() -> None:
     # An option that changes what the statement means is not harmless.
     auto = proof("(n : ℕ) : n + 0 = n").replace("maxHeartbeats 400000", "autoImplicit true")
     assert C.preamble_diff(original, auto) != []
+
+
+def test_the_exact_signature_is_read_inside_a_namespace_too() -> None:
+    # The original's file ends with `end Foo` after its `:= by sorry`: still known exactly, so
+    # the line after the `match` alternatives is compared (a guessed span would stop at the `|`).
+    original = HEADER + f"namespace Foo\n\ntheorem t {MATCH} := by\n  sorry\n\nend Foo\n"
+    changed = original.replace("f 0 = 1", "f 1 = 2").replace("  sorry", "  simp")
+    assert statement_match(original, original.replace("  sorry", "  simp")).same
+    assert not statement_match(original, changed).same
