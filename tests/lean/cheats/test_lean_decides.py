@@ -265,3 +265,29 @@ def test_prove_refuses_a_proof_whose_lean_type_differs(tmp_path, monkeypatch) ->
     r, _ = _prove(tmp_path, monkeypatch)
     assert r.exit_code == 1, r.output
     assert "audit rejected" in r.stderr and "proved\n" not in r.stderr
+
+
+# --- real Lean (LEMMAFORGE_LEAN_PROJECT) ----------------------------------------------------------
+
+from tests.conftest import LEAN_PROJECT, requires_lean  # noqa: E402 (the real-Lean switch)
+
+
+@requires_lean
+@pytest.mark.lean
+@pytest.mark.parametrize("backend", ["repl", "lake"])
+@pytest.mark.parametrize("kind", ["instance", "variable"])
+async def test_real_lean_type_probe_sees_what_the_text_layer_missed(backend, kind, blind_text_layer) -> None:
+    """On real Lean: the probe's options all exist, `#check @t` answers at its own line, the
+    honest proof's print equals the original's, and a meaning change the text layer missed is
+    never proved: Lean either fails the proof under the new meaning or prints another type."""
+    assert LEAN_PROJECT
+    verifier = make_verifier(VerifierConfig(backend=backend, project=Path(LEAN_PROJECT), workers=1, timeout=600))
+    try:
+        honest = await audit(HONEST, verifier, original=ORIGINAL, timeout=600)
+        assert honest.ok, honest.reasons
+        assert honest.lean_type and honest.lean_type.startswith("@t : ")
+        report = await audit(cheat(kind), verifier, original=ORIGINAL, timeout=600)
+        reasons = {r.reason for r in report.reasons}
+        assert not report.ok and (Reason.LEAN_ERROR in reasons or Reason.STATEMENT_CHANGED in reasons), reasons
+    finally:
+        await verifier.close()
