@@ -138,6 +138,10 @@ def judge(code: str) -> CheckResult:
         deps = "propext, sorryAx" if sorries else "propext"
         # at the probe's own position: the audit reads only the messages Lean attaches to it
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
+    for m in re.finditer(r"^#check @(\S+)", code, re.MULTILINE):
+        # the audit's type probe (lean/judge.py): the simulation never changes a statement's meaning,
+        # so the original and its proof print the same type
+        messages.append({"severity": "info", "pos": pos(m.start()), "data": f"@{m.group(1)} : sim"})
     if sorries:
         messages.append({"severity": "warning", "data": "declaration uses 'sorry'"})
     return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend="sim")

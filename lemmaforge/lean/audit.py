@@ -5,20 +5,26 @@ A proof counts only when ALL of these hold:
 1. the whitelist gate (`lean/gate.py`) passes it: beyond the problem's own context only
    theorems/lemmas/examples, `open` and resource options — decided on tokens, BEFORE Lean, and a
    refused text is never sent (it could run code on the Lean host);
-2. the theorem states what the original stated (`same_statement`, on tokens), and nothing before
-   it that the statement depends on was changed (PutnamBench answer slots may be filled);
+2. the candidate's theorem WITH THE ORIGINAL'S NAME (never the last one by position) carries the
+   original's exact signature tokens then `:=` (`syntax.statement_match`: the original ends in
+   `:= sorry`, so nothing about the span is guessed; spellings Lean reads alike tolerated), and
+   nothing before it that the statement depends on was changed (PutnamBench answer slots may be
+   filled); no `example` (it has no name to probe);
 3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
    native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
 4. a whole-file check has no error;
 5. the product's own `#print axioms` probe lists only whitelisted axioms (default `propext`,
    `Classical.choice`, `Quot.sound`; `Lean.ofReduceBool` / `Lean.trustCompiler` from
    `native_decide` only when allowed; axioms the original declares). Only the messages Lean
-   attaches to the probe itself count (`gate.probe_axioms`; on the REPL backend the probe is a
+   attaches to the probe itself count (`judge.run_probed`; on the REPL backend the probe is a
    separate command in the proof's environment), for exactly the theorem's full name. Matching
    "declaration uses sorry" strings is not enough (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9
    emitted no such warning): the kernel-level axiom list is the authority;
-6. where the verifier has Lean locally and SafeVerify is configured (`lean/safeverify.py`), Lean
-   itself agrees that the proof states the original (kernel replay, same constants and types).
+6. Lean decides (`lean/judge.py`): the same probe asks `#print axioms` of every other lemma the
+   candidate added, and prints the theorem's elaborated type under `pp.all` (`#check @T`); it
+   must equal the original's print, elaborated in a clean environment (cached per problem);
+7. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
+   is built (kernel replay, same constants and types); when it is not installed the report says so.
 
 Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
 `rejected`, `timeout`.

@@ -186,10 +186,15 @@ def _signature_tokens(code: str, decl: Declaration, *, exact: bool) -> tuple[tup
     k = next((i for i, t in enumerate(toks) if t.start >= decl.signature_start), len(toks))
     prev = toks[k - 1 : k] if k > 0 else []
     if exact:
-        tail = [t.text for t in toks[k:]]
+        stop = len(toks)
+        while stop - k >= 2 and toks[stop - 2].text == "end" and toks[stop - 1].kind == "ident":
+            stop -= 2  # `end Foo` closing the namespace/section the theorem sits in
+        while stop - k >= 1 and toks[stop - 1].text == "end":
+            stop -= 1
+        tail = [t.text for t in toks[k:stop]]
         for end in _SORRY_TAILS:
             if tuple(tail[-len(end) :]) == end:
-                sig = toks[k : len(toks) - len(end)]
+                sig = toks[k : stop - len(end)]
                 return canonical_tokens(_spelled([*prev, *sig]))[len(prev) :], ":="
         return None
     sig_end = decl.signature_start + len(code[decl.signature_start :]) - len(code[decl.signature_start :].lstrip())

@@ -153,7 +153,9 @@ def test_corpus_size_and_categories() -> None:
     assert len({c["id"] for c in CHEATS}) == len(CHEATS) and len({h["id"] for h in HONEST}) == len(HONEST)
     categories = {c["category"] for c in CHEATS}
     assert {"sorry", "custom axioms", "kernel bypass", "native computation", "statement tampering",
-            "metaprogramming", "lexer tricks", "output spoofing", "metavariables"} <= categories
+            "metaprogramming", "lexer tricks", "output spoofing", "metavariables",
+            # issue 37: categories 2 and 4
+            "statement span", "target by name"} <= categories
     for case in CHEATS:
         assert ("response" in case) == case["sent"] == ("probe" in case), case["id"]
 

@@ -221,3 +221,73 @@ async def test_safe_verify_runs_by_default_once_built(project) -> None:
         await verifier.close()
     assert report.ok, report.reasons
     assert report.statement_check is not None and report.statement_check["same"] is True
+
+
+# --- through `prove` ---------------------------------------------------------------------------------
+
+
+def _prove(tmp_path: Path, monkeypatch) -> tuple[object, list[str]]:
+    from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.search.scenarios import DEFS, add_prover, lean_block, prover_rule
+    from tests.search.scenarios import HEADER as SEARCH_HEADER
+    from tests.search.scenarios import THEOREM as SEARCH_THEOREM
+    from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args
+
+    _auto_tac(monkeypatch)
+    problem = tmp_path / "t.lean"
+    problem.write_text(SEARCH_HEADER + DEFS + SEARCH_THEOREM, encoding="utf-8")
+    kimina, llm = FakeKimina(responder=fake_lean()), FakeOpenAIServer(default=lean_block("bad_default"))
+    with kimina, llm:
+        add_prover(llm, *prover_rule("D x", "exact rfl"))
+        r = CliRunner().invoke(app, prove_args(problem, kimina, llm, f"sqlite:///{tmp_path / 'r.db'}"), env=ENV)
+        codes = [s["code"] for req in kimina.check_requests for s in req.body["snippets"]]
+    return r, codes
+
+
+def test_prove_asks_lean_for_the_type_once_and_proves(tmp_path, monkeypatch) -> None:
+    r, codes = _prove(tmp_path, monkeypatch)
+    assert r.exit_code == 0, r.output
+    final = [c for c in codes if "#print axioms t\n" in c]
+    assert final and final[-1].endswith("#check @t\n")
+    originals = [c for c in codes if c.endswith("#check @t\n") and "#print axioms" not in c]
+    assert len(originals) == 1  # the statement's type, elaborated once for the run
+
+
+def test_prove_refuses_a_proof_whose_lean_type_differs(tmp_path, monkeypatch) -> None:
+    # The assembled proof's text states the original, but Lean's print of it (faked here as what a
+    # meaning change the text layer missed would give) is not the original's: not proved.
+    from lemmaforge.lean import judge
+
+    real = judge.type_print
+    monkeypatch.setattr(judge, "type_print",
+                        lambda answers, name: (lambda t: t and t + " ⟦under instance⟧")(real(answers, name))
+                        if answers and ("axioms", name) in answers else real(answers, name))
+    r, _ = _prove(tmp_path, monkeypatch)
+    assert r.exit_code == 1, r.output
+    assert "audit rejected" in r.stderr and "proved\n" not in r.stderr
+
+
+# --- real Lean (LEMMAFORGE_LEAN_PROJECT) ----------------------------------------------------------
+
+from tests.conftest import LEAN_PROJECT, requires_lean  # noqa: E402 (the real-Lean switch)
+
+
+@requires_lean
+@pytest.mark.lean
+@pytest.mark.parametrize("backend", ["repl", "lake"])
+@pytest.mark.parametrize("kind", ["instance", "variable"])
+async def test_real_lean_type_probe_sees_what_the_text_layer_missed(backend, kind, blind_text_layer) -> None:
+    """On real Lean: the probe's options all exist, `#check @t` answers at its own line, the
+    honest proof's print equals the original's, and a meaning change the text layer missed is
+    never proved: Lean either fails the proof under the new meaning or prints another type."""
+    assert LEAN_PROJECT
+    verifier = make_verifier(VerifierConfig(backend=backend, project=Path(LEAN_PROJECT), workers=1, timeout=600))
+    try:
+        honest = await audit(HONEST, verifier, original=ORIGINAL, timeout=600)
+        assert honest.ok, honest.reasons
+        assert honest.lean_type and honest.lean_type.startswith("@t : ")
+        report = await audit(cheat(kind), verifier, original=ORIGINAL, timeout=600)
+        reasons = {r.reason for r in report.reasons}
+        assert not report.ok and (Reason.LEAN_ERROR in reasons or Reason.STATEMENT_CHANGED in reasons), reasons
+    finally:
+        await verifier.close()

@@ -38,6 +38,8 @@ MATCH = "(f : ℕ → ℕ) (hf : f = fun n => match n with\n  | 0 => 1\n  | _ =>
         (MATCH, MATCH.replace("| 0 => 1", "| 0 => 3")),  # match alternatives, then `=>`
         (MATCH, MATCH.replace("f 0 = 1", "f 1 = 2")),  # the line after the alternatives
         ("(a : ℕ) : (fun k => k + 1) a = a + 1", "(a : ℕ) : (fun k => k + 2) a = a + 2"),
+        # `|` starts a line and a `=>` follows at its depth: the old span guess stopped at the `|`
+        ("(x : ℤ) :\n  |x| = 1 → ∀ f : ℤ → ℤ, f = fun y => y", "(x : ℤ) :\n  |x| = 0 → ∀ f : ℤ → ℤ, f = fun y => y"),
     ],
 )
 def test_every_token_of_the_signature_is_compared(original: str, changed: str) -> None:
@@ -108,3 +110,13 @@ def test_harmless_header_options_may_differ() -> None:
     # An option that changes what the statement means is not harmless.
     auto = proof("(n : ℕ) : n + 0 = n").replace("maxHeartbeats 400000", "autoImplicit true")
     assert C.preamble_diff(original, auto) != []
+
+
+def test_the_exact_signature_is_read_inside_a_namespace_too() -> None:
+    # The original's file ends with `end Foo` after its `:= by sorry`: still known exactly. A
+    # guessed span would stop at the line-starting `|` (a `=>` follows at the same depth).
+    original = HEADER + ("namespace Foo\n\ntheorem t (x : ℤ) :\n  |x| = 1 → ∀ f : ℤ → ℤ, f = fun y => y := by\n"
+                         "  sorry\n\nend Foo\n")
+    changed = original.replace("|x| = 1", "|x| = 0").replace("  sorry", "  simp")
+    assert statement_match(original, original.replace("  sorry", "  simp")).same
+    assert not statement_match(original, changed).same
