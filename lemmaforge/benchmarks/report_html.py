@@ -109,20 +109,20 @@ def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list
         preset = endpoint.get("preset")
         models.append(f'{role} {endpoint.get("model") or "first served"}' + (f" (preset {preset})" if preset else "")
                       + (" (CoT)" if role == "prover" and config.get("cot") else ""))
-    protocol = bench.get("protocol")
-    if not isinstance(protocol, str):
-        parts = [f'pass@{bench.get("attempts", rep["attempts"])}']
-        if bench.get("limit"):
-            parts.append(f'first {bench["limit"]} problems')
-        if bench.get("shard"):
-            parts.append(f'shard {bench["shard"]}')
-        parts.append("shared subgoal cache" if bench.get("shared_cache") else "independent attempts")
-        if bench.get("answers"):
-            parts.append(f'answers {bench["answers"]}')
-        verifier = (settings.get("verifier") or {}).get("backend")
-        if verifier:
-            parts.append(f"verifier {verifier}")
-        protocol = ", ".join(parts)
+    named = bench.get("protocol")  # "search" / "whole-proof" (benchmarks/protocols.py); older benches: none
+    parts = [named] if isinstance(named, str) else []
+    parts.append(f'pass@{bench.get("attempts", rep["attempts"])}')
+    if bench.get("limit"):
+        parts.append(f'first {bench["limit"]} problems')
+    if bench.get("shard"):
+        parts.append(f'shard {bench["shard"]}')
+    parts.append("shared subgoal cache" if bench.get("shared_cache") else "independent attempts")
+    if bench.get("answers"):
+        parts.append(f'answers {bench["answers"]}')
+    verifier = (settings.get("verifier") or {}).get("backend")
+    if verifier:
+        parts.append(f"verifier {verifier}")
+    protocol = ", ".join(parts)
     budget = settings.get("budget") or {}
     budgets = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in budget.items())
     when = dt.datetime.fromtimestamp(data.started_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC") if data.started_at else "-"
