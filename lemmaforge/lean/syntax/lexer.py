@@ -579,8 +579,11 @@ class _Scanner:
         A comment inside that whitespace would be skipped before the body is scanned; the lexer
         does not rely on that reading and refuses it."""
         code, n = self.code, self.n
-        body = _SPACES.match(code, pos + 3)
-        start = body.end() if body else pos + 3
+        start = pos + 3
+        while start < n and (code[start] in " \n" or code.startswith("\r\n", start)):
+            start += 2 if code[start] == "\r" else 1
+        if start < n and code[start] in "\t\r":
+            self.refuse("lean_error", "tab or isolated carriage return after a doc comment's opener", start)
         if code.startswith(("--", "/-"), start):
             self.refuse("unsure", "a comment right after a doc comment's opener", start)
         end = _block_comment_end(code, start)
