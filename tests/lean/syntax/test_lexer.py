@@ -194,6 +194,8 @@ UNSURE = [
     'm!"{x}"',  # `m!` is a keyword only with `import Lean`
     'throwError "{x}"',
     "a +-- c",  # `+-` could be a longer token of a table we do not hold
+    "simp--c",  # likewise `simp-`
+    "simp/- c -/",
     "f (','\"')",  # `(` glued to `'`: `('` could be a token
     "/-- -- c\n -/",  # a comment in the doc comment opener's trailing whitespace
     "/--\r\n-- c -/\r\nx -/",  # the same after a CR LF
