@@ -268,6 +268,7 @@ class _Scanner:
                 self.refuse("lean_error", "tab character (Lean: tabs are not allowed)", pos)
                 pos += 1
             elif c == "-" and code.startswith("--", pos):
+                self.glued_comment(pos)
                 end = code.find("\n", pos)
                 end = n if end < 0 else end
                 if end > pos and code[end - 1] == "\r":
@@ -277,6 +278,7 @@ class _Scanner:
             elif c == "/" and code.startswith("/-", pos) and (pos + 2 >= n or code[pos + 2] not in "-!"):
                 # `/-` and ONE more character unread, then `finishCommentBlock 1` (`/-/- x -/` is
                 # a single comment: its `/` right after the opener is skipped).
+                self.glued_comment(pos)
                 end = _block_comment_end(code, pos + 3)
                 if end < 0:
                     self.refuse("lean_error", "unterminated comment", pos)
@@ -286,6 +288,15 @@ class _Scanner:
             else:
                 break
         return pos
+
+    def glued_comment(self, pos: int) -> None:
+        """A comment opener right against an identifier (`foo--`): Lean reads a comment only if no
+        token of its table starts with the identifier and goes on with `-`/`/`, which a table we do
+        not hold in full could have (Mathlib's `Type*` is such a token). No honest proof of the
+        corpora writes one there; refuse rather than guess. (After a symbol: `symbol`.)"""
+        out = self.out
+        if out and out[-1].end == pos and out[-1].kind == "ident":
+            self.refuse("unsure", f"a comment right after `{out[-1].text}`: Lean's token table decides", pos)
 
     # -- the token loop ----------------------------------------------------------------------
     def run(self, pos: int, depth: int = 0, in_braces: bool = False) -> int:
@@ -579,8 +590,11 @@ class _Scanner:
         A comment inside that whitespace would be skipped before the body is scanned; the lexer
         does not rely on that reading and refuses it."""
         code, n = self.code, self.n
-        body = _SPACES.match(code, pos + 3)
-        start = body.end() if body else pos + 3
+        start = pos + 3
+        while start < n and (code[start] in " \n" or code.startswith("\r\n", start)):
+            start += 2 if code[start] == "\r" else 1
+        if start < n and code[start] in "\t\r":
+            self.refuse("lean_error", "tab or isolated carriage return after a doc comment's opener", start)
         if code.startswith(("--", "/-"), start):
             self.refuse("unsure", "a comment right after a doc comment's opener", start)
         end = _block_comment_end(code, start)

@@ -180,6 +180,7 @@ LEAN_REJECTS = [
     "0x",  # hexNumberFn needs a digit
     "«open",  # "unterminated identifier escape"
     's!"{x"',  # interpolation never closed
+    "/--\tdoc -/",  # the doc opener is a token: the whitespace after it is Lean's `whitespace`
 ]
 
 
@@ -193,8 +194,11 @@ UNSURE = [
     'm!"{x}"',  # `m!` is a keyword only with `import Lean`
     'throwError "{x}"',
     "a +-- c",  # `+-` could be a longer token of a table we do not hold
+    "simp--c",  # likewise `simp-`
+    "simp/- c -/",
     "f (','\"')",  # `(` glued to `'`: `('` could be a token
     "/-- -- c\n -/",  # a comment in the doc comment opener's trailing whitespace
+    "/--\r\n-- c -/\r\nx -/",  # the same after a CR LF
     "∑'x'",  # `∑'` is Mathlib's: without it, `∑` and the char `'x'`
 ]
 
