@@ -160,7 +160,8 @@ class BenchLease:
                 try:
                     self.renew()
                 except StoreError as exc:
-                    log.warning("bench %s: lease heartbeat failed (%s)", self.run_id, exc)
+                    # not for stderr: the run's own next write fails the same way, in one line
+                    log.info("bench %s: lease heartbeat failed (%s)", self.run_id, exc)
 
         thread = threading.Thread(target=beat, name=f"lease-{self.run_id[:12]}", daemon=True)
         thread.start()
