@@ -67,13 +67,33 @@ def _nothing(kimina: Any, llm: Any, env: dict[str, str]) -> None:
     return None
 
 
+def _odd_bytes(kimina: Any, llm: Any, env: dict[str, str]) -> None:
+    """Every failing answer carries a lone surrogate (``"\\ud800"`` in the JSON) in a comment:
+    the same failures as the fault-free run's, which must not crash on it."""
+    llm.default = "Here is the proof.\n\n```lean4\ntheorem wrong : True := by\n  bad_tactic -- \ud800\n```\n"
+
+
+def _replace_store(db_url: str) -> Callable[[], None]:
+    """Move a copy of the SQLite file in place of itself: the same bytes, another file."""
+    path = Path(db_url.removeprefix("sqlite:///"))
+
+    def replace() -> None:
+        copy = path.with_name(path.name + ".copy")
+        copy.write_bytes(path.read_bytes())
+        copy.replace(path)
+    return replace
+
+
 @dataclass
 class Drill:
     name: str
     inject: Action
     remove: Action = _nothing
     env: dict[str, str] = field(default_factory=dict)
-    kill: bool = False  # kill -9 the bench at a random moment instead
+    kill: bool = False  # kill -9 the bench at a random moment (once its run row is stored) instead
+    signal: int | None = None  # send this signal instead of SIGKILL (SIGTERM, SIGHUP: exit 143 / 129)
+    race: bool = False  # stopped first (kill -9), then two `--resume` at once: one runs, one is refused
+    store_fault: bool = False  # the SQLite file is replaced mid-run (SQLite only)
 
 
 DRILLS = [
@@ -102,6 +122,20 @@ DRILLS = [
     Drill("verifier garbage", lambda k, s, e: k.fault_always("garbage"), lambda k, s, e: k.fault_always(None)),
     Drill("kill -9 at a random moment", lambda k, s, e: setattr(s, "delay", 0.1),
           lambda k, s, e: setattr(s, "delay", 0.0), kill=True),
+    # issue 39: deadlines, odd bytes, signals, concurrent resumes, the store under foot
+    Drill("llm trickles past its deadline", lambda k, s, e: s.fault_always("trickle"),
+          lambda k, s, e: s.fault_always(None), env={"LEMMAFORGE_PROVER__TIMEOUT": "0.5"}),
+    Drill("llm trickles under a wall budget", lambda k, s, e: s.fault_always("trickle"),
+          lambda k, s, e: s.fault_always(None), env={"LEMMAFORGE_BUDGET__WALL_SECONDS": "8"}),
+    Drill("llm body not UTF-8", lambda k, s, e: s.fault_always("bad_utf8"), lambda k, s, e: s.fault_always(None)),
+    Drill("llm lone surrogates in answers", _odd_bytes),
+    Drill("SIGTERM at a random moment", lambda k, s, e: setattr(s, "delay", 0.1),
+          lambda k, s, e: setattr(s, "delay", 0.0), kill=True, signal=signal.SIGTERM),
+    Drill("SIGHUP at a random moment", lambda k, s, e: setattr(s, "delay", 0.1),
+          lambda k, s, e: setattr(s, "delay", 0.0), kill=True, signal=signal.SIGHUP),
+    Drill("two resumes at once", lambda k, s, e: setattr(s, "delay", 0.1),
+          lambda k, s, e: setattr(s, "delay", 0.0), kill=True, race=True),
+    Drill("store file replaced mid-run", _nothing, store_fault=True),
 ]
 
 
@@ -114,16 +148,52 @@ class Outcome:
     detail: str = ""
 
 
-def _cli(args: list[str], env: dict[str, str], *, kill_after: float | None = None) -> tuple[int, str, str]:
-    """`python -m lemmaforge.cli ARGS` on this checkout; SIGKILLed after `kill_after` seconds if set."""
+@dataclass
+class Kill:
+    """Stop the bench with `sig` `after` seconds once its run row `run_id` is in `db_url`: the
+    moment is measured from the row, not from the start, so a busy machine (a slow start-up)
+    cannot make the signal land before there is a run to resume."""
+
+    db_url: str
+    run_id: str
+    after: float
+    sig: int = signal.SIGKILL
+
+
+def _run_row_stored(db_url: str, run_id: str) -> bool:
+    from lemmaforge.db import Store, StoreError
+
+    try:
+        store = Store(db_url, read_only=True)
+    except StoreError:  # not created yet, or being created
+        return False
+    try:
+        return store.get_run(run_id) is not None
+    except StoreError:
+        return False
+    finally:
+        store.close()
+
+
+def _start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
     full_env = {**os.environ, **ENV, **env, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, "-m", "lemmaforge.cli", *args], cwd=ROOT, env=full_env,
+    return subprocess.Popen([sys.executable, "-m", "lemmaforge.cli", *args], cwd=ROOT, env=full_env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if kill_after is not None:
+
+
+def _cli(args: list[str], env: dict[str, str], *, kill: Kill | None = None) -> tuple[int, str, str]:
+    """`python -m lemmaforge.cli ARGS` on this checkout; stopped as `kill` says if given."""
+    proc = _start(args, env)
+    if kill is not None:
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and not _run_row_stored(kill.db_url, kill.run_id):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         try:
-            proc.wait(timeout=kill_after)
+            proc.wait(timeout=kill.after)
         except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
+            os.kill(proc.pid, kill.sig)
     out, err = proc.communicate(timeout=600)
     return proc.returncode, out, err
 
@@ -134,11 +204,30 @@ def _comparable(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bench(servers: Servers, db_url: str, run_id: str, env: dict[str, str], limit: int, attempts: int,
-           kill_after: float | None = None) -> tuple[int, str, str]:
+           kill: Kill | None = None) -> tuple[int, str, str]:
     kimina, llm = servers
     args = bench_args(kimina, llm, db_url, "--limit", str(limit), "--attempts", str(attempts), "--concurrency", "2",
                       "--run-id", run_id, "--json")
-    return _cli(args, env, kill_after=kill_after)
+    return _cli(args, env, kill=kill)
+
+
+def _resume_args(run_id: str, db_url: str) -> list[str]:
+    return ["bench", "--resume", run_id, "--db", db_url, "--json", "--no-progress"]
+
+
+def _race(run_id: str, db_url: str, env: dict[str, str]) -> tuple[int, str, str, str]:
+    """Two `--resume` at once: (the winner's exit, its stdout, its stderr, what the other did)."""
+    procs = [_start(_resume_args(run_id, db_url), env) for _ in range(2)]
+    outputs = [p.communicate(timeout=600) for p in procs]
+    done = [(p.pid, p.returncode, out, err) for p, (out, err) in zip(procs, outputs, strict=True)]
+    codes = sorted(code for _, code, _, _ in done)
+    if codes != [0, 2]:
+        return 1, "", f"two resumes at once ended {codes}, not one 0 and one 2", ""
+    (w_pid, _, w_out, w_err), = [d for d in done if d[1] == 0]
+    (_, _, l_out, l_err), = [d for d in done if d[1] == 2]
+    named = f":{w_pid}:" in l_err and len(l_err.strip().splitlines()) == 1 and not l_out
+    other = "the other refused, naming the holder" if named else f"the other: {_last_line(l_err)[:80]}"
+    return (0 if named else 1), w_out, w_err, other
 
 
 def _last_line(text: str) -> str:
@@ -153,23 +242,37 @@ def run_drill(drill: Drill, reference: dict[str, Any], db_url: str, tag: str, li
               rng: random.Random) -> Outcome:
     run_id = f"drill-{re.sub(r'[^a-z0-9]+', '-', drill.name.lower()).strip('-')}-{tag}"
     env = dict(drill.env)
+    if drill.store_fault and not db_url.startswith("sqlite:///"):
+        return Outcome(drill.name, "skipped (SQLite only)", "-", True)
     with fake_servers(SOLVABLE) as servers:
         kimina, llm = servers
         drill.inject(kimina, llm, env)
-        kill_after = rng.uniform(0.5, 3.0) if drill.kill else None
-        code, out, err = _bench(servers, db_url, run_id, env, limit, attempts, kill_after)
+        if drill.store_fault:
+            _after_requests(llm, 3, _replace_store(db_url))
+        kill = Kill(db_url, run_id, rng.uniform(0.0, 2.0), drill.signal or signal.SIGKILL) if drill.kill else None
+        code, out, err = _bench(servers, db_url, run_id, env, limit, attempts, kill)
         if code == 0:
             first = "finished"
             report = json.loads(out)
             resumed = "-"
         else:
-            first = "killed (-9)" if code == -signal.SIGKILL else f"exit {code}: {_last_line(err)}"
+            if code < 0:
+                first = f"killed ({signal.Signals(-code).name})"
+            else:
+                first = f"exit {code}: {_last_line(err)}"
             drill.remove(kimina, llm, env)
-            code, out, err = _cli(["bench", "--resume", run_id, "--db", db_url, "--json", "--no-progress"], env)
+            if drill.store_fault:
+                llm.rules.pop(0)
+                time.sleep(0.5)  # the stopped bench's process is gone: its lease is taken over
+            if drill.race:
+                code, out, err, other = _race(run_id, db_url, env)
+                resumed = f"one finished, {other}"
+            else:
+                code, out, err = _cli(_resume_args(run_id, db_url), env)
+                resumed = "finished"
             if code != 0:
                 return Outcome(drill.name, first, f"exit {code}: {_last_line(err)[:110]}", False)
             report = json.loads(out)
-            resumed = "finished"
     equal = _comparable(report) == _comparable(reference)
     detail = "" if equal else json.dumps({"got": _comparable(report), "want": _comparable(reference)})[:400]
     return Outcome(drill.name, first, resumed, equal, detail)
@@ -215,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(outcome)
         if not args.json and not args.markdown:
             mark = "yes" if outcome.equal else "NO"
-            print(f"{outcome.drill:34} | {outcome.first[:90]:90} | {outcome.resumed:8} | {mark:3} "
+            print(f"{outcome.drill:34} | {outcome.first[:90]:90} | {outcome.resumed[:48]:8} | {mark:3} "
                   f"({time.monotonic() - started:.1f}s)", flush=True)
             if outcome.detail:
                 print(f"    {outcome.detail}", flush=True)

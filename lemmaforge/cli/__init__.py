@@ -89,6 +89,8 @@ def main() -> None:
         app()
     except SystemExit as exc:
         raise SystemExit(signals.exit_code(exc.code)) from None
+    finally:
+        signals.settled()
 
 
 __all__ = ["app", "main"]

@@ -33,6 +33,7 @@ def runs_command(
     as_json: JsonOpt = False,
 ) -> None:
     """List recorded runs, newest first: status, problem, time, LLM calls, Lean checks, why it stopped."""
+    from lemmaforge.db import StoreError
     from lemmaforge.viewer import model, text
 
     if limit < 0:
@@ -41,7 +42,10 @@ def runs_command(
     if status is not None and status not in statuses:
         fail(f"unknown status '{status}' (choose {', '.join(statuses)})")
     store = _open(config, db)
-    rows = model.runs_table(store, problem=problem, status=status, kind=kind, limit=limit or None)
+    try:
+        rows = model.runs_table(store, problem=problem, status=status, kind=kind, limit=limit or None)
+    except StoreError as exc:  # a damaged store: one line, exit 2 (never a traceback)
+        fail(str(exc))
     if as_json:
         print_json({"db": str(store.url), "runs": rows})
     elif not rows:
@@ -63,6 +67,7 @@ def show_command(
 ) -> None:
     """Show one run: its proof tree, how each goal closed, failed attempts with Lean's first error,
     budgets spent against their limits, timings; `--json` for the whole tree, `--html` for a page."""
+    from lemmaforge.db import StoreError
     from lemmaforge.viewer import model, text
 
     if html is not None and not html.parent.is_dir():
@@ -70,7 +75,7 @@ def show_command(
     store = _open(config, db)
     try:
         view = model.run_view(store, run_id)
-    except model.RunNotFound as exc:
+    except (model.RunNotFound, StoreError) as exc:
         fail(str(exc))
     if html is not None:
         from lemmaforge.viewer.html import render_run_page

@@ -26,6 +26,15 @@ def install() -> None:
         signal.signal(sig, _as_interrupt)
 
 
+def settled() -> None:
+    """The command is over: a signal that comes while the process exits changes nothing. Python
+    resets the handlers it installed to the default while it finalizes, so a SIGTERM then would
+    kill a process that has finished and printed its result (exit -15 instead of its own code);
+    an ignored signal stays ignored."""
+    for sig in HANDLED:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     if not _received:
         _received.append(signum)

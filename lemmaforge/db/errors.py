@@ -23,6 +23,7 @@ drivers. Non-DBAPI SQLAlchemy errors (a bad query, a mapping error) are bugs and
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -147,3 +148,8 @@ def store_errors(where: str) -> Iterator[None]:
         raise StoreUnavailable(one_line(e), backend=where) from e
     except UnicodeEncodeError as e:
         raise StoreRecordError(f"a value cannot be encoded: {e.reason}", backend=where) from e
+    except json.JSONDecodeError as e:  # a JSON column holds text that is not JSON: the file is damaged
+        raise StoreMisconfigured(
+            f"corrupted: a stored JSON value cannot be read ({e.msg} at char {e.pos})", backend=where,
+            fix="restore the database from a backup, or give another --db",
+        ) from e

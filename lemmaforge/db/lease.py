@@ -12,7 +12,9 @@ the lease; at the end it is released.
 
 A lease is live until `expires_at`. One whose holder is gone is taken over: on another host once
 it has expired (`ttl` seconds after its last heartbeat, `LEMMAFORGE_BENCH_LEASE_SECONDS`, default
-60), on this host at once when its process no longer exists (a `kill -9`, then `--resume`).
+60), on this host at once when its process no longer exists (a `kill -9`, then `--resume`) or,
+in the same process, once the lease was released (a store that could not be written then keeps
+the row).
 
 Taking a lease is one write transaction: SQLite's write lock (`BEGIN IMMEDIATE`) or PostgreSQL's
 row lock (`SELECT … FOR UPDATE`, or the primary key when two insert the first row at once)
@@ -46,6 +48,9 @@ ENV_TTL = "LEMMAFORGE_BENCH_LEASE_SECONDS"
 HOST = socket.gethostname()
 
 
+_HELD: set[str] = set()  # owners of the leases this process holds (released ones leave, stored or not)
+
+
 class LeaseHeld(BackendError):
     """Another live process holds the bench's lease: this one must not run it (exit 2)."""
 
@@ -69,8 +74,8 @@ def _holder_gone(owner: str) -> bool:
     if host != HOST or not pid_text.isdigit():
         return False
     pid = int(pid_text)
-    if pid == os.getpid():
-        return False
+    if pid == os.getpid():  # this process: it knows which leases it still holds
+        return owner not in _HELD
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -115,6 +120,7 @@ class BenchLease:
                 if row.expires_at > now:
                     log.info("bench %s: lease of %s taken over (its process is gone)", run_id, row.owner)
                 conn.execute(update(BenchLeaseRow).where(BenchLeaseRow.run_id == run_id).values(**values))
+        _HELD.add(lease.owner)
         return lease
 
     def renew(self) -> bool:
@@ -134,7 +140,10 @@ class BenchLease:
         return ok
 
     def release(self) -> None:
-        """Give the lease up (only ours: never another holder's)."""
+        """Give the lease up (only ours: never another holder's). A store that cannot be written
+        now keeps the row: it is taken over as its holder is gone (this process or, once it has
+        exited, any other on this host; elsewhere once it expires)."""
+        _HELD.discard(self.owner)
         with contextlib.suppress(StoreError), store_errors(f"cannot release the lease of bench {self.run_id}"), \
                 self.store._guard, self.store._begin(write=True) as conn:
             conn.execute(delete(BenchLeaseRow).where(BenchLeaseRow.run_id == self.run_id,
@@ -151,7 +160,8 @@ class BenchLease:
                 try:
                     self.renew()
                 except StoreError as exc:
-                    log.warning("bench %s: lease heartbeat failed (%s)", self.run_id, exc)
+                    # not for stderr: the run's own next write fails the same way, in one line
+                    log.info("bench %s: lease heartbeat failed (%s)", self.run_id, exc)
 
         thread = threading.Thread(target=beat, name=f"lease-{self.run_id[:12]}", daemon=True)
         thread.start()

@@ -12,6 +12,7 @@ import contextlib
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
@@ -69,6 +70,21 @@ def _chunks(items: list[K], n: int) -> Iterator[list[K]]:
 # record -> row: the columns no record field fills are given here
 
 
+def _file_identity(url: Any) -> tuple[Path, tuple[int, int]] | None:
+    """(path, (device, inode)) of a SQLite file database, else None."""
+    if url.get_backend_name() != "sqlite":
+        return None
+    db = url.database or ""
+    if not db or db == ":memory:" or db.startswith("file:") or "mode=memory" in db:
+        return None
+    path = Path(db).expanduser().resolve()
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return path, (st.st_dev, st.st_ino)
+
+
 def _run_row(r: RunStarted) -> dict[str, Any]:
     return to_row(r, _table(RunRow), rename={"id": "run_id"}, status="running", summary=None, finished_at=None)
 
@@ -116,7 +132,10 @@ class Store(StoreReads):
         )
         # INSERT ... ON CONFLICT on SQLite and Postgres; select-then-insert elsewhere
         self._native_upsert = self.dialect in ("sqlite", "postgresql")
+        self._file_identity: tuple[Path, tuple[int, int]] | None = None
         self.schema = self._open_schema()
+        # what "the same file" is for the rest of the run: a write checks it (`_check_file`)
+        self._file_identity = None if read_only or memory else _file_identity(self.engine.url)
 
     def _open_schema(self) -> SchemaState:
         from .schema import ensure_schema
@@ -133,11 +152,31 @@ class Store(StoreReads):
     def _begin(self, *, write: bool) -> Iterator[Connection]:
         """A connection in a transaction (committed at the end, rolled back on error); `write`:
         SQLite takes the write lock at once."""
+        if write and self._file_identity is not None:
+            self._check_file()
         with self.engine.connect() as conn:
             if write:
                 conn.execution_options(lemmaforge_write=True)
             with conn.begin():
                 yield conn
+
+    def _check_file(self) -> None:
+        """The SQLite file this store opened is still the one at its path. Deleted (or replaced
+        by another file) mid-run, SQLite would go on writing into the unlinked inode, and the run
+        would end "done" with nothing on disk."""
+        assert self._file_identity is not None
+        path, identity = self._file_identity
+        try:
+            st = path.stat()
+            now: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            now = None
+        if now != identity:
+            what = "deleted" if now is None else "replaced by another file"
+            raise StoreMisconfigured(
+                f"the database file {path} was {what} while this process was writing to it", backend=self._where,
+                fix="what was written since is not in it; restore the file or start again",
+            )
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"

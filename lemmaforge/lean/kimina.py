@@ -72,6 +72,7 @@ KIMINA_CLIENT_KEY_ENV = "LEAN_SERVER_API_KEY"
 # The server waits this long for a free REPL before answering 429 (its `LEAN_SERVER_MAX_WAIT`).
 SERVER_MAX_WAIT_S = 60.0
 HTTP_SLACK_S = 30.0
+PING_DEADLINE_S = 15.0  # GET /health, from sending it to its last byte
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 PROBE_COMMAND = "example : True := sorry"
 # What Lean the server runs: the REPL answers with an info message `"4.9.0"` (Lean's `Repr` of a String).
@@ -236,9 +237,14 @@ class KiminaVerifier:
     async def ping(self) -> str:
         """One `GET /health` (no retries: `doctor` wants a quick answer). Raises VerifierError."""
         try:
-            response = await self._client.get(HEALTH_PATH, timeout=10.0)
+            async with asyncio.timeout(PING_DEADLINE_S):  # in all: a trickled answer ends too
+                response = await self._client.get(HEALTH_PATH, timeout=10.0)
         except httpx.HTTPError as exc:
             raise VerifierUnavailable(f"Kimina server at {self.url} is unreachable: {_describe(exc)}") from None
+        except TimeoutError:
+            raise VerifierUnavailable(
+                f"Kimina server at {self.url} did not answer GET {HEALTH_PATH} within {PING_DEADLINE_S:g} s"
+            ) from None
         if response.status_code in (401, 403):
             raise VerifierMisconfigured(
                 f"Kimina server at {self.url} rejected the API key (HTTP {response.status_code})"

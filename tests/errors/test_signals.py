@@ -152,3 +152,21 @@ def test_the_exit_code_of_a_signalled_command_is_128_plus_the_signal(monkeypatch
     assert signals.exit_code(130) == 130  # Ctrl-C
     monkeypatch.setattr(signals, "_received", [signal.SIGTERM])
     assert signals.exit_code(130) == 143 and signals.exit_code(2) == 2  # an error on the way out stays one
+
+
+def test_a_signal_that_comes_after_the_command_finished_does_not_change_its_exit_code():
+    """Python resets its handlers to the default while it finalizes: a SIGTERM then used to kill a
+    process that had already printed its result (exit -15). The command line stays settled."""
+    # the atexit hook runs after main() returned; it says whether SIGTERM is ignored from then on
+    # (Python's finalization resets handled signals to the default, ignored ones stay ignored)
+    code = ("import atexit, signal, sys, time; import lemmaforge.cli as cli; "
+            "atexit.register(lambda: (print('exiting', signal.getsignal(signal.SIGTERM) == signal.SIG_IGN, "
+            "flush=True), time.sleep(2.0))); "
+            "sys.argv = ['lemmaforge', '--version']; cli.main()")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith("lemmaforge ")
+    assert proc.stdout.readline() == "exiting True\n"  # main() has returned: the process is exiting
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 0

@@ -75,6 +75,7 @@ _NO_MODEL_WORDS = ("does not exist", "model not found", "unknown model", "no suc
 MIN_TOKENS_PER_SECOND = 25.0  # the slowest decode rate a request is given time for
 REQUEST_TIMEOUT_BASE = 30.0  # seconds on top: queueing, prefill, network
 CONNECT_TIMEOUT = 10.0
+MODELS_DEADLINE = 60.0  # GET /models, from sending it to its last byte
 
 
 def request_timeout(max_tokens: int, configured: float | None = None) -> float:
@@ -292,7 +293,7 @@ class OpenAICompatibleLLM(BaseLLM):
         if not shared.model:
             async with shared.model_lock:
                 if not shared.model:
-                    page = await self._with_retries(lambda: self._client.models.list())
+                    page = await self._with_retries(self._list_models)
                     ids = [m.id for m in getattr(page, "data", None) or []]
                     if not ids:
                         raise LLMMisconfiguredError(
@@ -309,6 +310,13 @@ class OpenAICompatibleLLM(BaseLLM):
             self.model = shared.model
             if self._default_name:
                 self.name = f"{self.role}:{self.model}"
+
+    async def _list_models(self) -> Any:
+        try:
+            async with asyncio.timeout(MODELS_DEADLINE):  # in all: a trickled answer ends too
+                return await self._client.models.list()
+        except TimeoutError:
+            raise _DeadlineTimeout(f"no complete answer to GET /models within {MODELS_DEADLINE:g} s") from None
 
     def _request_kwargs(self, sampling: Sampling, n: int, seed: int | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.model, "n": n}
