@@ -129,6 +129,6 @@ def test_the_budget_line_shows_work_started_ahead_and_never_needed_for_checks_to
     line = budget_line({"llm_calls": {"spent": 7, "limit": 100, "ahead_unused": 3},
                         "lean_checks": {"spent": 20, "limit": 500, "ahead_unused": 4},
                         "depth": {"spent": 2, "limit": 3, "ahead_unused": 0}})
-    assert "LLM calls 7/100 (+3 started ahead, not needed)" in line
-    assert "Lean checks 20/500 (+4 started ahead, not needed)" in line
+    assert "LLM calls 7/100 (3 of them sent ahead, not used)" in line
+    assert "Lean checks 20/500 (4 of them sent ahead, not used)" in line
     assert "depth 2/3 ·" in line  # nothing ahead: no note
