@@ -21,10 +21,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from lemmaforge import __version__
 from lemmaforge.config import LLMEndpoint, Settings, VerifierConfig
 from lemmaforge.lean.install import find_lake
-from lemmaforge.versions import mathlib_version, package_version
+from lemmaforge.versions import __version__, mathlib_version, package_version
 
 PROBE_TIMEOUT = 10.0
 
