@@ -203,8 +203,6 @@ async def run_jobs(
     results: list[AttemptResult] = []
     run_config = json.loads(json.dumps(settings.to_record(), default=str))
     checks: dict[str, asyncio.Task[StatementInvalid | None]] = {}
-    # The statement check is sent once per problem: charged to the budget of its first attempt.
-    charged: set[str] = set()
 
     async def statement_check(problem: ProblemRecord) -> StatementInvalid | None:
         try:
@@ -241,11 +239,11 @@ async def run_jobs(
             if invalid is not None:
                 res = AttemptResult(problem.problem_id, attempt, "", "invalid", error=str(invalid))
             else:
-                preflight_checks = 0 if problem.problem_id in charged else 1
-                charged.add(problem.problem_id)
+                # The statement check is the bench's, shared by the problem's attempts (sent once per
+                # problem and session): no attempt's budget pays for it, so attempts stay alike.
                 res = await run_attempt(
                     services, settings, problem, bench_run_id=bench_run_id, attempt=attempt, versions=versions,
-                    shared_cache=shared_cache, run_config=run_config, preflight_checks=preflight_checks,
+                    shared_cache=shared_cache, run_config=run_config,
                 )
             results.append(res)
             if on_result is not None:
