@@ -7,10 +7,12 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import lemmaforge
+from lemmaforge.db import Store
 from lemmaforge.errors import StatementInvalid
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
@@ -38,8 +40,9 @@ def test_importing_a_module_of_the_package_does_not_load_the_whole_stack() -> No
     assert out.split() == ["False", "True"]
 
 
-def _settings(llm: FakeOpenAIServer, kimina: FakeKimina) -> lemmaforge.Settings:
+def _settings(llm: FakeOpenAIServer, kimina: FakeKimina, db: Path) -> lemmaforge.Settings:
     return lemmaforge.load_config(None, {
+        "db_url": f"sqlite:///{db}",  # never the user's default store
         "verifier": {"backend": "kimina", "kimina_url": kimina.url, "timeout": 30, "kimina_position_mode": "all",
                      "kimina_retry_wait": 0.01},
         "planner": {"url": llm.url, "model": "fake-model", "retries": 0},
@@ -53,10 +56,10 @@ def _lean() -> ScriptedLean:
                                MessageRule(r"\bnot_a_def\b", "unknown identifier 'not_a_def'")])
 
 
-def test_prove_proves_through_the_clis_path_and_reports_what_was_sent() -> None:
+def test_prove_proves_through_the_clis_path_and_reports_what_was_sent(tmp_path: Path) -> None:
     with FakeKimina(responder=_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
         add_prover(llm, *prover_rule("D x", "exact rfl"))
-        result = lemmaforge.prove(HEADER + DEFS + THEOREM, _settings(llm, kimina))
+        result = lemmaforge.prove(HEADER + DEFS + THEOREM, _settings(llm, kimina, tmp_path / "runs.db"))
         generation = sum(1 for r in llm.requests if r.endpoint in ("chat", "completions"))
         snippets = sum(1 for r in kimina.check_requests for s in r.body["snippets"]
                        if not s["id"].startswith("lf-position-probe"))
@@ -66,11 +69,14 @@ def test_prove_proves_through_the_clis_path_and_reports_what_was_sent() -> None:
     # the statement check of the preflight is charged to the run, like every request the search sent
     assert result.stats.preflight_checks == 1
     assert (result.stats.llm_calls, result.stats.checks) == (generation, snippets)
+    [run] = Store(f"sqlite:///{tmp_path / 'runs.db'}").runs(kind="prove")  # recorded like a CLI run
+    assert run.run_id == result.run_id and run.status == "proved" and run.summary["calls"] == generation
 
 
-def test_prove_runs_the_clis_preflight_a_statement_that_does_not_compile_costs_no_model_request() -> None:
+def test_prove_runs_the_clis_preflight_a_statement_that_does_not_compile_costs_no_model_request(
+        tmp_path: Path) -> None:
     broken = THEOREM.replace("D x := by", "D not_a_def := by")
     with FakeKimina(responder=_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
         with pytest.raises(StatementInvalid, match="not_a_def"):
-            lemmaforge.prove(HEADER + DEFS + broken, _settings(llm, kimina))
+            lemmaforge.prove(HEADER + DEFS + broken, _settings(llm, kimina, tmp_path / "runs.db"))
         assert not [r for r in llm.requests if r.endpoint in ("chat", "completions")]
