@@ -31,6 +31,7 @@ def test_the_public_names_are_exactly_these_and_resolve() -> None:
         lemmaforge.no_such_name  # noqa: B018
 
 
+@pytest.mark.slow
 def test_importing_a_module_of_the_package_does_not_load_the_whole_stack() -> None:
     """`import lemmaforge.<x>` runs the package's `__init__` (every CLI command does): the face
     loads services, store and clients only when one of its names is used."""

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
@@ -38,6 +39,7 @@ def write(tmp_path: Path, text: str, name: str = "t.lean") -> Path:
     return f
 
 
+@pytest.mark.slow
 def test_stdout_is_byte_identical_to_the_output_file(tmp_path, monkeypatch):
     _auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
@@ -93,6 +95,7 @@ def test_json_keeps_stdout_pure_and_carries_status(tmp_path, monkeypatch):
     assert out["last_lean_error"] == "17:2: error: tactic failed" and out["theorem"] == "t"
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_run_id_and_exits_130(tmp_path):
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     db_path = tmp_path / "c.db"
@@ -123,6 +126,7 @@ def test_ctrl_c_prints_the_run_id_and_exits_130(tmp_path):
     assert run.status == "cancelled" and stdout == ""
 
 
+@pytest.mark.slow
 def test_theorem_option_chooses_the_target(tmp_path, monkeypatch):
     _auto_tac(monkeypatch)
     later = "\ntheorem later (x : ℕ) : D x := by\n  sorry\n"

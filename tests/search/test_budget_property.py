@@ -51,6 +51,11 @@ from tests.search.scenarios import (
 PROBE = "lf-position-probe"
 
 
+def seeds(all_seeds: range, *, fast: int) -> list[Any]:
+    """The first `fast` seeds in the fast subset (`pytest -m "not slow"`), the rest marked slow."""
+    return [seed if i < fast else pytest.param(seed, marks=pytest.mark.slow) for i, seed in enumerate(all_seeds)]
+
+
 def world(seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     return {
@@ -141,7 +146,7 @@ def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int]
                                   "wall time budget exhausted"), result.stop_reason
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(range(20), fast=4))
 async def test_budgets_hold_on_kimina(seed: int) -> None:
     w = world(seed)
     lean = ScriptedLean(rules=[
@@ -169,7 +174,7 @@ REPL_RULES = (
 )
 
 
-@pytest.mark.parametrize("seed", range(100, 112))
+@pytest.mark.parametrize("seed", seeds(range(100, 112), fast=3))
 async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
     w = world(seed)
     fake = make_fake_repl_config(tmp_path / "repl", rules=REPL_RULES, transcripts=False)
