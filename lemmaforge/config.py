@@ -196,19 +196,19 @@ class SearchConfig(BaseModel):
     # Start a goal's next model request before the search needs it, while the endpoint has room
     # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,
     # the planner's sketch while the prover's candidates are checked, the next alternative sketch
-    # while one is tried. A request is charged to `budget.llm_calls` only when its answer is used;
-    # one that is not needed is aborted and counted apart (`prefetched_unused`). While Lean has room,
-    # the checks of such answers start ahead too, under the same rule (`checks_ahead_unused`).
+    # while one is tried. A request is charged to `budget.llm_calls` when it is sent (never the
+    # budget's last unit); one that is not needed is aborted and reported unused (`prefetched_unused`).
+    # While Lean has room, the checks of such answers start ahead too, under the same rule
+    # (`checks_ahead_unused`). See search/budget.py.
     # Off: strictly one step after another (a GPU-bound run gains nothing from it).
     prefetch: bool = True
     # While Lean and the planner both have room, a goal's next alternative sketch starts beside the
     # one being tried instead of after it fails; its Lean work is held behind the earlier one's (sent
     # only when nothing else waits). The first to close the goal wins. It shortens the end of a bench
-    # (the last searches' chains). Budget-neutral: what it spends before its turn is provisional —
-    # charged when every earlier alternative failed, refunded (`speculative_calls` /
-    # `speculative_checks`) when one closed the goal, and given up to work on its turn that needs
-    # the units. Off by default all the same: it does work a one-at-a-time search may never need
-    # (reported apart), and which alternative's proof comes back can depend on timing.
+    # (the last searches' chains). What it sends before its turn is charged as it is sent (never the
+    # budget's last unit) and reported unused (`speculative_calls` / `speculative_checks`) when an
+    # earlier alternative closed the goal. Off by default: it spends budget on work a one-at-a-time
+    # search may never need, and which alternative's proof comes back can depend on timing.
     parallel_alternatives: bool = False
 
 

@@ -22,10 +22,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from lemmaforge import __version__
 from lemmaforge.config import RAM_RESERVE_MB, REPL_RAM_MB, LLMEndpoint, Settings, VerifierConfig, total_ram_mb
 from lemmaforge.lean.install import find_lake
-from lemmaforge.versions import mathlib_version, package_version
+from lemmaforge.versions import __version__, mathlib_version, package_version
 
 PROBE_TIMEOUT = 10.0
 

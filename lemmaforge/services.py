@@ -6,6 +6,7 @@ The search engine receives Protocols; this is the one place that picks the concr
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import platform
@@ -15,7 +16,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lemmaforge import __version__
 from lemmaforge.agent.llm import LLM, LLMMisconfiguredError, make_llm
 from lemmaforge.agent.planner import Planner
 from lemmaforge.agent.presets import (
@@ -36,11 +36,12 @@ from lemmaforge.errors import InputError, StatementInvalid
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
-from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder, new_id
+from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
+from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions, SearchResult
+from lemmaforge.search.interfaces import SearchOptions, SearchResult, store_lookup
 from lemmaforge.search.tree import ProofTree
-from lemmaforge.versions import mathlib_version, package_version
+from lemmaforge.versions import __version__, mathlib_version, package_version
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -325,6 +326,43 @@ async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float
         raise InputError(f"the data's header does not compile: {exc.detail}") from None
 
 
+async def preflight(
+    services: Services, settings: Settings, problem: ProblemRecord, *, cot: bool = False,
+    say: Callable[[str], None] | None = None,
+) -> tuple[Settings, int]:
+    """What every `prove` checks before its search (the CLI and the library alike): the dataset
+    gate admits the file (pure text, first), every configured endpoint serves its model and the
+    prover's preset is settled (`resolve_endpoints`, told to `say`), and the statement compiles
+    (`check_statement`). Raises what those raise (one line each). Returns the settings the run
+    uses and the Lean requests it sent (1), which the run's budget is charged with."""
+    admit = getattr(services.verifier, "admit", None)
+    if admit is not None:  # the dataset gate is pure text: refuse a bad file before probing anything
+        admit(problem.header + problem.statement, row=problem.name)
+    settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=say)
+    await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+    return settings, 1
+
+
+class _RunTally:
+    """The run's recorder, passed through, counting the tokens of the run's model requests (their
+    call records) so that the run's result and its RunFinished record report them."""
+
+    def __init__(self, inner: Recorder, run_id: str) -> None:
+        self.inner = inner
+        self.run_id = run_id
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    def emit(self, record: Any) -> None:
+        if isinstance(record, LLMCallRecord) and record.run_id == self.run_id:
+            self.prompt_tokens += record.prompt_tokens
+            self.completion_tokens += record.completion_tokens
+        elif isinstance(record, RunFinished) and record.run_id == self.run_id:
+            record = replace(record, summary={**record.summary, "prompt_tokens": self.prompt_tokens,
+                                               "completion_tokens": self.completion_tokens})
+        self.inner.emit(record)
+
+
 def search_options(settings: Settings) -> SearchOptions:
     return SearchOptions.from_settings(settings)
 
@@ -340,20 +378,26 @@ async def prove_problem(
     run_config: dict[str, Any] | None = None,
     versions_record: dict[str, Any] | None = None,
     recorder: Recorder | None = None,
+    preflight_checks: int = 0,
 ) -> SearchResult:
     """One search, its LLM calls attributed to the run. `recorder` overrides the services' one for
     this run (a bench wraps it to scope the subgoal cache to the attempt); `run_config` replaces
-    the recorded config (a bench adds the attempt number)."""
+    the recorded config (a bench adds the attempt number); `preflight_checks`: the Lean requests
+    `preflight` sent for this run, charged to its budget first."""
     run_id = run_id or new_id()
     if recorder is not None:
         services = replace(services, recorder=recorder)
-    planner, prover = agents_for_run(services, settings, run_id)
+    tally = _RunTally(services.recorder, run_id)
+    planner, prover = agents_for_run(replace(services, recorder=tally), settings, run_id)
     engine = SearchEngine(
-        services.verifier, planner, prover, recorder=services.recorder, options=search_options(settings),
-        on_update=on_update,
+        services.verifier, planner, prover, recorder=tally, options=search_options(settings),
+        on_update=on_update, cache=SubgoalCache(store_lookup(services.recorder)),
     )
     config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))
-    return await engine.prove(
+    result = await engine.prove(
         problem, run_id=run_id, run_config=config,
         versions=versions_record if versions_record is not None else versions(settings), parent_run_id=parent_run_id,
+        preflight_checks=preflight_checks,
     )
+    result.stats.prompt_tokens, result.stats.completion_tokens = tally.prompt_tokens, tally.completion_tokens
+    return result

@@ -10,7 +10,9 @@ import json
 from importlib import metadata
 from pathlib import Path
 
-from lemmaforge import __version__
+# lemmaforge's own version (pyproject.toml's), here rather than in the package's `__init__` so that
+# no module imports the package root: the root is the library's public face (it imports services).
+__version__ = "0.1.0"
 
 TRAINING_PACKAGES = ("torch", "transformers", "trl", "vllm")
 

@@ -108,6 +108,7 @@ def test_a_cycle_is_found_and_reported():
     assert cycles == {("a", "b", "c")}
 
 
+@pytest.mark.slow
 def test_no_import_cycle_among_product_modules():
     graph = import_graph()
     cycles = {_canonical(c) for c in nx.simple_cycles(graph)}

@@ -66,6 +66,11 @@ class Attempt:
     seconds: float
     stop_reason: str | None
     started_at: float
+    # `calls` / `checks` are the requests sent (search/budget.py); of those, what the search used
+    used_calls: int | None = None
+    used_checks: int | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     @property
     def proved(self) -> bool:
@@ -74,8 +79,9 @@ class Attempt:
     def to_json(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id, "attempt": self.attempt, "status": self.status, "calls": self.calls,
-            "checks": self.checks, "depth": self.depth, "seconds": round(self.seconds, 3),
-            "stop_reason": self.stop_reason,
+            "checks": self.checks, "used_calls": self.used_calls, "used_checks": self.used_checks,
+            "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+            "depth": self.depth, "seconds": round(self.seconds, 3), "stop_reason": self.stop_reason,
         }
 
 
@@ -141,6 +147,8 @@ def _attempt_of(run: Any, attempt: int) -> Attempt:
     return Attempt(
         run.run_id, attempt, run.status, int(s.get("calls") or 0), int(s.get("checks") or 0), s.get("depth"),
         float(s.get("seconds") or 0.0), s.get("stop_reason"), run.started_at,
+        s.get("used_calls"), s.get("used_checks"), int(s.get("prompt_tokens") or 0),
+        int(s.get("completion_tokens") or 0),
     )
 
 
@@ -323,6 +331,11 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
         "cost": {
             "llm_calls": calls,
             "lean_checks": checks,
+            # sent; of those, used by the searches (an older run's summary may not say: counted as sent)
+            "used_llm_calls": sum(a.calls if a.used_calls is None else a.used_calls for a in counted),
+            "used_lean_checks": sum(a.checks if a.used_checks is None else a.used_checks for a in counted),
+            "prompt_tokens": sum(a.prompt_tokens for a in counted),
+            "completion_tokens": sum(a.completion_tokens for a in counted),
             "llm_calls_per_solved": round(calls / len(solved), 2) if solved else None,
             "lean_checks_per_solved": round(checks / len(solved), 2) if solved else None,
             "per_proved_attempt": {

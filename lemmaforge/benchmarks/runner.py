@@ -132,6 +132,7 @@ async def run_attempt(
     versions: dict[str, Any],
     shared_cache: bool = False,
     run_config: dict[str, Any] | None = None,
+    preflight_checks: int = 0,
 ) -> AttemptResult:
     """One child prove run of a bench, always closed in the store: proved / not_proved by the
     engine; `failed` + re-raised on a backend error (fatal) or a bug (exit 70); `cancelled` +
@@ -157,7 +158,7 @@ async def run_attempt(
     try:
         result = await prove_problem(
             services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
-            versions_record=versions, recorder=rec,
+            versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
         )
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
@@ -238,6 +239,8 @@ async def run_jobs(
             if invalid is not None:
                 res = AttemptResult(problem.problem_id, attempt, "", "invalid", error=str(invalid))
             else:
+                # The statement check is the bench's, shared by the problem's attempts (sent once per
+                # problem and session): no attempt's budget pays for it, so attempts stay alike.
                 res = await run_attempt(
                     services, settings, problem, bench_run_id=bench_run_id, attempt=attempt, versions=versions,
                     shared_cache=shared_cache, run_config=run_config,

@@ -24,14 +24,13 @@ from typing import Annotated
 import typer
 import typer.rich_utils
 
-from lemmaforge import __version__
-
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
 from lemmaforge.cli import bench, data, presets, prove, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
 from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
+from lemmaforge.versions import __version__
 
 
 def _wide_help(min_width: int = 110) -> None:

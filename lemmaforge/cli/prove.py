@@ -346,23 +346,20 @@ def _write_stdout(text: str) -> None:
 async def _prove(
     settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
 ) -> Any:
-    from lemmaforge.services import check_statement, open_services, prove_problem, resolve_endpoints
+    from lemmaforge.services import open_services, preflight, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
-        # Preflight, before any budget: the endpoints serve their models, the verifier answers and
-        # the statement compiles.
-        admit = getattr(services.verifier, "admit", None)
-        if admit is not None:  # the dataset gate is pure text: refuse a bad file before probing anything
-            admit(problem.header + problem.statement, row=problem.name)
-        # (each role's model named, the prover's preset settled and said on stderr)
-        settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=_say)
-        await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+        # Preflight, the library's too: the dataset gate, the endpoints serve their models (each
+        # role's model named, the prover's preset settled and said on stderr), the verifier answers
+        # and the statement compiles. Its statement check is charged to the run's Lean budget.
+        settings, sent = await preflight(services, settings, problem, cot=cot, say=_say)
         if not show_live:
-            return await prove_problem(services, settings, problem, run_id=run_id)
+            return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent)
         from rich.live import Live
 
         from lemmaforge.viewer.live import LiveView
 
         view = LiveView(recorder)
         with Live(view, console=err, refresh_per_second=4, transient=True):
-            return await prove_problem(services, settings, problem, run_id=run_id, on_update=view.update)
+            return await prove_problem(services, settings, problem, run_id=run_id, on_update=view.update,
+                                       preflight_checks=sent)

@@ -14,10 +14,10 @@ It also starts when a check queue reports Lean idle (`lean.priority.lean_idle`: 
 send, held checks included) and Lean still has room: at the end of a run, the few searches left
 cannot keep the workers busy one sibling at a time.
 
-Budgets: a request started ahead spends its unit of `llm_calls` when the search takes its answer,
-exactly where a one-step-at-a-time search would have started it, so a budget buys the same search
-whatever the timing. One the search never takes (its goal closed first) is aborted — an aborted
-request frees its slot on vLLM — and counted in `SearchStats.prefetched_unused`, never charged.
+Budgets: a request started ahead spends its unit of `llm_calls` when it is sent (a budget caps what
+leaves the process, search/budget.py); none is started without a unit left. One the search never
+takes (its goal closed first) is aborted — an aborted request frees its slot on vLLM — and counted
+in `SearchStats.prefetched_unused`: charged, not used.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import priority as lean_priority
-from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
+from lemmaforge.search.budget import Budget, BudgetedVerifier
 from lemmaforge.search.interfaces import Generated
 
 MakeRequest = Callable[[], Awaitable[Any]]  # makes the request's coroutine when called
@@ -55,20 +55,19 @@ class RequestsAhead:
         self.sent: set[asyncio.Task[Any]] = set()  # of those, the ones whose request went out
 
     def start(self, agent: Any, make: MakeRequest) -> Ahead | None:
-        """Start `make()` now, uncharged, if it costs nothing (see the module's doc), or when the
-        current goal is next in line; None: the request will be made when it is needed."""
+        """Start `make()` now if it costs nothing (see the module's doc), or when the current goal
+        is next in line; charged when it is sent. None: the request will be made when it is needed."""
         if not self.enabled:
             return None
         room = getattr(agent, "has_room", None)
         if not callable(room) or not room():
             return None
-        if not self.budget.has_calls(len(self.pending)):
+        if not self.budget.has_calls(speculative=True):
             return None
         path = lean_priority.current_siblings()
         task: asyncio.Task[Any]
         if lean_priority.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
-            task = asyncio.ensure_future(_request(make))
-            self._sent(task)
+            task = asyncio.ensure_future(self._send(make))
         else:
             task = asyncio.ensure_future(self._when_next_in_line(path, room, make))
         self.pending.add(task)
@@ -79,6 +78,14 @@ class RequestsAhead:
         await lean_priority.until_next_in_line(path, or_when=self.lean.has_room)
         if not room():
             return None  # not sent: the request is made when needed
+        return await self._send(make)
+
+    async def _send(self, make: MakeRequest) -> Generated | None:
+        """Charge the request and send it, in its own task as that task runs: one dropped before
+        it ran was never sent, and is not charged. None: no unit left, not sent."""
+        if not self.budget.has_calls(speculative=True):
+            return None  # the request is made when needed, through the budget
+        self.budget.spend_call(ahead=True)
         task = asyncio.current_task()
         assert task is not None
         self._sent(task)
@@ -89,8 +96,8 @@ class RequestsAhead:
         self.budget.stats.prefetched_calls += 1
 
     async def take(self, ahead: Ahead | None, make: MakeRequest) -> Generated:
-        """The request's answer: the one started ahead (charged now), else one made now through the
-        budget."""
+        """The request's answer: the one started ahead (charged when sent), else one made now
+        through the budget."""
         if ahead is None or ahead not in self.pending:
             return await self._generate(make())
         self.pending.discard(ahead)
@@ -98,13 +105,6 @@ class RequestsAhead:
             ahead.cancel()
             return await self._generate(make())
         self.sent.discard(ahead)
-        try:
-            self.budget.spend_call()
-        except BudgetExhausted:
-            self.pending.add(ahead)
-            self.sent.add(ahead)
-            self.drop(ahead)
-            raise
         try:
             out = await ahead
         except asyncio.CancelledError:
@@ -115,7 +115,8 @@ class RequestsAhead:
         return out
 
     def drop(self, ahead: Ahead | None) -> None:
-        """A request started ahead that the search will not take: aborted, never charged."""
+        """A request started ahead that the search will not take: aborted; charged if it was sent,
+        reported unused."""
         if ahead is None or ahead not in self.pending:
             return
         self.pending.discard(ahead)

@@ -1,34 +1,33 @@
-"""The engine's one door to Lean and to the models: budgets that hold, and counts that tell the truth.
+"""The engine's one door to Lean and to the models: budgets that cap what leaves the process.
 
-Every Lean request a run makes (candidate checks, sketch checks, lemma building's `extract_goal`
-and round-trip check, automation, the final audit) passes through `BudgetedVerifier`, which spends
-one unit of `lean_checks` *before* the request leaves and deduplicates identical checks (one
-request, every caller gets its verdict). Every model request spends one unit of `llm_calls` before
-it is awaited. So a run never sends more than its budgets allow, and what it reports is what it
-started: `cancelled_checks` / `cancelled_calls` count the requests that were spent and then
-cancelled before an answer came (the only way "reported" can exceed "received by the server").
+A budget is a cap on work SENT. Every Lean request a run makes (candidate checks, sketch checks,
+lemma building's `extract_goal` and round-trip check, automation, the final audit, the preflight's
+statement check) passes through `BudgetedVerifier`, and every model request through `Budget.call`
+or `RequestsAhead` (search/ahead.py); each is charged one unit of `lean_checks` / `llm_calls` at the
+moment it is handed on, and a request that would exceed its cap is not sent (`BudgetExhausted`).
+The unit of `llm_calls` is one request, whatever its `n` (a prover request for 8 samples is one
+call; samples per goal are `prover_samples_per_goal`).
 
-One exception, counted apart: a model request the engine starts ahead of need (`[search]
-prefetch`, only while the endpoint has room) spends its unit when the search takes its answer —
-exactly where a one-step-at-a-time search would have started it, so the budget buys the same
-search whatever the timing. One the search never needed is aborted and reported as
-`prefetched_unused`: the server receives at most `llm_calls + prefetched_unused` requests.
-Checks likewise (`BudgetedVerifier.check_ahead`, only while Lean has room): one started ahead is
-charged when the search checks that code, one never needed is reported as `checks_ahead_unused`.
+Speculation spends the same units: a model request or a check started ahead of need (`[search]
+prefetch`) is charged when it is sent, and work tried before its turn (`[search]
+parallel_alternatives`) is charged as it sends. It may only spend budget that is there, and never
+a budget's last unit (left to work on its turn); nothing is held, lent or refunded, so
+`stats.llm_calls` / `stats.checks` are what the run sent. Beside them the stats say how much of it
+the search never took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`,
+`speculative_checks`): `used_calls` / `used_checks` are the rest, what the proof's search used.
+Identical checks are deduplicated (one request, every caller gets its verdict; `dedup_hits` sent
+nothing). A request started ahead and dropped before its task ran never left: it is not charged.
 
-And work tried before its turn (`[search] parallel_alternatives`: a goal's next alternative sketch
-beside the one being tried) spends provisionally (`Provisional`): its units are held apart — they
-count against the budget, so the two together never exceed it — and are charged when its turn
-comes (every earlier alternative failed: a one-at-a-time search would be trying it now, having
-spent the same), or refunded and reported as `speculative_calls` / `speculative_checks` when an
-earlier alternative closes the goal first. Work on its turn always has the budget first: a spend
-that finds the budget held by provisional work cancels the latest such work and takes its units.
-So a budget buys the same search whatever ran beside it.
+`cancelled_calls` / `cancelled_checks` count the requests charged and then cancelled before an
+answer came: a request cancelled while it still waited inside the client (its concurrency gate,
+the Kimina batcher's or the REPL pool's queue) never left, so what a server received can be lower
+than what was charged by at most these.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -50,37 +49,51 @@ class BudgetExhausted(Exception):
 
 @dataclass(slots=True)
 class SearchStats:
-    llm_calls: int = 0  # model requests started (each spent one unit of budget.llm_calls)
-    checks: int = 0  # Lean requests started (checks and tactic steps; one unit of budget.lean_checks each)
+    # What the run SENT (each request charged one unit of its budget when it was handed on):
+    llm_calls: int = 0  # model requests (one per request, whatever its n)
+    checks: int = 0  # Lean requests (checks and tactic steps), the preflight's statement check included
+    preflight_checks: int = 0  # of `checks`: the statement check made before the search
+    # Tokens of the model requests that answered, as the endpoints reported them (the run's LLM call
+    # records; filled in by services.prove_problem, which sees those records).
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     generation_seconds: float = 0.0
     check_seconds: float = 0.0
     cache_hits: int = 0  # at the goal's start, or proved meanwhile by another hole (checked again before each step)
     cache_misses: int = 0
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
-    cancelled_calls: int = 0  # started, then cancelled before the model answered
-    cancelled_checks: int = 0  # started, then cancelled before Lean answered
-    # `[search] prefetch`: model requests started before the search needed them. One is charged to
-    # `llm_calls` (above) when the search takes its answer, as if started then; one the search
-    # never needed (its goal closed first) is aborted and counted here instead, never charged.
+    cancelled_calls: int = 0  # charged, then cancelled before the model answered
+    cancelled_checks: int = 0  # charged, then cancelled before Lean answered
+    # `[search] prefetch`: model requests started before the search needed them (in `llm_calls`);
+    # of those, the ones the search never took (their goal closed first), aborted.
     prefetched_calls: int = 0
     prefetched_unused: int = 0
-    # Lean checks started ahead of need while Lean had room (BudgetedVerifier.check_ahead): the
-    # same rule, in units of `checks`.
+    # Lean checks started ahead of need while Lean had room (in `checks`), and those never taken.
     checks_ahead: int = 0
     checks_ahead_unused: int = 0
-    # Spent by work tried before its turn that never got it (an earlier alternative closed the goal
-    # first, or work on its turn needed the units): refunded, never charged (see `Provisional`).
+    # Sent by work tried before its turn that never got it (an earlier alternative closed the goal
+    # first): in `llm_calls` / `checks`, not used by the search.
     speculative_calls: int = 0
     speculative_checks: int = 0
     speculative_check_seconds: float = 0.0  # the Lean time of those checks (within check_seconds)
     engine_seconds: float = 0.0  # CPU time of the thread running the search (engine + in-process clients)
 
+    @property
+    def used_calls(self) -> int:
+        """Of the model requests sent, those whose answers the search took."""
+        return self.llm_calls - self.prefetched_unused - self.speculative_calls
+
+    @property
+    def used_checks(self) -> int:
+        """Of the Lean requests sent, those whose verdicts the search took."""
+        return self.checks - self.checks_ahead_unused - self.speculative_checks
+
 
 @dataclass(eq=False, slots=True)
 class Provisional:
-    """The spends of work tried before its turn, held apart until it is charged or refunded (see
-    the module's doc). Spends made in a task whose context carries it (`Budget.provisional`) land
-    here; `cancel` stops that work when work on its turn needs the units."""
+    """What work tried before its turn sent, kept apart so that it can be reported as unused when
+    its turn never comes (see the module's doc). Spends made in a task whose context carries it
+    (`Budget.provisional`) are recorded here as well as charged to the budget."""
 
     parent: Provisional | None
     cancel: Callable[[], object] = lambda: None
@@ -95,23 +108,21 @@ _provisional: ContextVar[Provisional | None] = ContextVar("lemmaforge_provisiona
 
 
 class Budget:
-    def __init__(self, cfg: BudgetConfig) -> None:
+    def __init__(self, cfg: BudgetConfig, *, preflight_checks: int = 0) -> None:
+        """`preflight_checks`: Lean requests the run already sent before its search (the statement
+        check): charged first."""
         self.cfg = cfg
-        self.stats = SearchStats()
-        self.held_calls = 0  # units held by open `Provisional` ledgers
-        self.held_checks = 0
-        self._open: list[Provisional] = []  # by creation: the latest is preempted first
+        self.stats = SearchStats(checks=preflight_checks, preflight_checks=preflight_checks)
 
     # -- provisional work ----------------------------------------------------------------------
 
     def provisional(self) -> Provisional:
         """A ledger for work about to start before its turn, inside the current provisional work if
-        any. Its spends land in it where `within(ledger)` is in force (or `enter(ledger)` was called
-        in the task doing the work)."""
+        any. Its spends are recorded in it where `within(ledger)` is in force (or `enter(ledger)`
+        was called in the task doing the work)."""
         ledger = Provisional(parent=self._open_ledger())
         if ledger.parent is not None:
             ledger.parent.children.append(ledger)
-        self._open.append(ledger)
         return ledger
 
     @staticmethod
@@ -123,7 +134,7 @@ class Budget:
     @staticmethod
     @contextmanager
     def within(ledger: Provisional | None) -> Iterator[None]:
-        """Spends inside the block land in `ledger` (None: no change)."""
+        """Spends inside the block are recorded in `ledger` (None: no change)."""
         if ledger is None:
             yield
             return
@@ -134,8 +145,8 @@ class Budget:
             _provisional.reset(token)
 
     def charge(self, ledger: Provisional | None) -> None:
-        """The work's turn has come: its units are charged (to the enclosing provisional work, if
-        it is itself before its turn). None: work on its turn all along."""
+        """The work's turn has come: what it sent is used (part of the enclosing provisional work,
+        if that is itself before its turn). None: work on its turn all along."""
         if ledger is None or ledger.state != "open":
             return
         parent = ledger.parent
@@ -145,25 +156,17 @@ class Budget:
             self.refund(ledger)
             return
         ledger.state = "charged"
-        self._open.remove(ledger)
         if parent is not None:  # still provisional, now as part of the enclosing work
             parent.calls += ledger.calls
             parent.checks += ledger.checks
             parent.check_seconds += ledger.check_seconds
-            return
-        self.held_calls -= ledger.calls
-        self.held_checks -= ledger.checks
-        self.stats.llm_calls += ledger.calls
-        self.stats.checks += ledger.checks
 
     def refund(self, ledger: Provisional | None) -> None:
-        """The work will never have its turn: its units are released, reported as speculative."""
+        """The work will never have its turn: what it sent stays charged (it left the process) and
+        is reported as speculative, unused. Its further spends are refused."""
         if ledger is None or ledger.state != "open":
             return
         ledger.state = "refunded"
-        self._open.remove(ledger)
-        self.held_calls -= ledger.calls
-        self.held_checks -= ledger.checks
         self.stats.speculative_calls += ledger.calls
         self.stats.speculative_checks += ledger.checks
         self.stats.speculative_check_seconds += ledger.check_seconds
@@ -183,50 +186,37 @@ class Budget:
         if ledger is not None:
             ledger.check_seconds += seconds
 
-    def has_calls(self, extra: int = 0) -> bool:
-        """Whether a model request (beside `extra` already promised) fits the budget."""
-        return self.stats.llm_calls + self.held_calls + extra < self.cfg.llm_calls
+    # Speculation (work started ahead of need, or before its turn) never takes a budget's last unit:
+    # it is left to work on its turn, which would otherwise find the budget spent by a guess (a
+    # hole's sketch drafted ahead before the hole's own prover request, say).
 
-    def has_checks(self, extra: int = 0) -> bool:
-        return self.stats.checks + self.held_checks + extra < self.cfg.lean_checks
+    def has_calls(self, *, speculative: bool = False) -> bool:
+        """Whether one more model request fits the budget (`speculative`: and leaves one unit)."""
+        return self.stats.llm_calls + speculative < self.cfg.llm_calls
 
-    def _preempt(self, what: str, spender: Provisional | None) -> None:
-        """Work found the budget held by provisional work started after it (more speculative): cancel
-        the latest such work until the spend fits (its units refunded)."""
-        fits = self.has_calls if what == "llm_calls" else self.has_checks
-        after = 0 if spender is None else self._open.index(spender) + 1
-        while len(self._open) > after and not fits():
-            ledger = self._open[-1]
-            self.refund(ledger)
-            ledger.cancel()
+    def has_checks(self, *, speculative: bool = False) -> bool:
+        return self.stats.checks + speculative < self.cfg.lean_checks
 
-    # -- spends --------------------------------------------------------------------------------
+    # -- spends: one unit each, charged when the request is handed on --------------------------
 
-    def spend_call(self) -> None:
-        ledger = self._open_ledger()
-        if self.stats.llm_calls >= self.cfg.llm_calls or (ledger is not None and ledger.state == "refunded"):
-            raise BudgetExhausted("llm_calls")  # (refunded: work being cancelled spends nothing more)
-        self._preempt("llm_calls", ledger)
-        if not self.has_calls():
-            raise BudgetExhausted("llm_calls")
-        if ledger is None:
-            self.stats.llm_calls += 1
-        else:
+    def spend_call(self, *, ahead: bool = False) -> None:
+        """Charge one model request about to be sent, or raise BudgetExhausted (nothing sent).
+        `ahead`: started ahead of need, accounted as such (`RequestsAhead`), not as the current
+        provisional work's."""
+        ledger = None if ahead else self._open_ledger()
+        if not self.has_calls(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
+            raise BudgetExhausted("llm_calls")  # (refunded: work being cancelled sends nothing more)
+        self.stats.llm_calls += 1
+        if ledger is not None:
             ledger.calls += 1
-            self.held_calls += 1
 
-    def spend_check(self) -> None:
-        ledger = self._open_ledger()
-        if self.stats.checks >= self.cfg.lean_checks or (ledger is not None and ledger.state == "refunded"):
-            raise BudgetExhausted("lean_checks")  # (refunded: work being cancelled spends nothing more)
-        self._preempt("lean_checks", ledger)
-        if not self.has_checks():
-            raise BudgetExhausted("lean_checks")
-        if ledger is None:
-            self.stats.checks += 1
-        else:
+    def spend_check(self, *, ahead: bool = False) -> None:
+        ledger = None if ahead else self._open_ledger()
+        if not self.has_checks(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
+            raise BudgetExhausted("lean_checks")  # (refunded: work being cancelled sends nothing more)
+        self.stats.checks += 1
+        if ledger is not None:
             ledger.checks += 1
-            self.held_checks += 1
 
     async def call(self, request: Awaitable[T]) -> T:
         """Await one model request under the budget (the coroutine is closed unsent when none is left)."""
@@ -263,6 +253,7 @@ class BudgetedVerifier:
         self._checked: dict[str, CheckResult] = {}
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
         self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
+        self._requests: dict[str, Awaitable[CheckResult]] = {}  # their requests, to see if one ran
 
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
@@ -279,17 +270,13 @@ class BudgetedVerifier:
             self.budget.stats.dedup_hits += 1
             return await asyncio.shield(running)
         ahead = self._ahead.pop(code, None)
-        try:
-            self.budget.spend_check()
-        except BudgetExhausted:
-            if ahead is not None:
-                self._ahead[code] = ahead
-                self.drop_ahead(code)
-            raise
+        self._requests.pop(code, None)
+        if ahead is None:
+            self.budget.spend_check()  # BudgetExhausted: not sent
         future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
         self._inflight[code] = future
         try:
-            if ahead is not None:  # started ahead of need: charged now, as if started now
+            if ahead is not None:  # started ahead of need (charged then): taken now
                 result = await ahead
             else:
                 result = await self.inner.check(code, timeout=self.timeout if timeout is None else timeout)
@@ -308,25 +295,35 @@ class BudgetedVerifier:
         return result
 
     def check_ahead(self, code: str) -> bool:
-        """Start checking `code` before the search needs it, uncharged, if that costs nothing: Lean
-        has room (the check starts at once, on a worker that would idle) and the budget has room
-        beside what is already ahead. The search takes it by checking the same code (charged then,
-        where a one-step-at-a-time search would have started it); `drop_ahead` if it never does."""
+        """Start checking `code` before the search needs it, if Lean has room (the check starts at
+        once, on a worker that would idle) and the budget has a unit left: charged now, as it is
+        sent. The search takes it by checking the same code (nothing more is charged then);
+        `drop_ahead` if it never does (reported unused)."""
         if code in self._checked or code in self._inflight or code in self._ahead:
             return False
-        if not self.budget.has_checks(len(self._ahead)) or not self.has_room():
+        if not self.budget.has_checks(speculative=True) or not self.has_room():
             return False
-        self._ahead[code] = asyncio.ensure_future(self.inner.check(code, timeout=self.timeout))
+        self.budget.spend_check(ahead=True)  # the unit now: a check taken later must not find it gone
         self.budget.stats.checks_ahead += 1
+        request = self.inner.check(code, timeout=self.timeout)
+        self._requests[code] = request
+        self._ahead[code] = asyncio.ensure_future(request)
         return True
 
     def drop_ahead(self, code: str) -> None:
-        """A check started ahead that the search will not take: never charged, reported unused
-        (cancelled if still running: the verifier lets a sent check finish, lean/kimina_batcher.py)."""
+        """A check started ahead that the search will not take: charged (it was sent), reported
+        unused (cancelled if still running: the verifier lets a sent check finish,
+        lean/kimina_batcher.py)."""
         task = self._ahead.pop(code, None)
+        request = self._requests.pop(code, None)
         if task is None:
             return
-        self.budget.stats.checks_ahead_unused += 1
+        if inspect.iscoroutine(request) and inspect.getcoroutinestate(request) == inspect.CORO_CREATED:
+            # its task never ran: the request never left, and its unit is not spent
+            self.budget.stats.checks -= 1
+            self.budget.stats.checks_ahead -= 1
+        else:
+            self.budget.stats.checks_ahead_unused += 1
         if not task.done():
             task.cancel()
         elif not task.cancelled():
@@ -350,8 +347,18 @@ class BudgetedVerifier:
         return None
 
 
-def first_leaf(group: BaseException) -> BaseException:
-    """The first non-group exception inside (possibly nested) exception groups."""
-    while isinstance(group, BaseExceptionGroup) and group.exceptions:
-        group = group.exceptions[0]
-    return group
+def leaves(error: BaseException) -> list[BaseException]:
+    """The non-group exceptions inside (possibly nested) exception groups, in order."""
+    if not isinstance(error, BaseExceptionGroup):
+        return [error]
+    return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+
+
+def first_leaf(error: BaseException) -> BaseException:
+    """The exception a caller must see from (possibly nested) exception groups: the first that is
+    neither a budget running out nor a cancellation (those are the search's plumbing: an error
+    beside them is what happened), else the first of them."""
+    found = leaves(error)
+    if not found:
+        return error
+    return next((e for e in found if not isinstance(e, BudgetExhausted | asyncio.CancelledError)), found[0])

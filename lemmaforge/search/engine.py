@@ -116,14 +116,17 @@ class SearchEngine:
         run_config: dict[str, Any] | None = None,
         versions: dict[str, str | None] | None = None,
         parent_run_id: str | None = None,
+        preflight_checks: int = 0,
     ) -> SearchResult:
+        """`preflight_checks`: the Lean requests sent for this run before the search (the
+        statement check, services.preflight), charged to its budget first."""
         # The dataset gate (lean/gate.py): a row outside the whitelist is refused (InputError, exit
         # 2) before anything is recorded or sent; an admitted row's context is trusted by the gated
         # verifier, which refuses everything else a model writes.
         admit = getattr(self.verifier, "admit", None)
         if admit is not None:
             admit(problem.header + problem.statement, row=problem.name)
-        run = _Run(self, problem, run_id or new_id())
+        run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks)
         self.recorder.emit(problem)
         self.recorder.emit(
             RunStarted(run.run_id, "prove", run_config or {}, versions or {}, problem.problem_id, parent_run_id)
@@ -175,7 +178,7 @@ def _aux(candidate: Any) -> str:
 class _Run(TreeJournal):
     """One search for one problem: the state that the engine's methods share."""
 
-    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str) -> None:
+    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0) -> None:
         self.engine = engine
         self.opts = engine.options
         self.verifier = engine.verifier
@@ -192,7 +195,7 @@ class _Run(TreeJournal):
         self.theorem = problem.statement[split:]
         self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
-        self.budget = Budget(self.opts.budget)
+        self.budget = Budget(self.opts.budget, preflight_checks=preflight_checks)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
@@ -233,7 +236,8 @@ class _Run(TreeJournal):
                     proof, report = await self._finish(root, solution)
                     stop_reason = "proved" if report.ok else f"audit {report.status.value}"
         except* BudgetExhausted as group:
-            stop_reason = str(group.exceptions[0])
+            # the leaf: nested TaskGroups nest their groups, whose own text says nothing
+            stop_reason = str(first_leaf(group))
         except* TimeoutError:
             stop_reason = "wall time budget exhausted"
             # spent waiting on a server that trickles its answer: the backend's failure, not the
@@ -725,11 +729,11 @@ class _Run(TreeJournal):
         earlier alternatives' (lean/priority.py: sent only when nothing else waits). The first
         alternative that closes the goal wins; the others are cancelled.
 
-        One started beside an earlier one spends provisionally (search/budget.py `Provisional`):
-        charged when its turn comes (every earlier one failed), refunded when an earlier one closes
-        the goal, so the budget buys the same search as one alternative at a time. One whose units
-        the work on its turn needed is cancelled then, and tried again from the same draft (its
-        request charged then) when its turn comes. One that fails before its turn is tried again on
+        One started beside an earlier one is charged for what it sends, like all work, and keeps
+        a ledger of it (search/budget.py `Provisional`): used when its turn comes (every earlier
+        one failed), reported as speculative, unused, when an earlier one closes the goal. One
+        cancelled before its turn is tried again from the same draft when its turn comes. One
+        that fails before its turn is tried again on
         it, from its draft: beside an earlier one it tried every hole itself, where on its turn a
         one-at-a-time search takes the holes proved meanwhile from the cache and tries the failed
         one afresh (measured on deep trees before this: 1 proof in 8 beside, 6 in 8 one at a time)."""
@@ -766,16 +770,8 @@ class _Run(TreeJournal):
                     order.enter(turn)
                     running[asyncio.ensure_future(self._try_alternative(order, False, turn, node, drafts[turn]))] = turn
                     continue
-                if turn in preempted:  # its turn came: tried again, alone, from its draft
+                if turn in preempted:  # its turn came: tried again, alone, from its draft (already paid)
                     preempted.discard(turn)
-                    try:
-                        self.budget.spend_call()  # its draft's request, refunded when it was cancelled
-                    except BudgetExhausted as error:
-                        if not running:
-                            raise
-                        exhausted = exhausted or error
-                        ended.add(turn)
-                        continue
                     ledgers[turn] = None
                     order.enter(turn)
                     running[asyncio.ensure_future(self._try_alternative(order, False, turn, node, drafts[turn]))] = turn

@@ -144,8 +144,14 @@ class SearchResult:
         return {
             "proved": self.proved,
             "proof": self.proof,
+            # sent (each charged to its budget), and of that what the search used (search/budget.py)
             "calls": self.stats.llm_calls,
             "checks": self.stats.checks,
+            "used_calls": self.stats.used_calls,
+            "used_checks": self.stats.used_checks,
+            "preflight_checks": self.stats.preflight_checks,
+            "prompt_tokens": self.stats.prompt_tokens,
+            "completion_tokens": self.stats.completion_tokens,
             "depth": self.depth,
             "seconds": round(self.seconds, 3),
             "run_id": self.run_id,

@@ -263,7 +263,7 @@ def render_run_page(view: dict[str, Any]) -> str:
     for key, label in (("llm_calls", "LLM calls"), ("lean_checks", "Lean checks"), ("depth", "depth"),
                        ("wall_seconds", "wall seconds")):
         b = view["budget"].get(key) or {}
-        ahead = f' (+{esc(_num(b["ahead_unused"]))} started ahead, not needed)' if b.get("ahead_unused") else ""
+        ahead = f' ({esc(_num(b["ahead_unused"]))} of them sent ahead, not used)' if b.get("ahead_unused") else ""
         rows.append(f'<tr><td>{label}</td><td class="num">{esc(_num(b.get("spent")))}{ahead}</td>'
                     f'<td class="num">{esc(_num(b.get("limit")))}</td></tr>')
     head = [

@@ -185,14 +185,16 @@ def run_view(store: Any, run_id: str) -> dict[str, Any]:
     if seconds is None and run.finished_at is not None:
         seconds = round(run.finished_at - run.started_at, 3)
     budget = {
-        # spent: the units charged. Work started ahead of need and never needed was sent but not
-        # charged: model requests and checks ahead (`[search] prefetch`; the requests are in
-        # `calls` and the timeline) and alternatives tried beside an earlier one that closed the
-        # goal first (`parallel_alternatives`, refunded).
+        # spent: the requests sent, each charged to its budget (search/budget.py), speculative or
+        # not; ahead_unused: of those, the ones the search never took (requests and checks started
+        # ahead of need, alternatives tried beside one that closed the goal first); used: the rest.
         "llm_calls": {"spent": summary.get("calls", len(calls)), "limit": limits.get("llm_calls"),
-                      "ahead_unused": summary.get("prefetched_unused", 0) + summary.get("speculative_calls", 0)},
+                      "ahead_unused": summary.get("prefetched_unused", 0) + summary.get("speculative_calls", 0),
+                      "used": summary.get("used_calls")},
         "lean_checks": {"spent": summary.get("checks", sum(1 for a in attempts if a.code)), "limit": limits.get("lean_checks"),
-                        "ahead_unused": summary.get("checks_ahead_unused", 0) + summary.get("speculative_checks", 0)},
+                        "ahead_unused": summary.get("checks_ahead_unused", 0) + summary.get("speculative_checks", 0),
+                        "used": summary.get("used_checks")},
+        "tokens": {"prompt": summary.get("prompt_tokens"), "completion": summary.get("completion_tokens")},
         "depth": {"spent": max_depth, "limit": limits.get("max_depth")},
         "wall_seconds": {"spent": seconds, "limit": limits.get("wall_seconds")},
     }
@@ -281,8 +283,12 @@ def runs_table(
             "started_at": r.started_at,
             "seconds": s.get("seconds") if s.get("seconds") is not None else (
                 round(r.finished_at - r.started_at, 3) if r.finished_at else None),
-            "llm_calls": s.get("calls"),
+            "llm_calls": s.get("calls"),  # sent (search/budget.py); used_*: of those, what the search took
             "lean_checks": s.get("checks"),
+            "used_llm_calls": s.get("used_calls"),
+            "used_lean_checks": s.get("used_checks"),
+            "prompt_tokens": s.get("prompt_tokens"),
+            "completion_tokens": s.get("completion_tokens"),
             "depth": s.get("depth"),
             "stop_reason": stop,
         })

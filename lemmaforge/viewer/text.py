@@ -85,7 +85,7 @@ def budget_line(budget: dict[str, Any]) -> str:
     for key, label in names:
         b = budget.get(key) or {}
         spent, limit = b.get("spent"), b.get("limit")
-        ahead = f" (+{b['ahead_unused']} started ahead, not needed)" if b.get("ahead_unused") else ""
+        ahead = f" ({b['ahead_unused']} of them sent ahead, not used)" if b.get("ahead_unused") else ""
         parts.append(inert(f"{label} {_num(spent)}/{_num(limit)}{ahead}"))
     return " · ".join(parts)
 

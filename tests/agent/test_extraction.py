@@ -127,6 +127,7 @@ WRAPPERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(WRAPPERS))
 def test_exact_recovery_of_every_reference_proof(kind):
     wrap = WRAPPERS[kind]
@@ -142,6 +143,7 @@ def _lines(text: str) -> list[str]:
     return [ln.rstrip() for ln in text.split("\n") if ln.strip()]
 
 
+@pytest.mark.slow
 def test_candidates_restate_the_original_statement():
     for ref in REFS:
         code = extract_lean_code(cot_output(ref), header=MINIF2F_HEADER)
@@ -154,6 +156,7 @@ def test_candidates_restate_the_original_statement():
         assert _lines(cand.code) == _lines(ref.code)
 
 
+@pytest.mark.slow
 def test_statement_helpers_on_reference_statements():
     for ref in REFS:
         assert decl_name(ref.statement) == ref.name

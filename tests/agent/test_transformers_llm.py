@@ -63,6 +63,7 @@ def tiny_model_dir(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 async def test_sampling_chat_and_recording(tiny_model_dir):
     rec = MemoryRecorder()
     llm = make_llm(
@@ -84,6 +85,7 @@ async def test_sampling_chat_and_recording(tiny_model_dir):
     assert call.completions == [o.text for o in outs]
 
 
+@pytest.mark.slow
 async def test_greedy_is_deterministic_and_stop_strings_trim(tiny_model_dir):
     llm = TransformersLLM(str(tiny_model_dir), max_tokens=20, mode="completion")
     prompt = "theorem foo (x : ℕ) : x + 0 = x := by\n"

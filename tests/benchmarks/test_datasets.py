@@ -58,6 +58,7 @@ def problems(name: str, **kw) -> list[BenchmarkProblem]:
         ("putnambench", {"test": 672}, "v4.27.0"),
     ],
 )
+@pytest.mark.slow
 def test_counts_splits_versions(name: str, splits: dict[str, int], version: str) -> None:
     ps = problems(name)
     assert len(ps) == sum(splits.values())
@@ -86,6 +87,7 @@ def test_proof_slot_is_the_final_sorry(name: str) -> None:
             assert p.answer_slots == []
 
 
+@pytest.mark.slow
 def test_putnambench_answer_abbrevs() -> None:
     ps = problems("putnambench")
     with_abbrev = [p for p in ps if p.extra["has_solution_abbrev"]]
@@ -140,6 +142,7 @@ def test_yangky11_name_case_differs() -> None:
 # ---------------------------------------------------------------- term / tactic, answers
 
 
+@pytest.mark.slow
 def test_as_tactic_statement_putnam() -> None:
     ps = problems("putnambench")
     assert sum(p.term_mode for p in ps) == 662  # 524 `:=\nsorry` + 137 `:=\n  sorry` + 1 `:= sorry`
@@ -165,6 +168,7 @@ def test_tactic_leaves_minif2f_alone() -> None:
     assert all(p.as_tactic_statement() == p.statement for p in problems("minif2f"))
 
 
+@pytest.mark.slow
 def test_answers_inlined() -> None:
     ps = problems("putnambench", answers="inlined")
     assert len(ps) == 672
@@ -215,6 +219,7 @@ def test_split_names_limit() -> None:
         select(mini, limit=-1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["putnambench", "minif2f"])
 @pytest.mark.parametrize("n", [1, 3, 7])
 def test_shards_partition_exactly(name: str, n: int) -> None:
@@ -244,6 +249,7 @@ def test_shard_independent_of_line_order(tmp_path: Path) -> None:
     assert a == b
 
 
+@pytest.mark.slow
 def test_limit_applies_after_shard() -> None:
     shard = load_dataset("putnambench", shard="1/4")
     assert load_dataset("putnambench", shard="1/4", limit=5) == shard[:5]

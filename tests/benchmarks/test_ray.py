@@ -18,6 +18,7 @@ pytest.importorskip("ray", reason="Ray is not installed (pip install 'lemmaforge
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_bench_on_a_local_ray_cluster_matches_the_local_executor(tmp_path, monkeypatch):
     from lemmaforge import services as app_module
 

@@ -239,6 +239,7 @@ def test_export(db, tmp_path):
     assert all(x["proof"] == (out / x["file"]).read_text() for x in lines)
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png(db, tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'lemmaforge[plot]')")
     png = tmp_path / "plots" / "b.png"

@@ -68,6 +68,7 @@ def test_invalid_config_file(tmp_path):
     assert "verifier.timeout" in bad_input_error("check", str(EXAMPLE), "--config", str(cfg))
 
 
+@pytest.mark.slow
 def test_unreachable_kimina_is_exit_2_naming_the_url():
     url = f"http://127.0.0.1:{closed_port()}"
     env = {"LEMMAFORGE_VERIFIER__KIMINA_RETRIES": "2", "LEMMAFORGE_VERIFIER__KIMINA_RETRY_WAIT": "0.01"}

@@ -54,6 +54,7 @@ def clone(tmp_path_factory):
     return {"repo": repo, "work": work, "run": run, "db": db, "bench": bench}
 
 
+@pytest.mark.slow
 def test_the_clone_reads_its_own_packaged_data(clone):
     probe = subprocess.run(
         [sys.executable, "-c", "from lemmaforge.benchmarks.registry import data_dir; print(data_dir())"],
@@ -65,6 +66,7 @@ def test_the_clone_reads_its_own_packaged_data(clone):
     assert "../shared" not in readme and "ARCHITECTURE.md" not in readme  # self-contained
 
 
+@pytest.mark.slow
 def test_bench_runs_and_show_from_a_fresh_clone(clone):
     bench = clone["bench"]
     assert bench.returncode == 0, bench.stderr
@@ -85,6 +87,7 @@ def test_bench_runs_and_show_from_a_fresh_clone(clone):
     assert "stop: proved" in show.stdout and "norm_num" in show.stdout
 
 
+@pytest.mark.slow
 def test_show_html_from_a_fresh_clone_in_headless_chromium(clone, tmp_path):
     rows = json.loads(clone["run"]("runs", "--db", clone["db"], "--kind", "prove", "--json").stdout)["runs"]
     failed = next(r for r in rows if r["status"] == "not_proved")
@@ -105,6 +108,7 @@ def test_show_html_from_a_fresh_clone_in_headless_chromium(clone, tmp_path):
         assert shot.stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_show_of_a_bench_run_lists_its_problem_runs(clone):
     rows = json.loads(clone["run"]("runs", "--db", clone["db"], "--kind", "bench", "--json").stdout)["runs"]
     [bench] = rows

@@ -77,6 +77,7 @@ def finished_children(url: str, bench_id: str) -> tuple[int, int]:
 # --- kill -9 on each backend ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_then_resume_matches_a_fault_free_run(any_db_url: str, reference) -> None:
     expected, ref_store, kimina, llm = reference
     # slower answers than the reference's, so the kill lands mid-run however fast the client is
@@ -134,6 +135,7 @@ def sqlite_file_limited_to_its_size(path: Path) -> Iterator[None]:
         event.remove(Engine, "connect", limit)
 
 
+@pytest.mark.slow
 def test_disk_full_at_bench_start_is_one_line_and_the_rerun_matches(tmp_path: Path, reference) -> None:
     expected, _, kimina, llm = reference
     path = tmp_path / "full.db"
@@ -173,6 +175,7 @@ def remount(mnt: Path, options: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{options}", str(mnt)], check=True, capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_disk_that_fills_up_mid_run_stops_the_bench_and_resume_finishes_it(reference) -> None:
     expected, ref_store, kimina, llm = reference
     with small_tmpfs("256k") as mnt:
@@ -216,6 +219,7 @@ def test_report_works_on_a_read_only_file_and_bench_says_read_only(tmp_path: Pat
         assert "read-only" in line or "readonly" in line, line
 
 
+@pytest.mark.slow
 def test_report_opens_postgres_read_only(pg_url: str, reference) -> None:
     expected, _, kimina, llm = reference
     r = invoke(bench_args(kimina, llm, pg_url, "--limit", "6", "--run-id", "P", "--json"))
@@ -228,6 +232,7 @@ def test_report_opens_postgres_read_only(pg_url: str, reference) -> None:
         assert conn.exec_driver_sql("SHOW default_transaction_read_only").scalar() == "on"
 
 
+@pytest.mark.slow
 def test_a_write_that_fails_at_bench_end_is_one_line_and_resume_closes_the_bench(
     pg_url: str, reference, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -298,6 +303,7 @@ def test_long_names_and_nul_in_model_output_do_not_stop_a_bench(any_db_url: str,
     assert any("Thinking\x00 aloud." in c for call in store.llm_calls(child.run_id) for c in call.completions)
 
 
+@pytest.mark.slow
 def test_prove_on_a_full_disk_is_one_line_exit_2(tmp_path: Path) -> None:
     from lemmaforge.benchmarks.datasets import load_dataset
     from lemmaforge.cli import app as main_app

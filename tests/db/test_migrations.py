@@ -112,6 +112,7 @@ def test_a_newer_schema_is_refused_with_a_clear_message(any_db_url: str) -> None
     assert "upgrade lemmaforge" in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.slow
 def test_read_only_never_migrates_and_says_how(any_db_url: str) -> None:
     load_old_database(any_db_url)
     with pytest.raises(StoreMisconfigured, match="older than this lemmaforge.*python -m lemmaforge.db upgrade"):
@@ -146,6 +147,7 @@ def _has_version_table(url: str) -> bool:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_the_db_module_command(any_db_url: str) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "lemmaforge.db", *args], cwd=REPO_ROOT, capture_output=True,
@@ -162,6 +164,7 @@ def test_the_db_module_command(any_db_url: str) -> None:
     assert proc.returncode == 2 and "usage:" in proc.stderr
 
 
+@pytest.mark.slow
 def test_opening_a_new_sqlite_database_waits_for_a_process_holding_its_lock(tmp_path: Path) -> None:
     """SQLite answers "database is locked" at once, without its busy handler, when the switch to
     WAL needs a lock that another process holds (here: a write transaction on the new file, as
@@ -190,6 +193,7 @@ def test_opening_a_new_sqlite_database_waits_for_a_process_holding_its_lock(tmp_
         holder.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_processes_opening_a_new_database_at_once_create_it_once(any_db_url: str) -> None:
     """Ray workers open the same store together: one creates the schema, the others wait for it
     (Postgres: an advisory lock; SQLite: BEGIN IMMEDIATE), and one revision is recorded."""

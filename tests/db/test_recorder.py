@@ -208,6 +208,7 @@ async def test_from_a_running_event_loop(store: Store) -> None:
     assert gaps and max(gaps) < 0.5
 
 
+@pytest.mark.slow
 def test_emit_is_cheap(store: Store) -> None:
     rec = SqlRecorder(store, batch_size=1000, flush_interval=0.05)
     rec.emit(RunStarted(run_id="r", kind="prove", config={}, versions={}))
@@ -275,6 +276,7 @@ def test_close_is_idempotent_and_late_emits_are_not_lost(store: Store) -> None:
     assert [n.node_id for n in store.nodes("r")] == ["late"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="POSIX signals")
 def test_close_from_a_signal_handler_during_flush(store: Store) -> None:
     rec = SqlRecorder(store, batch_size=100)
@@ -315,6 +317,7 @@ CHILD = """
 """
 
 
+@pytest.mark.slow
 def test_killed_right_after_flush_loses_nothing(db_url: str) -> None:
     proc = _run_child(CHILD.format(ending="rec.flush(); os._exit(9)"), db_url)
     assert proc.returncode == 9, proc.stderr
@@ -325,12 +328,14 @@ def test_killed_right_after_flush_loses_nothing(db_url: str) -> None:
     assert s.get_run("child").status == "proved"  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_normal_exit_without_close_loses_nothing(db_url: str) -> None:
     proc = _run_child(CHILD.format(ending="sys.exit(0)  # atexit closes the recorder"), db_url)
     assert proc.returncode == 0, proc.stderr
     assert Store(db_url).proofs("child") == synthetic_run("child").of(ProofRecord)
 
 
+@pytest.mark.slow
 def test_two_processes_write_the_same_file(db_url: str) -> None:
     """Batch workers: several processes, one SQLite file (WAL + busy timeout), a shared problem."""
     Store(db_url)  # create the schema first, as the batch runner does

@@ -136,6 +136,7 @@ FAULTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
 def test_each_fault_stops_with_one_line_or_changes_nothing_and_resume_restores_the_report(
         tmp_path, reference, fault: Fault):
@@ -168,6 +169,7 @@ def test_each_fault_stops_with_one_line_or_changes_nothing_and_resume_restores_t
     assert outcome(Store(db), "F") == ref_outcome
 
 
+@pytest.mark.slow
 def test_a_bug_in_a_backend_stops_with_exit_70_and_resume_restores_the_report(tmp_path, reference, monkeypatch):
     """An AttributeError inside the LLM backend is not a failed sample: the bench stops (exit 70,
     the traceback, one line), nothing it hit is finished, and resume gives the reference report."""

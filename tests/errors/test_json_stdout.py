@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO_ROOT
 
 SCRIPT = r"""
@@ -23,6 +25,7 @@ sys.stdout.write(json.dumps({"ok": True}) + "\n")
 """
 
 
+@pytest.mark.slow
 def test_everything_but_the_json_goes_to_stderr():
     r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

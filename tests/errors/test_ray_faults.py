@@ -18,6 +18,7 @@ pytest.importorskip("ray", reason="Ray is not installed (pip install 'lemmaforge
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_a_fault_in_a_ray_worker_stops_the_bench_with_one_line(tmp_path):
     db = f"sqlite:///{tmp_path / 'ray.db'}"
     with fake_servers(SOLVABLE) as (kimina, llm):

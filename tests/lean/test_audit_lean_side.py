@@ -63,6 +63,7 @@ def test_probe_parsing_reads_names_exactly() -> None:
     assert parse_probe(None, "t") is None
 
 
+@pytest.mark.slow
 async def test_repl_runs_the_probe_as_a_separate_command(pool) -> None:  # noqa: F811
     inner, fake = pool()
     verifier = GatedVerifier(inner)
@@ -208,6 +209,7 @@ def test_fake_safe_verify_is_runnable() -> None:
     assert os.access(FAKE_SV, os.X_OK) and sys.executable
 
 
+@pytest.mark.slow
 async def test_repl_tactics_are_gated(pool) -> None:  # noqa: F811
     inner, fake = pool()
     verifier = GatedVerifier(inner)

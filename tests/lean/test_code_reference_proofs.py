@@ -51,6 +51,7 @@ def report(failures: list[Any], total: int) -> str:
 # --- reference proofs --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_reference_proofs_header_and_no_holes() -> None:
     failures = [
         name for name, p in proofs().items() if C.split_header(p)[0] != MINIF2F_HEADER or C.holes(p) != []
@@ -58,6 +59,7 @@ def test_reference_proofs_header_and_no_holes() -> None:
     assert not failures, report(failures, len(proofs()))
 
 
+@pytest.mark.slow
 def test_have_steps_match_an_independent_count() -> None:
     failures = []
     with_steps = 0
@@ -72,6 +74,7 @@ def test_have_steps_match_an_independent_count() -> None:
     assert with_steps > 300  # most DeepSeek proofs are chains of `have`s: the data is the right data
 
 
+@pytest.mark.slow
 def test_skeleton_fill_round_trip() -> None:
     failures = []
     exact = 0
@@ -100,6 +103,7 @@ def test_skeleton_fill_round_trip() -> None:
     assert exact > len(proofs()) * 0.8
 
 
+@pytest.mark.slow
 def test_structure_consistency_of_own_sketch_and_with_a_step_removed() -> None:
     failures = []
     for name, p in proofs().items():
@@ -120,6 +124,7 @@ def test_structure_consistency_of_own_sketch_and_with_a_step_removed() -> None:
     assert not failures, report(failures, len(proofs()))
 
 
+@pytest.mark.slow
 def test_same_statement_as_minif2f() -> None:
     rows = {r["name"]: r for r in benchmark("minif2f")}
     matches, mismatches = 0, []
@@ -211,6 +216,7 @@ def test_proverbench_holes() -> None:
     assert [h.position for h in C.holes(statement(rows["abstract_algebra__p30"]))] == ["term", "term", "tactic"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["minif2f", "putnambench", "proverbench"])
 def test_same_statement_on_benchmark_statements(name: str) -> None:
     rows = benchmark(name)

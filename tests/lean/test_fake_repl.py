@@ -85,6 +85,7 @@ def _run_fake_process(stdin: bytes, config: dict[str, Any], tmp: Path) -> subpro
     )
 
 
+@pytest.mark.slow
 def test_process_replays_every_recorded_pair_byte_for_byte(tmp_path: Path) -> None:
     """Each recorded `.in` file, piped as is into a fresh fake process (as the REPL's test.sh
     does), produces its `.expected.out` exactly: framing, skipping, ids and JSON layout."""
@@ -379,6 +380,7 @@ def test_scripted_pickles_round_trip(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_lean_interact_runs_the_fake_without_git_network_or_build(tmp_path: Path) -> None:
     fake = make_fake_repl_config(tmp_path, rules=[{"match": "^linarith$", "on": "tactic", "closes": True}])
     assert fake.config.lean_version == "v4.19.0"
@@ -408,6 +410,7 @@ def test_lean_interact_runs_the_fake_without_git_network_or_build(tmp_path: Path
     ],
     ids=["crash", "garbage", "oom", "hang"],
 )
+@pytest.mark.slow
 def test_failure_modes_reach_lean_interact_as_lean_failures_would(
     tmp_path: Path, rule: dict[str, Any], exception: type[BaseException], text: str
 ) -> None:
@@ -420,6 +423,7 @@ def test_failure_modes_reach_lean_interact_as_lean_failures_would(
         server.kill()
 
 
+@pytest.mark.slow
 def test_memory_limit_is_enforced_on_the_fake_process(tmp_path: Path) -> None:
     """lean-interact's memory_hard_limit_mb (RLIMIT_AS) really applies to the fake: allocating past
     it kills the process the way Lean dies."""

@@ -190,6 +190,7 @@ def test_build_safe_verify_clones_pins_the_toolchain_and_builds(tmp_path: Path) 
 OTHER_PROVERS = Path(__file__).resolve().parent / "data" / "other_provers"
 
 
+@pytest.mark.slow
 def test_published_competition_proofs_pass_the_gate() -> None:
     from tests.conftest import REFERENCE_PROOFS
 

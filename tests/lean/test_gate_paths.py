@@ -54,6 +54,7 @@ _BACKEND_CLASSES = {"ReplVerifier", "KiminaVerifier", "LakeVerifier"}
 _ALLOWED = {"lean/backends.py", "lean/repl.py", "lean/kimina.py", "lean/lake.py", "doctor.py"}
 
 
+@pytest.mark.slow
 def test_product_code_builds_backends_only_through_the_gated_factory() -> None:
     offenders = []
     root = REPO_ROOT / "lemmaforge"
@@ -279,6 +280,7 @@ def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:  # noqa: F811 
         assert_never_sent(kimina, MARK)
 
 
+@pytest.mark.slow
 def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> None:  # noqa: F811 (fixture)
     pytest.importorskip("transformers", reason="expert iteration's tiny model needs the train extra")
     from lemmaforge.db import Store

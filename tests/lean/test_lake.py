@@ -133,6 +133,7 @@ async def test_a_dying_lean_is_a_crash(verifier: LakeVerifier, monkeypatch: pyte
     assert result.error == "lake env lean exited with 134: INTERNAL PANIC: out of memory"
 
 
+@pytest.mark.slow
 async def test_check_many_keeps_order_and_bounds_workers(
     verifier: LakeVerifier, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -68,6 +68,7 @@ class TestTextLemmas:
         with pytest.raises(L.LemmaBuildError):
             L.lemma_from_step(code, len(steps) + 1, include_previous=True, name="x")
 
+    @pytest.mark.slow
     def test_steps_of_every_reference_proof(self) -> None:
         failures = []
         count = 0

@@ -127,6 +127,7 @@ async def test_verifier_satisfies_the_protocol(pool: Factory) -> None:
     assert verifier.name == "repl" and verifier.supports_proof_states
 
 
+@pytest.mark.slow
 async def test_header_is_elaborated_once_per_worker(pool: Factory) -> None:
     verifier, fake = pool(workers=3, latency={"cmd_s": 0.02}, transcripts=True)
     # Thirty files with the same header, all declaring the same theorem name: every check branches
@@ -140,6 +141,7 @@ async def test_header_is_elaborated_once_per_worker(pool: Factory) -> None:
     assert (stats.header_elaborations, stats.checks, stats.restarts) == (3, 30, 0)
 
 
+@pytest.mark.slow
 async def test_positions_are_relative_to_the_whole_file(pool: Factory) -> None:
     verifier, _ = pool()
     code = HEADER + SKETCH + "\n#print axioms t\n"
@@ -157,6 +159,7 @@ async def test_positions_are_relative_to_the_whole_file(pool: Factory) -> None:
     assert "sorryAx" in result.messages[-1].data
 
 
+@pytest.mark.slow
 async def test_two_headers_share_the_pool(pool: Factory) -> None:
     verifier, fake = pool(workers=2)
     for code in [HEADER, OTHER_HEADER, HEADER, OTHER_HEADER, HEADER]:
@@ -165,6 +168,7 @@ async def test_two_headers_share_the_pool(pool: Factory) -> None:
     assert verifier.stats().header_switches == 0
 
 
+@pytest.mark.slow
 async def test_one_worker_switches_header_when_needed(pool: Factory) -> None:
     verifier, fake = pool(workers=1)
     for code in [HEADER, OTHER_HEADER, HEADER]:
@@ -173,6 +177,7 @@ async def test_one_worker_switches_header_when_needed(pool: Factory) -> None:
     assert verifier.stats().header_switches == 2
 
 
+@pytest.mark.slow
 async def test_interleaved_headers_under_load_do_not_thrash(pool: Factory) -> None:
     verifier, fake = pool(workers=2, latency={"cmd_s": 0.01, "header_s": 0.1})
     codes = [(HEADER if i % 2 else OTHER_HEADER) + SKETCH for i in range(40)]
@@ -183,6 +188,7 @@ async def test_interleaved_headers_under_load_do_not_thrash(pool: Factory) -> No
     assert 2 <= fake.header_elaborations() <= 4
 
 
+@pytest.mark.slow
 async def test_workers_run_in_parallel_without_blocking_the_event_loop(pool: Factory) -> None:
     latency, checks, workers = 0.4, 12, 4
     verifier, _ = pool(workers=workers, latency={"cmd_s": latency, "header_s": 0.05})
@@ -212,6 +218,7 @@ async def test_workers_run_in_parallel_without_blocking_the_event_loop(pool: Fac
     assert verifier.stats().utilization > 0.3
 
 
+@pytest.mark.slow
 async def test_check_many_keeps_input_order(pool: Factory) -> None:
     verifier, _ = pool(workers=3, rules=[{"match": "FIRST", "delay_s": 0.1}])
     codes = [HEADER + f"-- FIRST\ntheorem a{i} : 1 = 1 := by sorry" if i == 0 else HEADER + f"theorem a{i} : 1 = 1 := rfl" for i in range(5)]
@@ -219,6 +226,7 @@ async def test_check_many_keeps_input_order(pool: Factory) -> None:
     assert [r.status for r in results] == [CheckStatus.INCOMPLETE] + [CheckStatus.VALID] * 4
 
 
+@pytest.mark.slow
 async def test_code_without_header_uses_a_fresh_environment(pool: Factory) -> None:
     verifier, fake = pool()
     for _ in range(2):
@@ -229,6 +237,7 @@ async def test_code_without_header_uses_a_fresh_environment(pool: Factory) -> No
     assert [e["kind"] for e in fake.requests()] == ["cmd", "cmd"]
 
 
+@pytest.mark.slow
 async def test_header_errors_are_reported_once_and_cached(pool: Factory) -> None:
     rules = [{"match": "import Nonexistent", "on": "cmd", "messages": [{"data": "unknown module prefix 'Nonexistent'"}]}]
     verifier, fake = pool(rules=rules)
@@ -248,6 +257,7 @@ async def test_header_errors_are_reported_once_and_cached(pool: Factory) -> None
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_holes_carry_goals_and_proof_states(pool: Factory) -> None:
     verifier, _ = pool()
     result = await verifier.check(HEADER + SKETCH)
@@ -261,6 +271,7 @@ async def test_holes_carry_goals_and_proof_states(pool: Factory) -> None:
     assert restored.worker == result.holes[0].worker
 
 
+@pytest.mark.slow
 async def test_tactics_go_to_the_worker_that_produced_the_hole(pool: Factory) -> None:
     verifier, fake = pool(workers=2, rules=[*TACTICS_CLOSE, {"match": "SLOW", "delay_s": 0.2}])
     first, second = await asyncio.gather(
@@ -277,6 +288,7 @@ async def test_tactics_go_to_the_worker_that_produced_the_hole(pool: Factory) ->
     assert pid_of["nlinarith"] == _requests_with(fake, "second")[0]["pid"]
 
 
+@pytest.mark.slow
 async def test_failing_and_unroutable_tactics_say_why(pool: Factory) -> None:
     verifier, _ = pool(rules=TACTICS_CLOSE)
     other, _ = pool()
@@ -292,6 +304,7 @@ async def test_failing_and_unroutable_tactics_say_why(pool: Factory) -> None:
     assert (await other.run_tactic(hole, "linarith")).error == "this hole was not produced by this verifier"
 
 
+@pytest.mark.slow
 async def test_proof_states_are_refused_after_their_worker_restarted(pool: Factory) -> None:
     verifier, fake = pool(rules=[*TACTICS_CLOSE, {"match": "HANG", "hang": True}], timeout=0.3)
     hole = (await verifier.check(HEADER + SKETCH)).holes[0]
@@ -308,6 +321,7 @@ async def test_proof_states_are_refused_after_their_worker_restarted(pool: Facto
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_timeout_is_reported_and_the_worker_restarts_with_its_header(pool: Factory) -> None:
     verifier, fake = pool(rules=[{"match": "HANG", "hang": True}], timeout=5.0)
     assert (await verifier.check(HEADER + SKETCH)).status is CheckStatus.INCOMPLETE
@@ -322,6 +336,7 @@ async def test_timeout_is_reported_and_the_worker_restarts_with_its_header(pool:
     assert (stats.timeouts, stats.restarts, stats.crash_retries) == (1, 1, 0)
 
 
+@pytest.mark.slow
 async def test_header_timeout_is_reported(pool: Factory) -> None:
     verifier, _ = pool(latency={"header_s": 1.0}, header_timeout=0.2)
     result = await verifier.check(HEADER + SKETCH)
@@ -329,6 +344,7 @@ async def test_header_timeout_is_reported(pool: Factory) -> None:
     assert result.error is not None and result.error.startswith("while elaborating the header: no answer")
 
 
+@pytest.mark.slow
 async def test_crash_is_retried_once_then_reported(pool: Factory) -> None:
     verifier, fake = pool(rules=[{"match": "BOOM", "crash": True}])
     result = await verifier.check(HEADER + "-- BOOM")
@@ -348,6 +364,7 @@ async def test_crash_without_retry(pool: Factory) -> None:
     assert len(_requests_with(fake, "BOOM")) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("crash_retries", [0, 1])
 async def test_worker_killed_mid_request(pool: Factory, crash_retries: int) -> None:
     verifier, fake = pool(rules=[{"match": "SLOW", "delay_s": 0.4}], crash_retries=crash_retries)
@@ -365,6 +382,7 @@ async def test_worker_killed_mid_request(pool: Factory, crash_retries: int) -> N
     assert (await verifier.check(HEADER + SKETCH)).status is CheckStatus.INCOMPLETE
 
 
+@pytest.mark.slow
 async def test_out_of_memory_is_reported_with_the_limit(pool: Factory) -> None:
     verifier, _ = pool(rules=[{"match": "BIG", "alloc_mb": 1500}], memory_limit_mb=1024, crash_retries=0)
     result = await verifier.check(HEADER + "-- BIG")
@@ -373,6 +391,7 @@ async def test_out_of_memory_is_reported_with_the_limit(pool: Factory) -> None:
     assert "INTERNAL PANIC: out of memory" in result.error and "memory_limit_mb=1024" in result.error
 
 
+@pytest.mark.slow
 async def test_worker_near_its_memory_cap_is_recycled_between_checks(pool: Factory) -> None:
     # Cap 4096 MB, recycle above 4% of it (~164 MB resident); the BIG check keeps 250 MB.
     verifier, fake = pool(rules=[{"match": "BIG", "alloc_mb": 250}], memory_limit_mb=4096, memory_recycle_fraction=0.04)
@@ -382,6 +401,7 @@ async def test_worker_near_its_memory_cap_is_recycled_between_checks(pool: Facto
     assert fake.process_starts() == 2 and fake.header_elaborations() == 2
 
 
+@pytest.mark.slow
 async def test_workers_are_recycled_after_max_checks(pool: Factory) -> None:
     verifier, fake = pool(max_checks_per_worker=3)
     for _ in range(7):
@@ -402,6 +422,7 @@ async def test_holes_of_the_last_check_before_recycling_stay_usable(pool: Factor
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_cancelled_check_frees_its_worker_when_lean_answers(pool: Factory) -> None:
     verifier, fake = pool(rules=[{"match": "SLOW", "delay_s": 0.3}])
     task = asyncio.create_task(verifier.check(HEADER + "-- SLOW"))
@@ -413,6 +434,7 @@ async def test_cancelled_check_frees_its_worker_when_lean_answers(pool: Factory)
     assert fake.process_starts() == 1 and verifier.stats().restarts == 0
 
 
+@pytest.mark.slow
 async def test_close_stops_the_processes_and_refuses_new_work(pool: Factory) -> None:
     verifier, _ = pool(workers=2)
     await verifier.check_many([HEADER + SKETCH, OTHER_HEADER + SKETCH])
@@ -442,6 +464,7 @@ def test_from_config_rejects_a_directory_that_is_not_a_lean_project(tmp_path: Pa
         ReplVerifier.from_config(VerifierConfig(lake_path=str(fake.lake_path), project=tmp_path))
 
 
+@pytest.mark.slow
 async def test_from_config_runs_a_local_project_through_lean_interact(tmp_path: Path) -> None:
     fake = make_fake_repl_config(tmp_path / "fake", transcripts=False)
     project = tmp_path / "project"
@@ -462,6 +485,7 @@ async def test_from_config_runs_a_local_project_through_lean_interact(tmp_path: 
     assert [c.split()[0] for c in fake.lake_calls()] == ["env"]
 
 
+@pytest.mark.slow
 async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> None:
     """close() while checks are between their header and their body (one awaited, one whose
     caller was cancelled): the awaited one gets an answer, not an AssertionError, and no future is
@@ -495,6 +519,7 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
     assert unhandled == []
 
 
+@pytest.mark.slow
 async def test_has_room_while_a_worker_is_free_or_may_start(pool: Factory) -> None:
     """`has_room` (the search starts model requests ahead of need only then): a check submitted
     now would find a worker at once."""

@@ -203,6 +203,7 @@ class _TimedVerifier(CheckOnlyVerifier):
     def __init__(self, room: bool) -> None:
         self.room = room
         self.log: list[tuple[str, float, float]] = []
+        self.started: list[str] = []  # every check received (`log`: those answered)
 
     def has_room(self) -> bool:
         return self.room
@@ -210,6 +211,7 @@ class _TimedVerifier(CheckOnlyVerifier):
     async def check(self, code: str, *, timeout=None) -> CheckResult:
         loop = asyncio.get_running_loop()
         started = loop.time()
+        self.started.append(code)
         await asyncio.sleep(0.05)
         self.log.append((code, started, loop.time()))
         if (probed := probe_response(code)) is not None:
@@ -265,7 +267,8 @@ async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_o
         (candidate_answered,) = [e for c, _, e in verifier.log if _named(c) == last_hole]
         assert (assembly_started < candidate_answered) is room
     stats = result.stats
-    assert stats.checks_ahead == (2 if room else 0)
+    # with room, each lower sketch's assembly (and, when timing lets it, the root's audit text)
+    assert stats.checks_ahead >= 2 if room else stats.checks_ahead == 0
     assert stats.checks_ahead_unused == 0
     assert stats.checks == len(verifier.log)  # each started ahead was taken and charged once
 
@@ -290,8 +293,10 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
     assert result.proved
     stats = result.stats
     # per lower sketch: a file ahead with the wrong candidate (never taken), one with the right one
-    assert stats.checks_ahead == 4 and stats.checks_ahead_unused == 2
-    assert stats.checks == len(verifier.log) - stats.checks_ahead_unused
+    # (and, when timing lets it, the root's audit text)
+    assert stats.checks_ahead >= 4 and stats.checks_ahead_unused == 2
+    assert stats.checks == len(verifier.started)  # charged: all that was sent, taken or not
+    assert stats.used_checks == stats.checks - 2
 
 
 @pytest.mark.parametrize("room", [True, False])

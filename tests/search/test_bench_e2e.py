@@ -28,6 +28,7 @@ def _script(name: str) -> ModuleType:
         sys.path.remove(str(SCRIPTS))
 
 
+@pytest.mark.slow
 async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     bench_e2e = _script("bench_e2e")
     args = argparse.Namespace(
@@ -137,6 +138,7 @@ def test_useful_utilisation_counts_checks_less_orphans_over_capacity_without_hea
 @pytest.mark.parametrize("bad", [["--profile-bins", "0"], ["--race-window", "0"], ["--spread-requests", "0"],
                                  ["--db", "README.md"], ["--runs", "0"], ["--runs", "2", "--db", "new_store.db"],
                                  ["--db", "no/such/folder/run.db"], ["--stream-interval", "0"]])
+@pytest.mark.slow
 def test_bad_options_stop_with_one_line_and_exit_code_2(bad: list[str]) -> None:
     """Refused before anything starts (no stand-in server, no store): an existing --db is never
     overwritten."""
@@ -185,6 +187,7 @@ def test_checks_spread_over_as_many_requests_as_repls_unless_told(repls: int, gi
     assert args.spread_requests == expected
 
 
+@pytest.mark.slow
 def test_runs_option_repeats_the_benchmark_and_summarises_what_each_run_reported() -> None:
     """`--runs 2 --json`: both runs' rows, and a summary computed from exactly those rows."""
     root = SCRIPTS.parent

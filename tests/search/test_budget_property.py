@@ -1,19 +1,20 @@
-"""Budgets hold, and the counts a run reports are the requests it sent (property-style).
+"""Budgets cap what leaves the process, and the counts a run reports are the requests it sent
+(property-style).
 
 Over seeded random budgets and scripted worlds (which holes the prover can prove, whether
 automation closes the easy one, whether the planner's sketch is solvable, how many samples per
-goal), a whole `prove` runs through `app.prove_problem` against real clients: the fake OpenAI
-server over HTTP, and Lean as the fake Kimina server (KiminaVerifier, batched HTTP) or the fake
-REPL processes (ReplVerifier through lean-interact, with proof states: extract_goal and, in one
-half of the worlds, automation as tactic steps). The servers count what they received; for every
-run:
+goal, requests ahead of need and alternatives beside each other on or off), a whole `prove` runs
+through the shared preflight (`services.preflight`: its statement check is charged too) and
+`services.prove_problem` against real clients: the fake OpenAI server over HTTP, and Lean as the
+fake Kimina server (KiminaVerifier, batched HTTP) or the fake REPL processes (ReplVerifier through
+lean-interact, with proof states: extract_goal and, in one half of the worlds, automation as tactic
+steps). The stand-ins count what they received; for every run:
 
-  received ≤ reported ≤ budget                  (for Lean requests; for LLM calls, received ≤
-                                                 reported + prefetched_unused: a request started
-                                                 ahead of need (`[search] prefetch`) and never
-                                                 taken is aborted and reported apart, uncharged)
-  reported − received ≤ cancelled               (a request is counted when it starts; one the
-                                                 run cancelled may not have left the client)
+  received ≤ reported ≤ budget        (LLM requests and Lean requests alike: a request is charged
+                                       when it is handed on, speculative or not, used or not)
+  reported − received ≤ cancelled     (one charged and then cancelled may have been stopped inside
+                                       the client before it left: a queue, a concurrency gate)
+  reported = received                 (when nothing was cancelled)
 
 and the run's record says the same numbers as its result.
 """
@@ -30,7 +31,7 @@ from lemmaforge.config import load_config
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy
 from lemmaforge.lean.repl import ReplVerifier
 from lemmaforge.records import RunFinished
-from lemmaforge.services import open_recorder, open_services, problem_from_code, prove_problem
+from lemmaforge.services import open_recorder, open_services, preflight, problem_from_code, prove_problem
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import make_fake_repl_config
@@ -50,6 +51,11 @@ from tests.search.scenarios import (
 PROBE = "lf-position-probe"
 
 
+def seeds(all_seeds: range, *, fast: int) -> list[Any]:
+    """The first `fast` seeds in the fast subset (`pytest -m "not slow"`), the rest marked slow."""
+    return [seed if i < fast else pytest.param(seed, marks=pytest.mark.slow) for i, seed in enumerate(all_seeds)]
+
+
 def world(seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     return {
@@ -66,6 +72,7 @@ def world(seed: int) -> dict[str, Any]:
             "prover_samples_per_call": rng.choice([0, 1]),
             "automation": rng.choice(["lemma", "proof_state"]),
             "parallel_alternatives": rng.random() < 0.5,
+            "prefetch": rng.random() < 0.5,
         },
         "hard_provable": rng.random() < 0.6,
         "closing_provable": rng.random() < 0.7,
@@ -92,38 +99,54 @@ def settings_for(llm: FakeOpenAIServer, w: dict[str, Any], verifier: dict[str, A
 
 async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
     recorder, close = open_recorder(None)
+    problem = problem_from_code(HEADER + DEFS + THEOREM)
     try:
         async with open_services(settings, recorder=recorder, verifier=verifier) as services:
-            result = await prove_problem(services, settings, problem_from_code(HEADER + DEFS + THEOREM))
+            sent = await preflight(services, settings, problem)
+            result = await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()
     finished = [r for r in recorder.records if isinstance(r, RunFinished)]
     return result, finished
 
 
+def generation_requests(llm: FakeOpenAIServer) -> int:
+    """The model requests the server received (the preflight's `GET /models` probes are not
+    requests for generation: no budget unit buys them)."""
+    return sum(1 for r in llm.requests if r.endpoint in ("chat", "completions"))
+
+
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
                         lean_sent: int) -> None:
     stats = result.stats
-    # requests started ahead and never taken, and work refunded because an alternative tried
-    # beside an earlier one never had its turn, are reported apart from the budget's units
-    assert llm_sent <= stats.llm_calls + stats.prefetched_unused + stats.speculative_calls, (llm_sent, stats)
-    assert stats.llm_calls <= budget["llm_calls"], stats
+    # Unused work (started ahead and never taken, tried beside an earlier alternative that won) is
+    # inside the counts, not beside them: what was sent is what was charged.
+    assert llm_sent <= stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
+    assert stats.llm_calls - llm_sent <= stats.cancelled_calls + stats.prefetched_unused, (llm_sent, stats)
+    assert lean_sent <= stats.checks <= budget["lean_checks"], (lean_sent, stats)
+    assert stats.checks - lean_sent <= stats.cancelled_checks + stats.checks_ahead_unused, (lean_sent, stats)
+    assert stats.preflight_checks == 1
+    if stats.cancelled_calls == stats.prefetched_unused == 0:
+        assert llm_sent == stats.llm_calls, (llm_sent, stats)
+    if stats.cancelled_checks == stats.checks_ahead_unused == 0:
+        assert lean_sent == stats.checks, (lean_sent, stats)
+    # what the search used is what was sent less what it never took
+    assert 0 <= stats.used_calls <= stats.llm_calls and 0 <= stats.used_checks <= stats.checks, stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
-    assert stats.llm_calls - llm_sent <= stats.cancelled_calls, (llm_sent, stats)
-    # checks started ahead (while Lean had room) are charged when taken; those never taken are
-    # reported apart, like the model requests
-    assert lean_sent <= stats.checks + stats.checks_ahead_unused + stats.speculative_checks, (lean_sent, stats)
-    assert stats.checks <= budget["lean_checks"], stats
     assert stats.checks_ahead_unused <= stats.checks_ahead, stats
-    assert stats.checks - lean_sent <= stats.cancelled_checks, (lean_sent, stats)
     assert len(finished) == 1
-    assert (finished[0].summary["calls"], finished[0].summary["checks"]) == (stats.llm_calls, stats.checks)
-    assert finished[0].summary["prefetched_unused"] == stats.prefetched_unused
-    assert finished[0].summary["checks_ahead_unused"] == stats.checks_ahead_unused
+    summary = finished[0].summary
+    assert (summary["calls"], summary["checks"]) == (stats.llm_calls, stats.checks)
+    assert (summary["used_calls"], summary["used_checks"]) == (stats.used_calls, stats.used_checks)
+    assert summary["prefetched_unused"] == stats.prefetched_unused
+    assert summary["checks_ahead_unused"] == stats.checks_ahead_unused
     assert not any(n.status == "open" for n in result.tree.nodes())
+    # a budget that ran out says which, whatever TaskGroups it crossed
+    assert result.stop_reason in ("proved", "exhausted", "llm_calls budget exhausted", "lean_checks budget exhausted",
+                                  "wall time budget exhausted"), result.stop_reason
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", seeds(range(20), fast=4))
 async def test_budgets_hold_on_kimina(seed: int) -> None:
     w = world(seed)
     lean = ScriptedLean(rules=[
@@ -140,7 +163,7 @@ async def test_budgets_hold_on_kimina(seed: int) -> None:
         finally:
             await verifier.close()
         lean_sent = sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
-        llm_sent = len(llm.requests)
+        llm_sent = generation_requests(llm)
     assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent)
 
 
@@ -151,7 +174,7 @@ REPL_RULES = (
 )
 
 
-@pytest.mark.parametrize("seed", range(100, 106))
+@pytest.mark.parametrize("seed", seeds(range(100, 112), fast=3))
 async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
     w = world(seed)
     fake = make_fake_repl_config(tmp_path / "repl", rules=REPL_RULES, transcripts=False)
@@ -163,7 +186,7 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
             result, finished = await run_world(settings, verifier)
         finally:
             await verifier.close()
-        llm_sent = len(llm.requests)
+        llm_sent = generation_requests(llm)
     # Header imports are the pool's own business (one per process); every other command and every
     # tactic step (extract_goal, automation on a proof state) is a request of the run.
     lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))

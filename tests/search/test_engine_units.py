@@ -585,57 +585,63 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
     assert (sketch_checks[0] - began < 0.2) == bool(lean_room)
     stats = result.stats
     # with room: the sketch's check, and each hole's candidate (automation closed the holes
-    # first: never taken, never charged)
+    # first: never taken, charged all the same: they were sent)
     assert (stats.checks_ahead, stats.checks_ahead_unused) == ((3, 2) if lean_room else (0, 0))
-    assert stats.checks == len(verifier.checked) - stats.checks_ahead_unused
+    assert stats.checks == len(verifier.checked)
+    assert stats.used_checks == stats.checks - stats.checks_ahead_unused
 
 
-async def test_candidates_checked_ahead_but_not_needed_are_never_charged():
-    """Automation closes both holes (slowly): the candidates checked ahead meanwhile are dropped,
-    reported unused and not charged."""
+async def test_candidates_checked_ahead_but_not_needed_are_charged_and_reported_unused():
+    """Automation closes both holes (slowly): the candidates checked ahead meanwhile are dropped:
+    charged (they were sent) and reported unused."""
     engine, _, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=True)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     stats = result.stats
     assert stats.checks_ahead == stats.checks_ahead_unused == 2
-    assert stats.checks == len(engine.verifier.checked) - 2  # all Lean saw, less the two never taken
+    assert stats.checks == len(engine.verifier.checked)  # all Lean saw
     assert result.to_json()["checks_ahead_unused"] == 2
+    assert result.to_json()["used_checks"] == stats.checks - 2  # less the two never taken
 
 
-async def test_a_check_ahead_needs_lean_room_and_budget_room_and_is_charged_once_when_taken():
+async def test_a_check_ahead_needs_lean_room_and_a_unit_left_and_is_charged_once_as_it_is_sent():
     from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
 
     inner = CountingVerifier(delay=0.01)
-    lean = BudgetedVerifier(inner, Budget(BudgetConfig(lean_checks=2)), timeout=5)
+    lean = BudgetedVerifier(inner, Budget(BudgetConfig(lean_checks=4)), timeout=5)
+    stats = lean.budget.stats
     assert not lean.check_ahead("a  ok")  # a verifier that cannot say has no room
     inner.has_room = lambda: True
     assert lean.check_ahead("a  ok") and lean.check_ahead("b")
-    assert not lean.check_ahead("c")  # 0 charged + 2 ahead = the budget
     assert not lean.check_ahead("a  ok")  # already ahead
-    assert lean.budget.stats.checks == 0 and lean.budget.stats.checks_ahead == 2
+    assert (stats.checks, stats.checks_ahead) == (2, 2)  # charged as they are sent
     assert (await lean.check("a  ok")).status is CheckStatus.VALID
+    assert stats.checks == 2  # taken: not charged again
     lean.drop_ahead("b")
+    assert lean.check_ahead("c")
+    lean.drop_ahead("c")  # dropped before its request ran: never sent, its unit not spent
     await asyncio.sleep(0.02)
-    stats = lean.budget.stats
-    assert (stats.checks, stats.checks_ahead_unused) == (1, 1)
-    assert inner.checked == ["a  ok", "b"]  # each sent once: the taken check was not sent again
+    assert (stats.checks, stats.checks_ahead, stats.checks_ahead_unused) == (2, 2, 1)
+    assert sorted(inner.checked) == ["a  ok", "b"]  # each sent once: the taken check was not sent again
     assert (await lean.check("a  ok")).status is CheckStatus.VALID and stats.dedup_hits == 1
-    assert lean.check_ahead("d")
-    await lean.check("e")  # the budget's last unit
+    await lean.check("e")
+    assert not lean.check_ahead("d")  # the budget's last unit is left to work on its turn
+    await lean.check("d")
     with pytest.raises(BudgetExhausted):
-        await lean.check("d")  # taking it would go over: dropped, never charged
-    assert (stats.checks, stats.checks_ahead_unused) == (2, 2)
+        await lean.check("g")  # none left: not sent
+    assert stats.checks == 4 == len(inner.checked) and stats.used_checks == 3
 
 
-async def test_a_prefetched_request_not_needed_is_aborted_and_never_charged():
-    """Automation closes both holes: the prover requests started ahead are cancelled, counted as
-    unused, and not charged to the budget; the run reports it."""
+async def test_a_prefetched_request_not_needed_is_aborted_charged_and_reported_unused():
+    """Automation closes both holes: the prover requests started ahead are cancelled; they were
+    sent, so they are charged, and the run reports them unused."""
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=True, prover_delay=5.0)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)  # not waiting for them
     assert result.proved
     assert result.stats.prefetched_calls == result.stats.prefetched_unused == 2
     assert prover.cancelled == 2
-    assert result.stats.llm_calls == 1  # the sketch only
+    assert result.stats.llm_calls == 3  # the sketch and the two sent ahead
+    assert result.stats.used_calls == 1  # the sketch only
     assert result.to_json()["prefetched_unused"] == 2
 
 
@@ -648,26 +654,29 @@ async def test_without_room_or_with_prefetch_off_requests_follow_automation(prov
     assert all(t >= first_automation for kind, t in log if kind == "prove")
 
 
-async def test_prefetch_leaves_budget_room_for_what_is_already_ahead():
-    """A request goes ahead only while the calls charged plus those already ahead are below the
-    budget: a search never has more requests out than its budget allows."""
+async def test_prefetch_sends_only_what_the_budget_has_left():
+    """A request ahead is charged when its task sends it, and only while it leaves a unit of the
+    budget to work on its turn: a search never has more requests out than its budget allows. One
+    dropped before it was sent costs nothing."""
     from lemmaforge.search.engine import _Run
 
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
-    engine.options.budget = BudgetConfig(llm_calls=2)
+    engine.options.budget = BudgetConfig(llm_calls=3)
     ahead = _Run(engine, PROBLEM, "r").ahead
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
-    first, second = ahead.start(prover, make), ahead.start(prover, make)
-    assert first is not None and second is not None
-    assert ahead.start(prover, make) is None
+    first, second, third = ahead.start(prover, make), ahead.start(prover, make), ahead.start(prover, make)
+    assert first is not None and second is not None and third is not None
+    ahead.drop(third)  # before its task ran: never sent
+    await asyncio.sleep(0)
+    stats = ahead.budget.stats
+    assert (stats.llm_calls, stats.prefetched_calls, stats.prefetched_unused) == (2, 2, 0)
+    assert ahead.start(prover, make) is None  # one unit left: speculation leaves it to work on its turn
     taken = await ahead.take(first, make)
-    assert taken and ahead.budget.stats.llm_calls == 1
-    assert ahead.start(prover, make) is None  # 1 charged + 1 ahead = the budget
+    assert taken and stats.llm_calls == 2  # taken: not charged again
     ahead.drop(second)
     await asyncio.sleep(0)
-    assert ahead.budget.stats.prefetched_unused == 1 and ahead.start(prover, make) is not None
-    for task in list(ahead.pending):
-        ahead.drop(task)
+    assert stats.prefetched_unused == 1 and stats.used_calls == 1
+    assert ahead.start(prover, make) is None  # a dropped request was sent: its unit stays spent
 
 
 async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statement():
@@ -811,9 +820,10 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
     assert [f.status for f in recorder.of_type(RunFinished)] == ["failed"]
 
 
-async def test_a_budget_spent_by_an_alternative_beside_lets_the_running_one_finish():
-    """The budget runs out in the alternative started beside the first: nothing new starts, but
-    the first alternative, already paid for, runs to its end and closes the goal."""
+async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
+    """The budget runs out while an alternative runs beside the first: nothing new is sent, the
+    first alternative runs to its end on the unit speculation left it, and what the run reports
+    is what the stand-ins received."""
 
     class SlowButRight(_StuckProver):
         async def prove(self, header, lemma_statement, n=1):
@@ -829,9 +839,11 @@ async def test_a_budget_spent_by_an_alternative_beside_lets_the_running_one_fini
                                          llm_calls=3)  # two drafts and the first sketch's prover request
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and "Stuck x" in (result.proof or "")
-    # what a one-alternative-at-a-time search spends: the first draft and its prover request; the
-    # second draft, beside it, never had its turn: refunded, reported apart
-    assert (result.stats.llm_calls, result.stats.speculative_calls) == (2, 1)
+    # sent and charged: the two drafts and the first sketch's prover request (speculation left it
+    # the last unit); the second draft, beside it, never had its turn: reported unused
+    stats = result.stats
+    assert stats.llm_calls == len(engine.planner.avoided) + engine.prover.calls == 3
+    assert (stats.speculative_calls, stats.used_calls) == (1, 2)
 
 
 class _QuickStuckProver(_StuckProver):
@@ -895,13 +907,11 @@ async def test_an_alternative_that_failed_beside_is_tried_again_on_its_turn():
     assert not any(n.status == "open" for n in result.tree.nodes())
 
 
-def test_provisional_spends_are_held_then_charged_or_refunded_and_work_on_its_turn_comes_first():
+def test_provisional_spends_are_charged_as_sent_and_reported_unused_when_their_turn_never_comes():
     from lemmaforge.search.budget import Budget, BudgetExhausted
 
     budget = Budget(BudgetConfig(llm_calls=3, lean_checks=10))
-    cancelled: list[str] = []
     first, second = budget.provisional(), budget.provisional()
-    first.cancel, second.cancel = (lambda: cancelled.append("first")), (lambda: cancelled.append("second"))
     with Budget.within(first):
         budget.spend_call()
         budget.spend_check()
@@ -910,20 +920,19 @@ def test_provisional_spends_are_held_then_charged_or_refunded_and_work_on_its_tu
         inner = budget.provisional()  # work before its turn inside work before its turn
         with Budget.within(inner):
             budget.spend_check()
-    assert (budget.stats.llm_calls, budget.held_calls, budget.held_checks) == (0, 2, 2)
+    assert (budget.stats.llm_calls, budget.stats.checks) == (2, 2)  # charged as they were sent
     budget.charge(inner)  # its turn within `second`: still provisional, as part of it
-    assert second.checks == 1 and budget.held_checks == 2
-    budget.spend_call()  # on its turn: beside the 2 held, 3 of 3
-    budget.spend_call()  # the budget is held: the latest provisional work is cancelled for it
-    assert cancelled == ["second"] and second.state == "refunded" and inner.state == "charged"
-    assert (budget.stats.llm_calls, budget.held_calls, budget.stats.speculative_calls) == (2, 1, 1)
-    with Budget.within(first), pytest.raises(BudgetExhausted):
-        budget.spend_call()  # provisional work cannot take units from work on its turn
+    assert second.checks == 1 and inner.state == "charged"
+    budget.spend_call()  # on its turn: 3 of 3
+    with pytest.raises(BudgetExhausted):
+        budget.spend_call()  # nothing is lent or taken back: the cap holds
+    budget.refund(second)  # its turn never comes: what it sent stays charged, reported unused
     with Budget.within(second), pytest.raises(BudgetExhausted):
-        budget.spend_check()  # cancelled work spends nothing more
+        budget.spend_check()  # work being cancelled sends nothing more
     budget.charge(first)  # its turn came
-    assert (budget.stats.llm_calls, budget.stats.checks, budget.held_calls, budget.held_checks) == (3, 1, 0, 0)
-    assert (budget.stats.speculative_calls, budget.stats.speculative_checks) == (1, 1)
+    stats = budget.stats
+    assert (stats.llm_calls, stats.checks, stats.speculative_calls, stats.speculative_checks) == (3, 2, 1, 1)
+    assert (stats.used_calls, stats.used_checks) == (2, 1)
 
 
 def test_the_lean_time_of_refunded_work_is_reported_apart():

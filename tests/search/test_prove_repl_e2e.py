@@ -117,6 +117,7 @@ def extracted_lemma(node: dict[str, Any]) -> str:
 # --- scenarios ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_sketch_holes_use_proof_states_for_automation_and_extract_goal(tmp_path, llm) -> None:
     script_sketch_scenario(llm)
     result, store, fake = await prove(tmp_path, llm)
@@ -165,6 +166,7 @@ async def test_sketch_holes_use_proof_states_for_automation_and_extract_goal(tmp
     assert calls and {c.role for c in calls} == {"planner", "prover"}
 
 
+@pytest.mark.slow
 async def test_extract_goal_failure_falls_back_to_the_text_lemma(tmp_path, llm) -> None:
     """extract_goal errors on the Hard hole (as it does on a goal with metavariables): that hole's
     lemma is the text lemma (type b) and the search goes on."""
@@ -181,6 +183,7 @@ async def test_extract_goal_failure_falls_back_to_the_text_lemma(tmp_path, llm) 
     assert [d["strategy"] for d in holes] == ["automation", "prover", "prover"]
 
 
+@pytest.mark.slow
 async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     """The only worker is recycled before every check: a sketch's proof states die with the
     process that made them. Lemmas built before that come from extract_goal, any after from the
@@ -214,6 +217,7 @@ async def test_proof_states_lost_to_a_recycled_worker(tmp_path, llm) -> None:
     assert fake.process_starts() > 3
 
 
+@pytest.mark.slow
 async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_checks_the_lemma(tmp_path, llm) -> None:
     """`omega` (the first tactic of the portfolio) crashes Lean on the Easy hole: the tactic step
     reports the state lost with the process, the portfolio stops there and runs as one check of
@@ -235,6 +239,7 @@ async def test_a_tactic_that_kills_the_process_loses_the_state_and_automation_ch
     assert [e["text"] for e in fake.requests("tactic")][-1] == "omega"
 
 
+@pytest.mark.slow
 async def test_default_automation_is_one_lemma_check_on_any_worker(tmp_path, llm) -> None:
     """The default (`search.automation = "lemma"`): the portfolio runs as ONE check of each hole's
     standalone lemma, which any worker can take; no tactic step of the portfolio is pinned to the

@@ -98,6 +98,7 @@ def test_grpo_bad_options(tmp_path, problems):
     assert r.exit_code == 2 and "unknown verifier 'coq'" in one_line_error(r)
 
 
+@pytest.mark.slow
 def test_sft_tiny_smoke(tmp_path, problems):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     f = write_jsonl(tmp_path / "d.jsonl", sft_rows(problems))
@@ -122,6 +123,7 @@ def test_sft_tiny_smoke(tmp_path, problems):
     store.close()
 
 
+@pytest.mark.slow
 def test_grpo_and_es_tiny_smoke_against_fake_kimina(tmp_path, problems, monkeypatch):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     monkeypatch.chdir(tmp_path)  # no ./lemmaforge.toml
@@ -199,6 +201,7 @@ def test_grpo_data_format_errors_say_what_is_wanted(tmp_path):
     assert '{"prompt", "header", "statement"}' in line and '{"name", "header", "formal_statement"}' in line
 
 
+@pytest.mark.slow
 def test_grpo_accepts_benchmark_jsonl_with_informal_prompts(tmp_path, problems, monkeypatch):
     pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforge[train]'")
     from tests.conftest import BENCHMARKS
@@ -232,6 +235,7 @@ def test_grpo_accepts_benchmark_jsonl_with_informal_prompts(tmp_path, problems, 
         assert (src["header"] + src["informal_prefix"] + src["formal_statement"]).strip() in row["prompt"][0]["content"]
 
 
+@pytest.mark.slow
 def test_grpo_filter_pass_rate_keeps_problems_solved_sometimes(tmp_path, problems, monkeypatch):
     """`--filter-pass-rate 4`: each problem is sampled 4 times with the starting model (here a
     scripted sampler: always the reference proof, half the time, never) and verified; only the

@@ -89,6 +89,7 @@ def kill_at(event: str, round_: int, seen: list):
     return hook
 
 
+@pytest.mark.slow
 def test_two_rounds_recorded_and_handed_over(scenario, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'runs.db'}")
     prover = Prover(scenario["script"])
@@ -136,6 +137,7 @@ def test_two_rounds_recorded_and_handed_over(scenario, tmp_path):
     assert summary["final_model"] == r2["model_path"] and summary["solved"] == 2
 
 
+@pytest.mark.slow
 def test_killed_after_round_1_resumes_at_round_2(scenario, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'runs.db'}")
     prover = Prover(scenario["script"])
@@ -169,6 +171,7 @@ def test_killed_after_round_1_resumes_at_round_2(scenario, tmp_path):
     assert [r["round"] for r in summary["rounds"]] == [1, 2]
 
 
+@pytest.mark.slow
 def test_killed_inside_a_round_keeps_its_samples(scenario, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'runs.db'}")
     prover = Prover(scenario["script"])
@@ -189,6 +192,7 @@ def test_killed_inside_a_round_keeps_its_samples(scenario, tmp_path):
     assert summary["rounds"][0]["trained"]
 
 
+@pytest.mark.slow
 def test_eval_set_held_out_and_seed_data(scenario, problems, tmp_path):
     a, b, c, d = problems[:4]
     eval_file = tmp_path / "eval.jsonl"
@@ -233,6 +237,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_cli_serve_cmd_and_resume(scenario, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no ./lemmaforge.toml
     monkeypatch.setenv("LEMMAFORGE_VERIFIER__KIMINA_POSITION_MODE", "all")  # the fake shifts positions
@@ -272,6 +277,7 @@ def test_cli_serve_cmd_and_resume(scenario, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "keeps its recipe" in r.output
 
 
+@pytest.mark.slow
 def test_cli_tiny_local_generation(scenario, tmp_path, monkeypatch):
     """`--tiny` samples from the tiny model itself (hf://{model}, transformers in process): it proves
     nothing, so there is nothing to train on and the round keeps the base model."""

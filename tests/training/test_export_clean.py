@@ -73,6 +73,7 @@ def test_header(shared_data, name: str) -> str:
 test_header.__test__ = False  # a helper, not a test
 
 
+@pytest.mark.slow
 def test_export_has_no_combinator_no_leak_and_no_reward_for_a_copy(dirty_store):
     store, sketch = dirty_store
     held = Holdout.load(["minif2f:test"])

@@ -32,6 +32,7 @@ def kimina():
         yield server
 
 
+@pytest.mark.slow
 def test_grpo_two_steps_with_both_rewards(problems, tiny_model, tiny_tokenizer, kimina, tmp_path, monkeypatch):
     p = problems[0]
     rows = [{"prompt": p.prompt(), "header": p.header, "statement": p.statement}] * 2

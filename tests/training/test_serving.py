@@ -130,6 +130,7 @@ def listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("linger", [0.8, -1.0], ids=["slow-to-exit", "ignores-sigterm"])
 def test_stop_returns_only_when_the_whole_group_has_exited(tmp_path, monkeypatch, linger):
     import lemmaforge.training.serving as serving

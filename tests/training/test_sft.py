@@ -52,6 +52,7 @@ def test_completion_only_labels(problems, tiny_model, tiny_tokenizer, tmp_path):
     assert masked.any() and (batch["labels"] != -100).any()
 
 
+@pytest.mark.slow
 def test_sft_loss_falls(problems, tiny_model, tiny_tokenizer, tmp_path):
     metrics = run_sft(
         tiny_model, tiny_tokenizer, sft_rows(problems, short=True), tmp_path / "out", max_steps=30, lr=3e-3, batch_size=4, **FAST
@@ -63,6 +64,7 @@ def test_sft_loss_falls(problems, tiny_model, tiny_tokenizer, tmp_path):
     assert (tmp_path / "out" / "tokenizer.json").is_file()
 
 
+@pytest.mark.slow
 def test_sft_with_lora_saves_an_adapter(problems, tiny_model, tiny_tokenizer, tmp_path):
     pytest.importorskip("peft", reason="needs the train extra: pip install 'lemmaforge[train]'")
     metrics = run_sft(

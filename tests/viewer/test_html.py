@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
@@ -24,6 +25,7 @@ def write_page(recorded, run_id: str, tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_page_is_self_contained_and_escapes_model_text(recorded, tmp_path):
     page = write_page(recorded, recorded.failed, tmp_path).read_text(encoding="utf-8")
     # nothing is fetched at view time: no external src/href, no @import, no url() outside data:
@@ -36,6 +38,7 @@ def test_page_is_self_contained_and_escapes_model_text(recorded, tmp_path):
     assert "llm_calls budget exhausted" in page and "17:2: error: tactic failed" in page
 
 
+@pytest.mark.slow
 def test_page_opens_in_headless_chromium_and_a_goal_expands(recorded, tmp_path):
     with headless_chromium() as browser:
         from selenium.webdriver.common.by import By

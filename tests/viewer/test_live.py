@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -41,6 +42,7 @@ def test_run_watch_counts_and_passes_records_on():
     assert "LLM calls 1/10" in line and "Lean checks 2/20" in line and "depth 1/2" in line and "goal: Hard x" in line
 
 
+@pytest.mark.slow
 def test_prove_shows_progress_against_budgets_on_stderr(tmp_path, monkeypatch):
     _auto_tac(monkeypatch)
     screen = io.StringIO()

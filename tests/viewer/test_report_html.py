@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.benchmarks.bench_entry import app
@@ -35,6 +36,7 @@ def test_report_html_page_and_its_tree_pages(db, tmp_path):  # noqa: F811
     assert r.exit_code == 2 and "does not exist" in r.output and r.output.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_report_html_in_headless_chromium(db, tmp_path):  # noqa: F811
     out = tmp_path / "report.html"
     assert runner.invoke(app, ["report", "B", "--db", db, "--html", str(out)]).exit_code == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
@@ -23,6 +24,7 @@ def walk(node):
         yield from walk(c)
 
 
+@pytest.mark.slow
 def test_runs_lists_newest_first_and_filters(recorded):
     r = invoke("runs", "--db", recorded.db, "--json")
     assert r.exit_code == 0, r.output
@@ -44,6 +46,7 @@ def test_runs_lists_newest_first_and_filters(recorded):
     assert recorded.proved[:12] in table.stdout and "not proved" in table.stdout and "budget exhausted" in table.stdout
 
 
+@pytest.mark.slow
 def test_runs_bad_input_is_one_line_exit_2(recorded, tmp_path):
     for args in (("--status", "great"), ("--limit", "-1")):
         r = invoke("runs", "--db", recorded.db, *args)
@@ -53,6 +56,7 @@ def test_runs_bad_input_is_one_line_exit_2(recorded, tmp_path):
     assert not (tmp_path / "nothing.db").exists()
 
 
+@pytest.mark.slow
 def test_show_text_tells_how_each_goal_closed(recorded):
     r = invoke("show", recorded.proved, "--db", recorded.db)
     assert r.exit_code == 0, r.output
@@ -67,6 +71,7 @@ def test_show_text_tells_how_each_goal_closed(recorded):
     assert "exact hard_fact" in out  # the proof is printed
 
 
+@pytest.mark.slow
 def test_show_failed_run_names_the_budget_and_last_error(recorded):
     r = invoke("show", recorded.failed[:10], "--db", recorded.db)  # a unique prefix is enough
     assert r.exit_code == 0, r.output
@@ -77,6 +82,7 @@ def test_show_failed_run_names_the_budget_and_last_error(recorded):
     assert "goal cancelled" in r.stdout
 
 
+@pytest.mark.slow
 def test_show_json_is_the_whole_tree(recorded):
     r = invoke("show", recorded.proved, "--db", recorded.db, "--json")
     assert r.exit_code == 0
@@ -110,6 +116,7 @@ def test_show_json_is_the_whole_tree(recorded):
     assert len([e for e in view["timeline"] if e["kind"] == "llm"]) == len(store.llm_calls(recorded.proved))
 
 
+@pytest.mark.slow
 def test_show_unknown_run_is_exit_2(recorded, tmp_path):
     r = invoke("show", "nope-not-a-run", "--db", recorded.db)
     assert r.exit_code == 2 and "unknown run 'nope-not-a-run'" in r.output and r.output.count("\n") == 1
@@ -129,6 +136,6 @@ def test_the_budget_line_shows_work_started_ahead_and_never_needed_for_checks_to
     line = budget_line({"llm_calls": {"spent": 7, "limit": 100, "ahead_unused": 3},
                         "lean_checks": {"spent": 20, "limit": 500, "ahead_unused": 4},
                         "depth": {"spent": 2, "limit": 3, "ahead_unused": 0}})
-    assert "LLM calls 7/100 (+3 started ahead, not needed)" in line
-    assert "Lean checks 20/500 (+4 started ahead, not needed)" in line
+    assert "LLM calls 7/100 (3 of them sent ahead, not used)" in line
+    assert "Lean checks 20/500 (4 of them sent ahead, not used)" in line
     assert "depth 2/3 ·" in line  # nothing ahead: no note

@@ -23,6 +23,7 @@ def test_sample_is_there() -> None:
     assert len(FILES) >= 36
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_text_tools_round_trip(path: Path) -> None:
     code = path.read_text()

@@ -61,6 +61,7 @@ def mutants(n: int, seed: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_proofs_never_crash(seed: int) -> None:
     for text in mutants(60, seed):

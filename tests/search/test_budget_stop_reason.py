@@ -1,0 +1,63 @@
+"""A budget that runs out deep in the tree says so, whatever TaskGroups it crossed; an error beside
+it is what the caller sees.
+
+Before: a budget exhausted in a hole of a hole's sketch reached the top wrapped in nested
+exception groups, and the run ended `stop_reason: 'unhandled errors in a TaskGroup (2
+sub-exceptions)'` — read as "not proved" for a reason nobody could act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from lemmaforge.config import BudgetConfig
+from lemmaforge.records import MemoryRecorder, ProblemRecord
+from lemmaforge.search.budget import BudgetExhausted, first_leaf
+from lemmaforge.search.engine import SearchEngine
+from lemmaforge.search.interfaces import SearchOptions
+from tests.search.test_assembly_ahead import HEADER, ROOT, _Candidate, _Planner, _TimedVerifier
+
+
+class _FailingProver:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def prove(self, header, lemma_statement, n=1):
+        self.calls += 1
+        return [_Candidate("", "bad")]
+
+    async def correct(self, header, candidate, errors, n=1):
+        return []
+
+
+class _CountingPlanner(_Planner):
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def draft(self, *args, **kwargs):
+        self.calls += 1
+        return await super().draft(*args, **kwargs)
+
+
+@pytest.mark.parametrize("llm_calls", range(1, 12))
+async def test_a_budget_exhausted_below_nested_sketches_is_the_stop_reason(llm_calls: int) -> None:
+    planner, prover = _CountingPlanner(), _FailingProver()
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1, max_depth=3, llm_calls=llm_calls)
+    engine = SearchEngine(_TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
+                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False))
+    result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=20)
+    assert not result.proved
+    assert result.stop_reason == "llm_calls budget exhausted"
+    assert result.stats.llm_calls == planner.calls + prover.calls == llm_calls
+
+
+def test_the_leaf_a_caller_sees_is_the_error_beside_budget_and_cancellation() -> None:
+    bug = RuntimeError("a bug")
+    nested = ExceptionGroup("outer", [ExceptionGroup("inner", [BudgetExhausted("llm_calls")]), bug])
+    assert first_leaf(nested) is bug
+    only_budget = BaseExceptionGroup("outer", [asyncio.CancelledError(), BudgetExhausted("lean_checks")])
+    assert isinstance(first_leaf(only_budget), asyncio.CancelledError)
+    assert first_leaf(bug) is bug
