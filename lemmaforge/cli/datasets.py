@@ -145,8 +145,8 @@ def show_command(
         _line(f"== {row['name']} ({row['split']})")
         if row["informal_statement"]:
             _line(f"informal: {row['informal_statement']}")
-        _line(row["header"].rstrip("\n"))
-        _line(row["formal_statement"].rstrip("\n"))
+        _line((row["header"] or "").rstrip("\n"))
+        _line((row["formal_statement"] or "").rstrip("\n"))
         _line("")
     if issues:
         _line(f"known issues of {info.name if info else name} (listed, not edited):")

@@ -313,7 +313,7 @@ class _Scanner:
                 if in_braces:
                     self.refuse("lean_error", "unterminated string interpolation", n)
                 return n
-            group = m.lastindex
+            group = m.lastindex or 0
             start, end = m.span(group)
             glued = start == pos and bool(out) and out[-1].end == pos  # no whitespace since the last token
             if group == _G_IDENT:
