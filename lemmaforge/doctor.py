@@ -192,8 +192,6 @@ def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:
 
 
 _VERSION = re.compile(r"(?:version\s+|\")v?(\d+\.\d+\.\d+(?:-[\w.]+)?)")
-#: the product's own probe (fixed text, never a model's): Lean prints its version as an info message
-KIMINA_VERSION_PROBE = "#eval Lean.versionString"
 
 
 def lean_version_local(report: DoctorReport, cfg: VerifierConfig) -> None:
@@ -217,30 +215,17 @@ def lean_version_local(report: DoctorReport, cfg: VerifierConfig) -> None:
 
 def lean_version_kimina(report: DoctorReport, cfg: VerifierConfig) -> None:
     """Ask the Kimina server's Lean for its version: the one check that says which Lean the
-    server runs (its /health does not). Bounded like every probe; never raises."""
-    from lemmaforge.lean.kimina import KiminaVerifier
-    from lemmaforge.lean.verifier import VerifierError
+    server runs (its /health does not). The same probe `bench` sends (`kimina.server_lean_version`:
+    fixed product text, never a model's); bounded; never raises."""
+    from lemmaforge.lean.kimina import server_lean_version
 
-    async def ask() -> Any:
-        verifier = KiminaVerifier.from_config(cfg, timeout=60.0)
-        try:
-            return await asyncio.wait_for(verifier.check(KIMINA_VERSION_PROBE, timeout=60.0), 90.0)
-        finally:
-            await verifier.close()
-
-    try:
-        result = asyncio.run(ask())
-    except (VerifierError, TimeoutError) as exc:
-        report.add("lean version", "error", f"Kimina did not say its Lean version: {exc or 'timed out'}",
+    version = server_lean_version(cfg.kimina_url, api_key=os.environ.get(cfg.kimina_api_key_env) or None)
+    if version is None:
+        report.add("lean version", "error", f"the Kimina server at {cfg.kimina_url} did not say its Lean version",
                    fix="check the server's logs (its first check imports Mathlib)")
         return
-    found = next((m for m in (_VERSION.search(msg.data) for msg in result.messages) if m), None)
-    if found is None:
-        said = "; ".join(msg.data for msg in result.messages)[:200] or result.error or "nothing"
-        report.add("lean version", "error", f"Kimina answered the version probe with: {said}")
-        return
-    report.lean_version = found.group(1)
-    report.add("lean version", "ok", f"Lean {found.group(1)} on the Kimina server at {cfg.kimina_url}")
+    report.lean_version = version.lstrip("v")
+    report.add("lean version", "ok", f"Lean {report.lean_version} on the Kimina server at {cfg.kimina_url}")
 
 
 def check_memory(report: DoctorReport, cfg: VerifierConfig) -> None:
