@@ -17,7 +17,7 @@ from lemmaforge.db import Store
 from lemmaforge.db.lease import lease_of
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, error_lines
 from tests.errors.test_signals import rows, wait_for
 
 LIMIT, ATTEMPTS = 3, 2
@@ -54,7 +54,7 @@ def test_two_resumes_racing_one_runs_the_other_is_refused_naming_the_holder(tmp_
         assert codes == [0, 2], outs
         winner, loser = (first, second) if first.returncode == 0 else (second, first)
         w_out, l_out = outs[0] if winner is first else outs[1], outs[0] if loser is first else outs[1]
-        lines = l_out[1].strip().splitlines()
+        lines = error_lines(l_out[1])
         assert l_out[0] == "" and len(lines) == 1, l_out
         assert f":{winner.pid}:" in lines[0] and "is being run by" in lines[0]
         resumed = json.loads(w_out[0])
@@ -81,7 +81,7 @@ def test_a_resume_while_the_bench_runs_is_refused_and_a_killed_holder_s_lease_is
             )[:1] not in ([], [(0,)]), proc)
             r = runner.invoke(app, resume_args(db, "L"), env=ENV)
             assert r.exit_code == 2, r.output
-            assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+            assert r.stdout == "" and len(error_lines(r.stderr)) == 1
             assert f":{proc.pid}:" in r.stderr and "is being run by" in r.stderr
             # the refused resume closed nothing of the live bench's
             assert Store(db).get_run("L").status == "running"

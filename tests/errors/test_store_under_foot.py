@@ -19,6 +19,7 @@ from lemmaforge.cli import app as main_app
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app as bench_app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
+from tests.conftest import error_lines
 from tests.errors.test_bench_faults import after_requests
 
 runner = CliRunner()
@@ -34,7 +35,7 @@ def bench(kimina, llm, db: str, run_id: str):
 
 def one_line(r) -> str:
     assert r.stdout == "", r.stdout
-    lines = r.stderr.strip().splitlines()
+    lines = error_lines(r.stderr)
     assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
     return lines[0]
 
