@@ -23,8 +23,8 @@ class Verdict:
 def bench_verdict(rep: dict[str, Any]) -> Verdict:
     """`rep` is `report.summarize`'s dict: `problems` counts the valid problems only, `invalid`
     lists the others."""
-    valid = int(rep.get("problems") or 0)
     invalid = len(rep.get("invalid") or [])
+    valid = int(rep.get("problems") or 0) - invalid  # `problems` counts every selected one, invalid included
     done = int(rep.get("attempts_done") or 0)
     if valid == 0:
         if invalid:

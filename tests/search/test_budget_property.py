@@ -102,7 +102,7 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
     problem = problem_from_code(HEADER + DEFS + THEOREM)
     try:
         async with open_services(settings, recorder=recorder, verifier=verifier) as services:
-            sent = await preflight(services, settings, problem)
+            settings, sent = await preflight(services, settings, problem)
             result = await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()
