@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Every test — and every CLI subprocess a test starts, which inherits the environment — gets its own
+# store and dataset cache instead of the user's ~/.lemmaforge: a test must not read a store that an
+# earlier run (or the user) left behind, nor write into it. Set before lemmaforge.config is imported,
+# which reads it once. A test of LEMMAFORGE_HOME itself monkeypatches it.
+os.environ["LEMMAFORGE_HOME"] = tempfile.mkdtemp(prefix="lemmaforge-test-home-")
+atexit.register(shutil.rmtree, os.environ["LEMMAFORGE_HOME"], ignore_errors=True)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # CI clones the repo with a copy of shared/ beside it; sessions work in /work/main beside /work/shared.
