@@ -32,6 +32,7 @@ from lemmaforge.lean.syntax.compare import GLUE, _spelled, canonical_tokens, joi
 from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, OPEN_BRACKETS
 
 __all__ = [
+    "ANSWER_TASK",
     "MATCH",
     "NEEDS_REVIEW",
     "ModelAnswers",
@@ -42,6 +43,8 @@ __all__ = [
     "with_answers",
 ]
 
+#: `extra` key marking a problem whose attempts run the answer task (set by `spec.select_problems`)
+ANSWER_TASK = "answer_task"
 MATCH = "match"
 NEEDS_REVIEW = "needs review"
 

@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge.benchmarks.answer_task import is_answer_problem, prove_with_answers
 from lemmaforge.benchmarks.resume import BenchPlan, flush_recorder
 from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
 from lemmaforge.errors import BackendError, StatementInvalid, is_fatal
@@ -156,10 +157,16 @@ async def run_attempt(
         rec.emit(RunFinished(run_id, status, {**summary, "seconds": round(time.monotonic() - started, 3)}))  # type: ignore[arg-type]
 
     try:
-        result = await prove_problem(
-            services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
-            versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
-        )
+        if is_answer_problem(problem):  # PutnamBench's answer task: the model fills the answers too
+            result = await prove_with_answers(
+                services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
+                versions_record=versions, recorder=rec,  # type: ignore[arg-type]
+            )
+        else:
+            result = await prove_problem(
+                services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
+                versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
+            )
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
         raise
