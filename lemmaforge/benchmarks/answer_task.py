@@ -35,6 +35,7 @@ from lemmaforge.benchmarks import answers as ans
 from lemmaforge.benchmarks.answers import ANSWER_TASK
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import audit
+from lemmaforge.lean.gate import DatasetRejected
 from lemmaforge.records import (
     LLMCallRecord,
     ProblemRecord,
@@ -214,7 +215,22 @@ async def prove_with_answers(
         return finish("not_proved", f"answer refused: {read.refused}")
 
     filled = replace(problem, statement=ans.with_answers(problem.statement, read.values))
-    filled_context, _ = _split(filled)
+    filled_context, filled_theorem = _split(filled)
+    # Only the slots' values may differ from the original (the final audit of the search below is
+    # against the filled statement); the filled problem must pass the dataset gate like any row.
+    changed = lean_syntax.preamble_diff(code, problem.header + filled.statement, allow_added_lemmas=False)
+    if changed or filled_theorem != theorem:
+        extra["answer"]["refused"] = "the answer's text changes the problem beyond the slot's value"
+        extra["answer"].pop("match", None)
+        return finish("not_proved", "answer refused: it changes the problem beyond the slot's value")
+    admit = getattr(services.verifier, "admit", None)
+    if admit is not None:
+        try:
+            admit(problem.header + filled.statement, row=problem.name)
+        except DatasetRejected as exc:
+            extra["answer"]["refused"] = f"the answer is outside the dataset whitelist: {exc}"[:300]
+            extra["answer"].pop("match", None)
+            return finish("not_proved", "answer refused: outside the dataset whitelist")
     candidate = candidates[0]
     aux = drop_restated(_without_slots(candidate.aux, set(read.values)), filled_context)
     whole = filled_context + (aux.strip("\n") + "\n\n" if aux.strip() else "") + lean_syntax.fill(
