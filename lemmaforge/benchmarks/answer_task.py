@@ -160,10 +160,11 @@ def _without_slots(aux: str, names: set[str]) -> str:
     return aux.strip("\n")
 
 
-def _model_file(candidate: ProofCandidate, header: str) -> str:
-    """The model's file to read the answers from: its helper declarations when they define an
-    answer (a restated `… := sorry` is dropped from them), else its last Lean block as written."""
-    if any(d.kind in ("def", "abbrev", "opaque") for d in lean_syntax.declarations(candidate.aux)):
+def _model_file(candidate: ProofCandidate, header: str, slots: set[str]) -> str:
+    """The model's file to read the answers from: its helper declarations (as the preset read its
+    output) when they define an answer, else its last Lean block as written (an answer restated
+    as `… := sorry` is dropped from the helpers as part of the problem: the block still shows it)."""
+    if any(d.name in slots for d in lean_syntax.declarations(candidate.aux)):
         return candidate.aux
     return extract_lean_code(candidate.raw, header) or candidate.aux
 
@@ -192,7 +193,8 @@ async def prove_with_answers(
     if not candidates:
         read = ans.ModelAnswers(refused="no answer: the model's output has no usable Lean file")
     else:
-        read = ans.read_answers(code, _model_file(candidates[0], context))
+        slots = {d.name for d in lean_syntax.answer_slots(code)}
+        read = ans.read_answers(code, _model_file(candidates[0], context, slots))
     extra = {"answer": answer_summary(problem, read)}
     stats = SearchStats(llm_calls=tokens.calls, prompt_tokens=tokens.prompt_tokens,
                         completion_tokens=tokens.completion_tokens)

@@ -88,7 +88,12 @@ def test_the_model_fills_the_answers_and_the_report_matches_them(tmp_path) -> No
     text = runner.invoke(app, ["report", "A", "--db", db]).stdout
     assert "answer task: 4 problem(s) with answer slots: 1 proved with a matching answer, " \
            "1 proved with an answer that needs review, 2 not proved" in text
-    assert f"{OTHER}: proved, answer needs review" in text
+    assert f"{OTHER}: proved, answer needs review (filled `fun n => n ^ 2`; reference " in text
+    assert f"{RETYPED}: not proved, answer refused: changed answer declaration" in text
+    html = tmp_path / "a.html"
+    assert runner.invoke(app, ["report", "A", "--db", db, "--html", str(html)]).exit_code == 0
+    page = html.read_text()
+    assert "1 proved with a matching answer" in page and f"{RIGHT}: proved, answer match" in page
 
 
 def test_a_wrong_answer_lean_refuses_is_not_proved(tmp_path) -> None:
