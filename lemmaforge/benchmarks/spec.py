@@ -226,6 +226,18 @@ def mark_answer_task(problem: BenchmarkProblem) -> BenchmarkProblem:
     return replace(problem, extra={**problem.extra, ANSWER_TASK: "fill"})
 
 
+def with_answer_mode(problem: ProblemRecord, answers: str) -> ProblemRecord:
+    """A stored problem marked for the answer task exactly when the bench fills answers and the
+    problem has answer slots: problem rows are shared by the benches of a store, and one of
+    another answer mode may have replaced the mark (the statement is the same in both)."""
+    from lemmaforge.lean.syntax import answer_slots
+
+    extra = {k: v for k, v in (problem.extra or {}).items() if k != ANSWER_TASK}
+    if answers == "fill" and answer_slots(problem.header + problem.statement):
+        extra[ANSWER_TASK] = "fill"
+    return problem if extra == (problem.extra or {}) else replace(problem, extra=extra)
+
+
 def problem_digest(problem: ProblemRecord) -> str:
     return hashlib.sha256((problem.header + "\0" + problem.statement).encode("utf-8")).hexdigest()[:16]
 

@@ -160,3 +160,25 @@ def test_fill_without_a_prover_is_refused(tmp_path) -> None:
     bad = runner.invoke(app, ["bench", "putnambench", "--answers", "guess", "--prover-url", "http://127.0.0.1:9",
                               "--db", f"sqlite:///{tmp_path / 'n.db'}", "--no-progress"], env=ENV)
     assert bad.exit_code == 2 and "--answers must be 'slots', 'inlined' or 'fill'" in bad.stderr
+
+
+def test_a_resumed_fill_bench_still_fills_after_a_slots_bench_shared_the_problem(tmp_path) -> None:
+    """Problem rows are shared by the benches of a store: a `slots` bench in between must not turn
+    the resumed `fill` bench's attempts into slot attempts."""
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    kimina, llm = _servers()
+    with kimina, llm:
+        _script(llm)
+        llm.fail_always(503)  # the endpoint is down: the fill bench stops, resumable
+        r = _bench(kimina, llm, db, [RIGHT], "--answers", "fill", "--protocol", "whole-proof", "--run-id", "F")
+        assert r.exit_code == 2, r.output
+        llm.fail_always(None)
+        r = _bench(kimina, llm, db, [RIGHT], "--answers", "slots", "--protocol", "whole-proof", "--run-id", "G")
+        assert r.exit_code == 0, r.output
+        r = runner.invoke(app, ["bench", "--resume", "F", "--db", db, "--no-progress", "--json"], env=ENV)
+        assert r.exit_code == 0, r.output
+    rep = json.loads(runner.invoke(app, ["report", "F", "--db", db, "--json"]).stdout)
+    (row,) = rep["answer_task"]["problems"]
+    assert row["status"] == "proved" and row["answer"] == "match"
+    slots = json.loads(runner.invoke(app, ["report", "G", "--db", db, "--json"]).stdout)
+    assert slots["solved"] == 0  # the slot stays sorry: the theorem depends on sorryAx
