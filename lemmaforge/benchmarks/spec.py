@@ -17,6 +17,7 @@ from lemmaforge.benchmarks.datasets import load_dataset, parse_shard, version_wa
 from lemmaforge.benchmarks.problem import BenchmarkProblem
 from lemmaforge.benchmarks.registry import DatasetError, DatasetInfo, resolve_dataset
 from lemmaforge.errors import BackendError, InputError
+from lemmaforge.lean.syntax import answer_slots
 from lemmaforge.records import ProblemRecord
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def select_problems(spec: BenchSpec) -> list[BenchmarkProblem]:
 def mark_answer_task(problem: BenchmarkProblem) -> BenchmarkProblem:
     """A problem with answer slots, marked so that its attempts run the answer task
     (`benchmarks.answer_task`); one without them is an ordinary problem."""
-    if not problem.answer_slots:
+    if not answer_slots(problem.code):  # `def`/`abbrev … := sorry` only, as the answer task reads them
         return problem
     return replace(problem, extra={**problem.extra, ANSWER_TASK: "fill"})
 
@@ -230,8 +231,6 @@ def with_answer_mode(problem: ProblemRecord, answers: str) -> ProblemRecord:
     """A stored problem marked for the answer task exactly when the bench fills answers and the
     problem has answer slots: problem rows are shared by the benches of a store, and one of
     another answer mode may have replaced the mark (the statement is the same in both)."""
-    from lemmaforge.lean.syntax import answer_slots
-
     extra = {k: v for k, v in (problem.extra or {}).items() if k != ANSWER_TASK}
     if answers == "fill" and answer_slots(problem.header + problem.statement):
         extra[ANSWER_TASK] = "fill"
