@@ -36,14 +36,18 @@ LABELS = {
 
 def answer_task_section(store: Any, data: RunData) -> dict[str, Any] | None:
     """The answer section of a bench's report; None when none of its problems has answer slots."""
-    with_slots = [p for p in [*data.problems, *(p for p, _ in data.invalid)] if p.answer_slots]
+    mode = str((data.config.get("bench") or {}).get("answers") or "slots")
+    summaries = {run.run_id: run.summary or {} for run in store.runs(parent=data.run_id)} if mode == "fill" else {}
+    answered = {a.run_id for a in (a for p in data.problems for a in p.attempts)
+                if "answer" in summaries.get(a.run_id, {})}
+    # PutnamBench flags its problems (`has_solution_abbrev`); another file's show in their runs
+    with_slots = [p for p in [*data.problems, *(p for p, _ in data.invalid)]
+                  if p.answer_slots or any(a.run_id in answered for a in p.attempts)]
     if not with_slots:
         return None
-    mode = str((data.config.get("bench") or {}).get("answers") or "slots")
     out: dict[str, Any] = {"mode": mode, "label": LABELS.get(mode, mode), "with_answer_slots": len(with_slots)}
     if mode != "fill":
         return out
-    summaries = {run.run_id: run.summary or {} for run in store.runs(parent=data.run_id)}
     rows = [_problem_row(p, summaries) for p in with_slots]
     out["problems"] = rows
     out["totals"] = {

@@ -182,3 +182,24 @@ def test_a_resumed_fill_bench_still_fills_after_a_slots_bench_shared_the_problem
     assert row["status"] == "proved" and row["answer"] == "match"
     slots = json.loads(runner.invoke(app, ["report", "G", "--db", db, "--json"]).stdout)
     assert slots["solved"] == 0  # the slot stays sorry: the theorem depends on sorryAx
+
+
+def test_a_jsonl_of_ones_own_with_an_answer_slot(tmp_path) -> None:
+    """Not only PutnamBench: any row whose statement has `abbrev … := sorry` before its theorem,
+    the reference in a `--` comment under it (PutnamBench's layout), runs the answer task."""
+    rows = tmp_path / "mine.jsonl"
+    statement = ("abbrev mine_solution : ℕ := sorry\n-- 2 + 3\n"
+                 "theorem mine : mine_solution = 5 := by\n  sorry")
+    rows.write_text(json.dumps({"name": "mine", "header": "import Mathlib\n", "formal_statement": statement}) + "\n")
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    kimina, llm = _servers()
+    with kimina, llm:
+        llm.add_rule(r"theorem mine\b", _proof("mine", "abbrev mine_solution : ℕ := 2+3", "rfl"))
+        r = runner.invoke(app, ["bench", str(rows), "--answers", "fill", "--protocol", "whole-proof", "--verifier",
+                                "kimina", "--kimina-url", kimina.url, "--prover-url", llm.url, "--db", db,
+                                "--no-progress", "--run-id", "M", "--json"], env=ENV)
+        assert r.exit_code == 0, r.output
+        assert not any("2 + 3" in q.text for q in llm.requests_to("chat"))  # the reference stays hidden
+    rep = json.loads(runner.invoke(app, ["report", "M", "--db", db, "--json"]).stdout)
+    (row,) = rep["answer_task"]["problems"]
+    assert (row["status"], row["answer"], row["values"]) == ("proved", "match", {"mine_solution": "2+3"})
