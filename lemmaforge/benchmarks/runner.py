@@ -32,8 +32,10 @@ Honest numbers
 * PutnamBench answer `abbrev`s carry the official answer in a `--` comment right after their
   `:= sorry`. With `answers="slots"` (the default) those comments are removed from the statement
   (`hide_answer_comments`) so that no prompt leaks the answer; `answers="inlined"` uses the
-  answer-given variant (the answers are part of the statement, on purpose). Either way the
-  choice is recorded in the bench config.
+  answer-given variant (the answers are part of the statement, on purpose); `answers="fill"`
+  hides them too and runs PutnamBench's answer task on the problems with answer slots: the model
+  writes the answers and the proof (`benchmarks.answer_task`). The choice is recorded in the
+  bench config.
 * `tactic=True` (the default) turns a final term-mode `:= sorry` (PutnamBench) into `:= by sorry`,
   which is what the search fills; miniF2F / ProverBench statements are unchanged by it.
 """
