@@ -173,7 +173,8 @@ DATASETS: dict[str, DatasetInfo] = {
             date="2026-07-23",
             papers="DeepSeek-Prover-V2 reported on 658 problems (commit abf6a70d, Lean v4.17.0) and Goedel-Prover-V2 "
                    "on an earlier commit too: not this 672-problem set. 346 problems have answer slots: with "
-                   "--answers slots their results are a lower bound",
+                   "--answers slots their results are a lower bound (--answers fill: the model writes the answers; "
+                   "--answers inlined: the answers are given)",
             expected=(("test", 672),),
         ),
     )

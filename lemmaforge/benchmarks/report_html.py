@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge.benchmarks.report_answers import answer_lines
 from lemmaforge.benchmarks.report_text import fmt_pct, fmt_value, headline_ks, one_line, protocol_lines
 from lemmaforge.viewer.html import esc, page, render_run_page
 from lemmaforge.viewer.model import run_view
@@ -181,6 +182,8 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
         f'<p id="headline">{esc(one_line(rep))}</p>',
         # how the numbers were made (protocol, models, samples and tokens, budget, dataset, Lean)
         '<ul id="protocol">' + "".join(f"<li>{esc(line)}</li>" for line in protocol_lines(rep)) + "</ul>",
+        ('<ul id="answer-task">' + "".join(f"<li>{esc(line)}</li>" for line in answer_lines(rep)) + "</ul>")
+        if answer_lines(rep) else "",
         "<h2>pass@k</h2>",
         pass_at_k_svg([rep]),
         f'<table id="passk"><tr><th>k</th><th>pass@k</th><th>problems</th></tr>{pk_rows}</table>',

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
+from lemmaforge.benchmarks.report_answers import answer_lines
 from lemmaforge.viewer.inert import inert, markup
 
 
@@ -99,6 +100,8 @@ def protocol_lines(rep: dict[str, Any]) -> list[str]:
 def render(rep: dict[str, Any], console: Any) -> None:
     _say(console, one_line(rep))
     for line in protocol_lines(rep):
+        _say(console, line)
+    for line in answer_lines(rep):  # PutnamBench's answer mode, and the answer task's matches
         _say(console, line)
     for bad in rep.get("invalid") or []:
         _say(console, f"invalid: {bad['name']}: {bad['error']}")

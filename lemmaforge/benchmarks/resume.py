@@ -20,6 +20,7 @@ from lemmaforge.benchmarks.spec import (
     child_attempt,
     problem_digest,
     select_problems,
+    with_answer_mode,
 )
 from lemmaforge.db.errors import RunIdError
 from lemmaforge.lean.gate import DatasetRejected, admit_problem
@@ -197,7 +198,7 @@ def stored_problems(store: Store, bench: RunInfo) -> list[ProblemRecord]:
                     f"problem {pid} changed since run {bench.run_id} started (the dataset file was edited?); "
                     "start a new bench"
                 )
-        out.append(p)
+        out.append(with_answer_mode(p, spec.answers))
     return out
 
 

@@ -32,8 +32,10 @@ Honest numbers
 * PutnamBench answer `abbrev`s carry the official answer in a `--` comment right after their
   `:= sorry`. With `answers="slots"` (the default) those comments are removed from the statement
   (`hide_answer_comments`) so that no prompt leaks the answer; `answers="inlined"` uses the
-  answer-given variant (the answers are part of the statement, on purpose). Either way the
-  choice is recorded in the bench config.
+  answer-given variant (the answers are part of the statement, on purpose); `answers="fill"`
+  hides them too and runs PutnamBench's answer task on the problems with answer slots: the model
+  writes the answers and the proof (`benchmarks.answer_task`). The choice is recorded in the
+  bench config.
 * `tactic=True` (the default) turns a final term-mode `:= sorry` (PutnamBench) into `:= by sorry`,
   which is what the search fills; miniF2F / ProverBench statements are unchanged by it.
 """
@@ -49,6 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge.benchmarks.answer_task import is_answer_problem, prove_with_answers
 from lemmaforge.benchmarks.resume import BenchPlan, flush_recorder
 from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
 from lemmaforge.errors import BackendError, StatementInvalid, is_fatal
@@ -156,10 +159,16 @@ async def run_attempt(
         rec.emit(RunFinished(run_id, status, {**summary, "seconds": round(time.monotonic() - started, 3)}))  # type: ignore[arg-type]
 
     try:
-        result = await prove_problem(
-            services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
-            versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
-        )
+        if is_answer_problem(problem):  # PutnamBench's answer task: the model fills the answers too
+            result = await prove_with_answers(
+                services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
+                versions_record=versions, recorder=rec,  # type: ignore[arg-type]
+            )
+        else:
+            result = await prove_problem(
+                services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
+                versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
+            )
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
         raise

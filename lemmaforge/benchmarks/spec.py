@@ -12,10 +12,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge.benchmarks.answers import ANSWER_TASK
 from lemmaforge.benchmarks.datasets import load_dataset, parse_shard, version_warnings
 from lemmaforge.benchmarks.problem import BenchmarkProblem
 from lemmaforge.benchmarks.registry import DatasetError, DatasetInfo, resolve_dataset
 from lemmaforge.errors import BackendError, InputError
+from lemmaforge.lean.syntax import answer_slots
 from lemmaforge.records import ProblemRecord
 
 if TYPE_CHECKING:
@@ -28,6 +30,8 @@ STATUS_DONE = frozenset({"proved", "not_proved"})
 #: bench config keys that define the experiment: refused on resume when a flag changes them
 EXPERIMENT_KEYS = ("dataset", "split", "limit", "names", "shard", "attempts", "answers", "tactic", "shared_cache",
                    "protocol")
+#: PutnamBench's answer abbrevs: left as slots (hidden answers), inlined (given), or filled by the model
+ANSWER_MODES = ("slots", "inlined", "fill")
 #: how a bench spends its attempts (`lemmaforge.benchmarks.protocols`)
 PROTOCOLS = ("search", "whole-proof")
 
@@ -61,7 +65,7 @@ class BenchSpec:
     names: tuple[str, ...] | None = None
     shard: str | None = None
     attempts: int = 1
-    answers: str = "slots"  # "slots" (answer comments hidden) | "inlined" (answers given)
+    answers: str = "slots"  # "slots" (answer comments hidden) | "inlined" (answers given) | "fill" (model answers)
     tactic: bool = True
     shared_cache: bool = False
     protocol: str = "search"  # a bench stored before protocols existed ran a search
@@ -77,7 +81,7 @@ class BenchSpec:
             "answers": self.answers,
             "tactic": self.tactic,
             "shared_cache": self.shared_cache,
-            "answer_comments": "hidden" if self.answers == "slots" else "kept (answers inlined)",
+            "answer_comments": "kept (answers inlined)" if self.answers == "inlined" else "hidden",
             "protocol": self.protocol,
         }
 
@@ -132,8 +136,8 @@ def make_spec(
         raise BenchError(f"--attempts must be at least 1 (got {attempts})")
     if limit is not None and limit < 1:
         raise BenchError(f"--limit must be at least 1 (got {limit})")
-    if answers not in ("slots", "inlined"):
-        raise BenchError(f"--answers must be 'slots' or 'inlined' (got {answers!r})")
+    if answers not in ANSWER_MODES:
+        raise BenchError(f"--answers must be 'slots', 'inlined' or 'fill' (got {answers!r})")
     if shard is not None:
         try:
             i, n = parse_shard(shard)
@@ -196,20 +200,41 @@ def hide_answer_comments(problem: BenchmarkProblem) -> BenchmarkProblem:
 
 
 def select_problems(spec: BenchSpec) -> list[BenchmarkProblem]:
-    """The spec's problems, answer comments hidden (answers="slots"). Raises BenchError."""
+    """The spec's problems, answer comments hidden (answers "slots" and "fill"; with "fill" the
+    problems with answer slots are marked for the answer task). Raises BenchError."""
     try:
         problems = load_dataset(
             spec.dataset, split=spec.split, limit=spec.limit, names=spec.names, shard=spec.shard,
-            answers=spec.answers,  # type: ignore[arg-type]
+            answers="inlined" if spec.answers == "inlined" else "slots",
             tactic=spec.tactic,
         )
     except DatasetError as exc:
         raise BenchError(str(exc)) from None
     if not problems:
         raise BenchError(f"no problems selected from {spec.dataset} (check --split / --shard / --limit)")
-    if spec.answers == "slots":
+    if spec.answers in ("slots", "fill"):
         problems = [hide_answer_comments(p) for p in problems]
+    if spec.answers == "fill":
+        problems = [mark_answer_task(p) for p in problems]
     return problems
+
+
+def mark_answer_task(problem: BenchmarkProblem) -> BenchmarkProblem:
+    """A problem with answer slots, marked so that its attempts run the answer task
+    (`benchmarks.answer_task`); one without them is an ordinary problem."""
+    if not answer_slots(problem.code):  # `def`/`abbrev … := sorry` only, as the answer task reads them
+        return problem
+    return replace(problem, extra={**problem.extra, ANSWER_TASK: "fill"})
+
+
+def with_answer_mode(problem: ProblemRecord, answers: str) -> ProblemRecord:
+    """A stored problem marked for the answer task exactly when the bench fills answers and the
+    problem has answer slots: problem rows are shared by the benches of a store, and one of
+    another answer mode may have replaced the mark (the statement is the same in both)."""
+    extra = {k: v for k, v in (problem.extra or {}).items() if k != ANSWER_TASK}
+    if answers == "fill" and answer_slots(problem.header + problem.statement):
+        extra[ANSWER_TASK] = "fill"
+    return problem if extra == (problem.extra or {}) else replace(problem, extra=extra)
 
 
 def problem_digest(problem: ProblemRecord) -> str:

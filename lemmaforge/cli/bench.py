@@ -82,8 +82,9 @@ def bench_command(
     ] = None,
     answers: Annotated[
         str | None,
-        typer.Option("--answers", help="PutnamBench answer abbrevs: 'slots' (answers hidden) or 'inlined' (given). "
-                                       "\\[default: slots]"),
+        typer.Option("--answers", help="PutnamBench answer abbrevs: 'slots' (answers hidden, never filled: a lower "
+                                       "bound), 'inlined' (answers given) or 'fill' (the model writes the answers and "
+                                       "the proof; the report matches them with the reference). \\[default: slots]"),
     ] = None,
     tactic: Annotated[
         bool | None, typer.Option("--tactic/--no-tactic", help="Final term-mode `:= sorry` → `:= by sorry`. \\[default: tactic]")
@@ -164,6 +165,8 @@ def bench_command(
                 shared_cache=bool(shared_cache), protocol=protocol or "search",
             )
             _require_endpoint(base)
+            if spec.answers == "fill" and not base.prover.url:
+                raise sp.BenchError("--answers fill needs a prover (it writes the answers): set --prover-url")
             base = apply_protocol(spec.protocol, base, budget_flags=budget_overrides, planner_flag=bool(planner_url))
             selected = sp.select_problems(spec)
         except sp.BenchError as exc:
