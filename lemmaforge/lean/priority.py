@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -180,64 +181,91 @@ def next_in_line(path: SiblingPath) -> bool:
     return all(group.open_before(rank) <= group.window for group, rank in path)
 
 
-# Called when a check queue finds nothing to send while it could send more (`lean_idle`), by event
-# loop: a queue only wakes the work of its own loop (another thread's loop is not ours to touch).
-_idle_listeners: dict[asyncio.AbstractEventLoop, set[Callable[[], None]]] = {}
+class LeanIdle:
+    """"A check queue has a free place and nothing left to send": an event of one queue
+    (`CheckQueue.idle`), heard by work that waits in `until_next_in_line` for Lean to have room."""
+
+    __slots__ = ("_listeners",)
+
+    def __init__(self) -> None:
+        self._listeners: set[Callable[[], None]] = set()
+
+    def __bool__(self) -> bool:  # whether anyone listens
+        return bool(self._listeners)
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        self._listeners.add(listener)
+
+    def forget(self, listener: Callable[[], None]) -> None:
+        self._listeners.discard(listener)
+
+    def fire(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+
+# The event for waiters that name no queue (`until_next_in_line` without `idle`), one per event
+# loop: a queue only wakes the work of its own loop. A bridge until every caller passes the
+# verifier's own `idle`; weakly keyed, so a finished loop leaves nothing behind.
+_idle_listeners: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LeanIdle] = weakref.WeakKeyDictionary()
 
 
 def lean_idle() -> None:
-    """A check queue (the Kimina batcher, the REPL pool) has a free place and nothing left to put
-    in it, held work included: Lean workers are about to idle. Work of the running loop waiting in
-    `until_next_in_line` with an `or_when` is woken to look again."""
+    """Fire the running loop's event for waiters that named no queue (`CheckQueue.report_idle`
+    calls it after its own `idle`)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return  # called outside any loop (a pool released while closing): nobody here waits
-    for listener in list(_idle_listeners.get(loop, ())):
-        listener()
+    event = _idle_listeners.get(loop)
+    if event is not None:
+        event.fire()
 
 
-async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None) -> None:
+async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None,
+                             idle: LeanIdle | None = None) -> None:
     """Wait until `next_in_line(path)`: the moment to start what this work will need first (a
     model request takes about as long as the sibling ahead of it), without starting it for every
     later sibling of a sketch that is often abandoned before their turn. With `or_when`, also
-    stop waiting when a queue reports Lean idle (`lean_idle`) and `or_when()` holds: at the end of
-    a run, when the few searches left cannot keep Lean busy, their later siblings' requests are
-    what the idle workers will check next."""
+    stop waiting when the check queue reports Lean idle (its `idle` event; without one, any queue
+    of this loop: `lean_idle`) and `or_when()` holds: at the end of a run, when the few searches
+    left cannot keep Lean busy, their later siblings' requests are what the idle workers will
+    check next."""
     if next_in_line(path):
         return
     moved = asyncio.Event()
-    idle = False
+    idled = False
 
     def wake(_group: Siblings) -> None:
         moved.set()
 
     def wake_idle() -> None:
-        nonlocal idle
-        idle = True
+        nonlocal idled
+        idled = True
         moved.set()
 
     groups = {group for group, _ in path}
     for group in groups:
         group.listen(wake)
     loop = asyncio.get_running_loop()
+    event: LeanIdle | None = None
     if or_when is not None:
-        _idle_listeners.setdefault(loop, set()).add(wake_idle)
+        event = idle if idle is not None else _idle_listeners.setdefault(loop, LeanIdle())
+        event.listen(wake_idle)
     try:
         while not next_in_line(path):
-            if idle and or_when is not None and or_when():
+            if idled and or_when is not None and or_when():
                 return
-            idle = False
+            idled = False
             moved.clear()
             await moved.wait()
     finally:
         for group in groups:
             group.forget(wake)
-        listeners = _idle_listeners.get(loop)
-        if listeners is not None:
-            listeners.discard(wake_idle)
-            if not listeners:
-                del _idle_listeners[loop]
+        if event is not None:
+            event.forget(wake_idle)
+            if idle is None and not event:
+                _idle_listeners.pop(loop, None)
 
 
 def held_rank(path: SiblingPath) -> int:
@@ -284,8 +312,23 @@ def current() -> Priority:
     return (speculation, -progress.deepest, -_depth.get(), progress.order)
 
 
+@dataclass(frozen=True, slots=True)
+class CheckOrder:
+    """A check's place in a queue, carried with the request: its key (`current`) and the sibling
+    groups that may hold it (`current_siblings`)."""
+
+    key: Priority = (0, 0, 0, 0)
+    path: SiblingPath = ()
+
+
+def order_now() -> CheckOrder:
+    """The order of a check submitted now, read from the context once (the one place a queue's
+    order comes from when the caller did not give it)."""
+    return CheckOrder(current(), _siblings.get())
+
+
 __all__ = [
-    "MAX_WAIT_SECONDS", "HeldOrder", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
+    "MAX_WAIT_SECONDS", "CheckOrder", "HeldOrder", "LeanIdle", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
     "current_search", "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
-    "search_scope", "until_next_in_line",
+    "order_now", "search_scope", "until_next_in_line",
 ]
