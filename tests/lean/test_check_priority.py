@@ -686,11 +686,17 @@ async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_noth
     assert idle == [2] and pool.has_room()
 
 
-async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool) -> None:
+@pytest.mark.parametrize("gated", [False, True])
+async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool, gated) -> None:
     """The order travels with the request: a check whose caller names it is queued by it, not
-    by whatever search context the submitting task happens to run in."""
-    pool, fake = one_worker_pool
-    blocker = await _blocked_pool(pool, fake)
+    by whatever search context the submitting task happens to run in — also through the gate
+    that product code holds every backend behind."""
+    from lemmaforge.lean.gate import GatedVerifier
+
+    backend, fake = one_worker_pool
+    pool = GatedVerifier(backend) if gated else backend
+    assert pool.idle is backend.idle
+    blocker = await _blocked_pool(backend, fake)
 
     async def named(label: str, key: priority.Priority) -> None:
         with priority.search_scope():  # a fresh, shallow context: the named order wins
