@@ -13,17 +13,13 @@ that was running it when the request is aborted (a Mathlib re-import, 10-20 s), 
 runs to the end and its verdict is kept in `orphans` (bounded by bytes), where the next `check` of
 the same code finds it.
 
-Order: waiting checks leave in the order of `lean.priority` (the searches that went deepest first,
-then arrival), not first-come-first-served: while Lean is the bottleneck, the long dependent chains
-of the hard searches are what bound the run's length. With `max_in_flight` near the server's REPL
-count the waiting happens here, where the order is ours. Speculative work (a race's later candidate
-while an earlier one is unanswered, a sketch's later hole while an earlier one is unsolved:
-`priority.Siblings`) is held apart: it joins the queue when what held it is settled, or leaves
-earlier when nothing else waits (Lean has room). Measured (scripts/bench_e2e.py, 244 problems, 64
-REPLs, 128 in flight): releasing held work only below 64 or 96 checks in flight, so that it would
-not queue at the server ahead of certain work, cut the orphaned Lean time (3.0 % -> 2.2-2.4 %) but
-starved the REPLs (a request answers when its slowest check does, so checks in flight overstate
-busy REPLs): useful utilisation 0.894 and 0.908 against 0.913-0.933.
+Order: waiting checks leave in the order of the check queue (lean/check_queue.py, the one the REPL
+pool uses too: `lean.priority` order, held speculative work apart), not first-come-first-served:
+while Lean is the bottleneck, the long dependent chains of the hard searches are what bound the
+run's length. With `max_in_flight` near the server's REPL count the waiting happens here, where the
+order is ours. Held work leaves as soon as no certain work waits, whatever is in flight: holding it
+back further, so that it would not queue at the server ahead of certain work, starved the REPLs (a
+request answers when its slowest check does, so checks in flight overstate busy REPLs).
 
 Batch size follows the load (`spread_requests`): a request answers when its slowest check does, so
 a check batched with three others waits, on average, for the slowest of four lognormal check times.
@@ -31,14 +27,9 @@ Under load that costs nothing (the REPLs stay busy; what batching saves is clien
 Lean has room — a run's end, where only the last searches' dependent chains are left — it delays
 every step of those chains. So the checks in flight and waiting are spread over about
 `spread_requests` requests before any two share one: below that many, each check leaves alone and
-at once; above it, batches grow with the load up to `batch_size`. Measured (scripts/bench_e2e.py,
-244 problems, 64 REPLs, batches of up to 4): spread over 32 requests, useful utilisation 0.949
-(0.940-0.945 leaving alone only below 32-128) against 0.918-0.921 for full batches the same hour;
-the drain after the last problem started shrank from 118 s to ~105 s. Spread over as many requests
-as the server has REPLs (64), so that no check waits for a batch-mate while a REPL could take it,
-runs alternated in one session: 0.932-0.942 (mean 0.938) against 0.916-0.937 (mean 0.928) for 32 —
-about one run's spread, taken for its reason. The default, 1, is plain coalescing (every request
-as full as the waiting checks allow).
+at once; above it, batches grow with the load up to `batch_size`. The default, 1, is plain
+coalescing (every request as full as the waiting checks allow); for a 64-REPL server, 64.
+Measurements of both choices: docs/performance.md, "Check queue".
 """
 
 from __future__ import annotations
