@@ -585,13 +585,13 @@ class ReplVerifier:
         """Who gets the freed `worker`, taken out of the line: a tactic step on a proof state of
         this very process; else the first check of its header in the queue's order; else the first
         of the header with the longest backlog per worker serving it, if switching pays."""
-        for waiter in self._tactic_waiters:
-            if waiter.slot == worker.slot and not waiter.future.done():
-                self._tactic_waiters.remove(waiter)
-                return waiter
-        waiter = self._pop_live(worker.header)
-        if waiter is not None:
-            return waiter
+        for step in self._tactic_waiters:
+            if step.slot == worker.slot and not step.future.done():
+                self._tactic_waiters.remove(step)
+                return step
+        check = self._pop_live(worker.header)
+        if check is not None:
+            return check
         queued = dict(self._queue.lane_sizes())
         candidates = [h for h, n in queued.items() if isinstance(h, str) and self._worth_switching_to(h, queued=n)]
         if not candidates:
