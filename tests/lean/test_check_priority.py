@@ -693,9 +693,11 @@ async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_work
     that product code holds every backend behind."""
     from lemmaforge.lean.gate import GatedVerifier
 
+    from lemmaforge.lean.verifier import QueuedVerifier
+
     backend, fake = one_worker_pool
     pool = GatedVerifier(backend) if gated else backend
-    assert pool.idle is backend.idle
+    assert isinstance(backend, QueuedVerifier) and pool.idle is backend.idle
     blocker = await _blocked_pool(backend, fake)
 
     async def named(label: str, key: priority.Priority) -> None:
