@@ -692,7 +692,6 @@ async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_work
     by whatever search context the submitting task happens to run in — also through the gate
     that product code holds every backend behind."""
     from lemmaforge.lean.gate import GatedVerifier
-
     from lemmaforge.lean.verifier import QueuedVerifier
 
     backend, fake = one_worker_pool
