@@ -51,12 +51,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from lean_interact import Command, LeanREPLConfig, ProofStep, TempRequireProject
+from lean_interact import Command, LeanREPLConfig, ProofStep
 from lean_interact.interface import BaseREPLQuery
-from lean_interact.project import BaseProject
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
@@ -71,10 +68,12 @@ from lemmaforge.lean.repl_process import (
     ReplPoolStats,
     SandboxedLeanServer,
     Worker,
-    crash_detail,
-    find_lake,
+    describe_crash,
+    ewma,
     first_line,
-    local_project,
+    repl_config_for,
+    repl_sandbox,
+    retrieve_quietly,
 )
 from lemmaforge.lean.repl_results import (
     BACKEND,
@@ -85,7 +84,7 @@ from lemmaforge.lean.repl_results import (
     response_dict,
     tactic_result,
 )
-from lemmaforge.lean.sandbox import Sandbox, make_sandbox
+from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -185,31 +184,9 @@ class ReplVerifier:
 
     @classmethod
     def from_config(cls, cfg: VerifierConfig) -> ReplVerifier:
-        """Build the lean-interact config for `cfg` (a local project, or lean-interact's temporary
-        Mathlib project for `cfg.lean_version`). Raises VerifierError with one actionable line when
-        Lean / lake / the project is missing."""
-        lake = find_lake(cfg.lake_path)
-        if cfg.sandbox:
-            make_sandbox((), lake=lake)  # no bwrap: say so before lean-interact prepares anything
-        try:
-            project: BaseProject
-            if cfg.project is not None:
-                project = local_project(cfg.project, lake)
-            else:
-                # Builds (or reuses) ~/.../lean_interact/cache/tmp_projects/<version>/...: network
-                # and a long build the first time, which `lemmaforge setup` is meant to do.
-                project = TempRequireProject(lean_version=cfg.lean_version, require="mathlib", lake_path=lake, verbose=False)
-            repl_config = LeanREPLConfig(
-                project=project,
-                local_repl_path=cfg.repl_path,
-                build_repl=cfg.repl_path is None,  # a given repl_path is a prebuilt checkout
-                lake_path=lake,
-                memory_hard_limit_mb=cfg.memory_limit_mb,
-            )
-        except VerifierError:
-            raise
-        except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
-            raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {first_line(exc)}") from exc
+        """The pool for `cfg` (`repl_process.repl_config_for`). Raises VerifierError with one
+        actionable line when Lean / lake / the project is missing."""
+        repl_config = repl_config_for(cfg)
         return cls(
             repl_config,
             sandbox=repl_sandbox(cfg, repl_config) if cfg.sandbox else None,
@@ -359,7 +336,7 @@ class ReplVerifier:
         request = Command(cmd=body or "\n") if worker.header_env is None else Command(cmd=body or "\n", env=worker.header_env)
         outcome = self._send(worker, request, timeout)
         if outcome.failure is None:
-            self._avg_check_s = _ewma(self._avg_check_s, outcome.seconds)
+            self._avg_check_s = ewma(self._avg_check_s, outcome.seconds)
         env = (outcome.response or {}).get("env") if outcome.failure is None else None
         if probe is not None and env is not None and worker.server is not None:
             answer = self._send(worker, Command(cmd=probe, env=int(env)), timeout)
@@ -394,7 +371,7 @@ class ReplVerifier:
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
-        self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
+        self._avg_header_s = ewma(self._avg_header_s, outcome.seconds)
         response = outcome.response or {}
         if "env" not in response or has_errors(response):
             self._discard_process(worker)  # its env is useless; restart clean for the next header
@@ -456,7 +433,7 @@ class ReplVerifier:
             # JSONDecodeError and pydantic's ValidationError (garbage), MemoryError.
             self._counters.bump("crashes")
             self._discard_process(worker)
-            return Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+            return Outcome(failure=CheckStatus.CRASHED, error=describe_crash(exc, self._repl_config.memory_hard_limit_mb))
         except Exception:
             if self._closed:
                 # close() killed the process under this request, and lean-interact's own kill
@@ -472,16 +449,6 @@ class ReplVerifier:
         # once its resident size nears the cap loses nothing.
         if self._memory_recycle_mb is not None and server.get_memory_usage() >= self._memory_recycle_mb:
             worker.needs_recycle = True
-
-    def _describe_crash(self, exc: BaseException) -> str:
-        text = str(exc)
-        stderr = crash_detail(text, "stderr:")
-        detail = stderr or first_line(exc)
-        oom = isinstance(exc, MemoryError) or "out of memory" in text.lower()
-        hint = ""
-        if oom:
-            hint = f" (out of memory: memory_limit_mb={self._repl_config.memory_hard_limit_mb})"
-        return f"the Lean process died ({type(exc).__name__}: {detail}){hint}; it will be restarted"
 
     def _check_result(self, outcome: Outcome, worker: Worker, header: str, offset: int) -> CheckResult:
         result = check_result(outcome, WorkerHandle(self._pool_id, worker.slot), worker.generation, offset)
@@ -621,31 +588,9 @@ class ReplVerifier:
         future = asyncio.get_running_loop().run_in_executor(self._executor, timed)
         # A caller cancelled meanwhile never awaits this future: retrieve its outcome here, so an
         # unexpected exception is logged once instead of "Future exception was never retrieved".
-        future.add_done_callback(_retrieve)
+        future.add_done_callback(retrieve_quietly)
         worker.inflight = future
         return await asyncio.shield(future)
-
-
-def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
-    """The sandbox a REPL process of `repl_config` runs in: the project, the REPL checkout and
-    lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
-    plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
-    paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
-    repl_dir = getattr(repl_config, "_cache_repl_dir", None)
-    if repl_dir is not None:
-        paths.append(Path(repl_dir))
-    if cfg.project is not None:
-        paths.append(Path(cfg.project).expanduser().resolve())
-    return make_sandbox(paths, lake=str(repl_config.lake_path))
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.debug("REPL worker call failed: %r", future.exception())
-
-
-def _ewma(average: float | None, sample: float, weight: float = 0.2) -> float:
-    return sample if average is None else (1 - weight) * average + weight * sample
 
 
 __all__ = ["ReplPoolStats", "ReplVerifier", "WorkerHandle", "split_header"]
