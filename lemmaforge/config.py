@@ -81,9 +81,8 @@ class VerifierConfig(BaseModel):
     kimina_concurrency: int = Field(default=128, ge=1)
     # Checks are spread over about this many requests before two share one (lean/kimina_batcher.py):
     # a request answers when its slowest check does, so at light load (a run's end) batching only
-    # delays each verdict. 1: plain coalescing. For a 64-REPL server: 64, its REPL count (no check
-    # waits for a batch-mate while a REPL could take it; against 32, a gain about one run's spread:
-    # lean/kimina_batcher.py).
+    # delays each verdict. 1: plain coalescing. For a 64-REPL server: 64, its REPL count, so that no
+    # check waits for a batch-mate while a REPL could take it (docs/performance.md, "Check queue").
     kimina_spread_requests: int = Field(default=1, ge=1)
     kimina_retries: int = Field(default=5, ge=1)  # HTTP tries per batch, the first included
     kimina_retry_wait: float = Field(default=1.0, ge=0)  # seconds before the first retry; doubles
@@ -188,10 +187,8 @@ class SearchConfig(BaseModel):
     correction_samples: int = Field(default=2, ge=1)  # samples per self-correction request
     # A prover candidate's check goes at once while fewer than this many earlier candidates of its
     # race are unanswered; later ones wait until Lean has room (lean/priority.py). 1: a candidate
-    # is checked beside an unanswered earlier one only when Lean has room. 2 had measured better
-    # when a candidate that came back in the winner's request counted as useful work; counted
-    # honestly (scripts/bench_e2e.py: race candidates answered with or after the winner are
-    # waste), 2 wastes ~6 % of check time: useful 0.890-0.893 against 0.920-0.944 for 1.
+    # is checked beside an unanswered earlier one only when Lean has room; 2 spends Lean time on
+    # candidates a won race did not need (docs/performance.md, "Check queue").
     race_window: int = Field(default=1, ge=1)
     # Start a goal's next model request before the search needs it, while the endpoint has room
     # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,

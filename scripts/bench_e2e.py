@@ -250,14 +250,14 @@ def watch_chains(verifier: KiminaVerifier, started: float) -> Iterator[dict[int,
     batcher = verifier.batcher
     check, request = batcher.check, OpenAICompatibleLLM._request
 
-    async def logged_check(code: str, timeout: float) -> Any:
+    async def logged_check(code: str, timeout: float, **kwargs: Any) -> Any:
         search = lean_priority.current_search()
         if search is None:  # a statement check, outside any search
-            return await check(code, timeout)
+            return await check(code, timeout, **kwargs)
         held = lean_priority.held(lean_priority.current_siblings())
         at, seconds = time.monotonic() - started, None
         try:
-            result = await check(code, timeout)
+            result = await check(code, timeout, **kwargs)
             seconds = result.time
             return result
         finally:
@@ -355,10 +355,10 @@ def watch_races(verifier: KiminaVerifier) -> Iterator[list[RaceCheck]]:
     had_own = "check" in vars(batcher)  # another watch's wrapper is in force
     check = batcher.check
 
-    async def logged_check(code: str, timeout: float) -> Any:
+    async def logged_check(code: str, timeout: float, **kwargs: Any) -> Any:
         path = lean_priority.current_siblings()
         group = path[-1][0] if path else None
-        result = await check(code, timeout)
+        result = await check(code, timeout, **kwargs)
         if group is not None and group.kind == "race":
             log.append((group, time.monotonic(), result.time, result.ok))
         return result

@@ -40,9 +40,19 @@ from typing import Any
 
 from lemmaforge.errors import InputError
 from lemmaforge.lean import syntax
+from lemmaforge.lean.priority import CheckOrder, LeanIdle
 from lemmaforge.lean.syntax.lexer import Token
 from lemmaforge.lean.syntax.lexer import refusal as lexer_refusal
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Message, Severity, TacticResult, Verifier
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Goal,
+    Message,
+    QueuedVerifier,
+    Severity,
+    TacticResult,
+    Verifier,
+)
 
 # --- what is allowed -----------------------------------------------------------------------------
 
@@ -630,17 +640,27 @@ class GatedVerifier:
     def violations(self, code: str) -> list[Violation]:
         return check_candidate(code, self.context)
 
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+    @property
+    def idle(self) -> LeanIdle | None:
+        """The backend's "Lean has room" event where its checks queue (`QueuedVerifier`), else None."""
+        return self.inner.idle if isinstance(self.inner, QueuedVerifier) else None
+
+    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
+        """`order`: the check's place in the backend's queue, where it has one (`QueuedVerifier`)."""
         violations = self.violations(code)
         if violations:
             self.refused += 1
             return _gate_result(violations, self.inner.name)
+        if order is not None and isinstance(self.inner, QueuedVerifier):
+            return await self.inner.check(code, timeout=timeout, order=order)
         return await self.inner.check(code, timeout=timeout)
 
-    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+    async def check_many(
+        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+    ) -> list[CheckResult]:
         verdicts = [self.violations(c) for c in codes]
         allowed = [c for c, v in zip(codes, verdicts, strict=True) if not v]
-        results = iter(await self.inner.check_many(allowed, timeout=timeout) if allowed else [])
+        results = iter(await self._check_many(allowed, timeout, order) if allowed else [])
         out: list[CheckResult] = []
         for v in verdicts:
             if v:
@@ -649,6 +669,11 @@ class GatedVerifier:
             else:
                 out.append(next(results))
         return out
+
+    async def _check_many(self, codes: Sequence[str], timeout: float | None, order: CheckOrder | None) -> list[CheckResult]:
+        if order is not None and isinstance(self.inner, QueuedVerifier):
+            return await self.inner.check_many(codes, timeout=timeout, order=order)
+        return await self.inner.check_many(codes, timeout=timeout)
 
     async def check_probed(
         self, code: str, declaration: str, *, timeout: float | None = None

@@ -47,7 +47,9 @@ from tenacity import (
 
 from lemmaforge import waits
 from lemmaforge.config import VerifierConfig
+from lemmaforge.lean import priority
 from lemmaforge.lean.kimina_batcher import CheckBatcher
+from lemmaforge.lean.priority import CheckOrder, LeanIdle
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -214,16 +216,26 @@ class KiminaVerifier:
         """Whether a check submitted now would leave at once (`CheckBatcher.has_room`)."""
         return self.batcher.has_room()
 
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+    @property
+    def idle(self) -> LeanIdle:
+        """Fired when the batcher has a free place and nothing left to send (`CheckBatcher.idle`)."""
+        return self.batcher.idle
+
+    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
+        """`code`'s verdict; it waits its turn in `order` (read from the context now when None)."""
+        order = order or priority.order_now()
         limit = self.timeout if timeout is None else timeout
         await self._ensure_shift_plan(code)
-        return await self.batcher.check(code, limit)
+        return await self.batcher.check(code, limit, order=order)
 
-    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+    async def check_many(
+        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+    ) -> list[CheckResult]:
         if not codes:
             return []
+        order = order or priority.order_now()
         await self._ensure_shift_plan(codes[0])
-        return await _gather_or_raise([self.check(code, timeout=timeout) for code in codes])
+        return await _gather_or_raise([self.check(code, timeout=timeout, order=order) for code in codes])
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         raise ProofStatesUnsupported(

@@ -13,17 +13,13 @@ that was running it when the request is aborted (a Mathlib re-import, 10-20 s), 
 runs to the end and its verdict is kept in `orphans` (bounded by bytes), where the next `check` of
 the same code finds it.
 
-Order: waiting checks leave in the order of `lean.priority` (the searches that went deepest first,
-then arrival), not first-come-first-served: while Lean is the bottleneck, the long dependent chains
-of the hard searches are what bound the run's length. With `max_in_flight` near the server's REPL
-count the waiting happens here, where the order is ours. Speculative work (a race's later candidate
-while an earlier one is unanswered, a sketch's later hole while an earlier one is unsolved:
-`priority.Siblings`) is held apart: it joins the queue when what held it is settled, or leaves
-earlier when nothing else waits (Lean has room). Measured (scripts/bench_e2e.py, 244 problems, 64
-REPLs, 128 in flight): releasing held work only below 64 or 96 checks in flight, so that it would
-not queue at the server ahead of certain work, cut the orphaned Lean time (3.0 % -> 2.2-2.4 %) but
-starved the REPLs (a request answers when its slowest check does, so checks in flight overstate
-busy REPLs): useful utilisation 0.894 and 0.908 against 0.913-0.933.
+Order: waiting checks leave in the order of the check queue (lean/check_queue.py, the one the REPL
+pool uses too: `lean.priority` order, held speculative work apart), not first-come-first-served:
+while Lean is the bottleneck, the long dependent chains of the hard searches are what bound the
+run's length. With `max_in_flight` near the server's REPL count the waiting happens here, where the
+order is ours. Held work leaves as soon as no certain work waits, whatever is in flight: holding it
+back further, so that it would not queue at the server ahead of certain work, starved the REPLs (a
+request answers when its slowest check does, so checks in flight overstate busy REPLs).
 
 Batch size follows the load (`spread_requests`): a request answers when its slowest check does, so
 a check batched with three others waits, on average, for the slowest of four lognormal check times.
@@ -31,28 +27,22 @@ Under load that costs nothing (the REPLs stay busy; what batching saves is clien
 Lean has room — a run's end, where only the last searches' dependent chains are left — it delays
 every step of those chains. So the checks in flight and waiting are spread over about
 `spread_requests` requests before any two share one: below that many, each check leaves alone and
-at once; above it, batches grow with the load up to `batch_size`. Measured (scripts/bench_e2e.py,
-244 problems, 64 REPLs, batches of up to 4): spread over 32 requests, useful utilisation 0.949
-(0.940-0.945 leaving alone only below 32-128) against 0.918-0.921 for full batches the same hour;
-the drain after the last problem started shrank from 118 s to ~105 s. Spread over as many requests
-as the server has REPLs (64), so that no check waits for a batch-mate while a REPL could take it,
-runs alternated in one session: 0.932-0.942 (mean 0.938) against 0.916-0.937 (mean 0.928) for 32 —
-about one run's spread, taken for its reason. The default, 1, is plain coalescing (every request
-as full as the waiting checks allow).
+at once; above it, batches grow with the load up to `batch_size`. The default, 1, is plain
+coalescing (every request as full as the waiting checks allow); for a 64-REPL server, 64.
+Measurements of both choices: docs/performance.md, "Check queue".
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import logging
-import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from lemmaforge.lean import priority
+from lemmaforge.lean.check_queue import CheckQueue, Ticket
+from lemmaforge.lean.priority import LeanIdle
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
 log = logging.getLogger(__name__)
@@ -82,26 +72,10 @@ class _Item:
     code: str
     timeout: float
     future: asyncio.Future[CheckResult]
-    key: tuple[priority.Priority, int]  # (priority, arrival): the heap's order
-    queued_at: float = 0.0  # time.monotonic()
+    ticket: Ticket[_Item] | None = None  # its place in the queue while it waits
     sent: bool = False
     orphaned: bool = False  # the caller left after the request was sent
-    path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
-    held: bool = False  # waits in the held heap: an earlier sibling on its path is open
-    held_order: priority.HeldOrder | None = None  # its live entry's place there (older entries are stale)
     speculated: bool = False  # sent while held (Lean had room)
-
-    def __lt__(self, other: _Item) -> bool:
-        return self.key < other.key
-
-
-@dataclass(order=True, slots=True)
-class _HeldEntry:
-    """A held item in the held heap, in `priority.held_order`, then arrival."""
-
-    order: priority.HeldOrder
-    arrival: int
-    item: _Item = field(compare=False)
 
 
 @dataclass(slots=True)
@@ -156,15 +130,8 @@ class CheckBatcher:
         self.max_requests = max_requests or -(-max_in_flight // batch_size) + min(spread_requests, max_in_flight)
         self.stats = BatcherStats()
         self.orphans = _Orphans(orphan_bytes)
-        self._queue: list[_Item] = []  # a heap, by (priority, arrival)
-        self._held: list[_HeldEntry] = []  # a heap: speculative items waiting for earlier siblings
-        # entries of `_held` whose item left it another way (released, cancelled, sent as overdue):
-        # skipped when popped, and the heap is rebuilt when they are most of it (a long run would
-        # otherwise keep every released item, and its code, until the heap drains)
-        self._held_stale = 0
-        self._held_by_group: dict[priority.Siblings, list[_Item]] = {}
-        self._arrived: deque[_Item] = deque()  # every waiting item by arrival: the oldest is never starved
-        self._arrivals = itertools.count()
+        # lanes by timeout: one request has one
+        self._queue: CheckQueue[_Item] = CheckQueue(on_release=self._poke)
         self._in_flight = 0
         self._requests = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -179,18 +146,21 @@ class CheckBatcher:
 
     @property
     def waiting(self) -> tuple[int, int]:
-        """(checks waiting in the queue, held speculative checks), approximately: entries of
-        checks cancelled while waiting are counted until the dispatcher skips them."""
-        return len(self._queue), len(self._held)
+        """(certain checks waiting, held speculative checks waiting)."""
+        return self._queue.counts
+
+    @property
+    def idle(self) -> LeanIdle:
+        """Fired when the batcher has a free place and nothing left to send (`CheckQueue.idle`)."""
+        return self._queue.idle
 
     def has_room(self) -> bool:
         """Whether a check submitted now would be sent at once: below the in-flight limit and no
         check that is not held waits (the same room that lets held work go)."""
-        while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
-            heapq.heappop(self._queue)
-        return self._in_flight < self.max_in_flight and not self._queue
+        return self._in_flight < self.max_in_flight and not self._queue.counts[0]
 
-    async def check(self, code: str, timeout: float) -> CheckResult:
+    async def check(self, code: str, timeout: float, *, order: priority.CheckOrder | None = None) -> CheckResult:
+        """`code`'s verdict; it waits its turn in `order` (read from the context now when None)."""
         if self._closed:
             raise VerifierError("the Kimina verifier was closed")
         kept = self.orphans.pop(code)
@@ -199,102 +169,26 @@ class CheckBatcher:
             return kept
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
-        item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)),
-                     time.monotonic(), path=priority.current_siblings())
-        if item.path and priority.held(item.path):
-            self._hold(item)
-        else:
-            heapq.heappush(self._queue, item)
-        self._arrived.append(item)
+        item = _Item(code, timeout, self._loop.create_future())
+        item.ticket = self._queue.put(item, order or priority.order_now(), lane=timeout)
         self.stats.submitted += 1
         self._wake.set()
         try:
             return await asyncio.shield(item.future)
         except asyncio.CancelledError:
             if not item.sent:
-                self.stats.dropped_unsent += 1  # the dispatcher skips it
-                if item.held:
-                    self._unhold(item)
+                self.stats.dropped_unsent += 1
+                self._queue.discard(item.ticket)
                 item.future.cancel()
             else:
                 item.orphaned = True  # the request runs on; its verdict goes to `orphans`
                 self.stats.orphaned += 1
             raise
 
-    # --- held speculative items ---------------------------------------------------------------------
-
-    def _push_held(self, item: _Item) -> None:
-        item.held = True
-        item.held_order = priority.held_order(item.path, item.key[0])
-        heapq.heappush(self._held, _HeldEntry(item.held_order, item.key[1], item))
-
-    def _reorder_held(self, item: _Item) -> None:
-        """A group on `item`'s path let it go while another still holds it: its place among held work
-        may have moved (a race no longer holding it puts it with the holes' work, `held_order`). The
-        new entry goes in; the old one stays in the heap as stale."""
-        order = priority.held_order(item.path, item.key[0])
-        if order != item.held_order:
-            item.held_order = order
-            heapq.heappush(self._held, _HeldEntry(order, item.key[1], item))
-            self._held_stale += 1
-
-    def _hold(self, item: _Item) -> None:
-        self._push_held(item)
-        for group, rank in item.path:
-            if not group.holds(rank):
-                continue
-            waiting = self._held_by_group.get(group)
-            if waiting is None:
-                waiting = self._held_by_group[group] = []
-                group.listen(self._group_moved)
-            waiting.append(item)
-
-    def _group_moved(self, group: priority.Siblings) -> None:
-        """An earlier sibling in `group` settled: what is held by nothing any more joins the queue."""
-        waiting = self._held_by_group.get(group)
-        if waiting is None:
-            return
-        still: list[_Item] = []
-        released = False
-        for item in waiting:
-            if not self._live_held(item):
-                continue  # gone (cancelled), sent as room allowed, or released by another group
-            rank = next(r for g, r in item.path if g is group)
-            if group.holds(rank):
-                still.append(item)
-            elif not priority.held(item.path):
-                self._unhold(item)
-                heapq.heappush(self._queue, item)
-                released = True
-            else:  # still held by another group on its path, which will tell when it moves
-                self._reorder_held(item)
-        if still:
-            self._held_by_group[group] = still
-        else:
-            del self._held_by_group[group]
-            group.forget(self._group_moved)
-        if released and self._wake is not None:
+    def _poke(self) -> None:
+        """Held work joined the certain work: the dispatcher looks again."""
+        if self._wake is not None:
             self._wake.set()
-
-    def _unhold(self, item: _Item) -> None:
-        """`item` leaves the held heap other than by being popped: its entry there goes stale."""
-        item.held = False
-        self._held_stale += 1
-        if self._held_stale > 64 and 2 * self._held_stale > len(self._held):
-            self._held = [e for e in self._held if self._live_entry(e)]
-            heapq.heapify(self._held)
-            self._held_stale = 0
-
-    def _pop_held(self) -> _Item | None:
-        """The first item still held, in `priority.held_order` (a sketch's holes' work before a race's
-        candidates, then the least speculative), taken because Lean has room: no longer held."""
-        while self._held:
-            entry = heapq.heappop(self._held)
-            if self._live_entry(entry):
-                entry.item.held = False
-                return entry.item
-            self._held_stale -= 1
-        return None
 
     async def close(self, grace: float = CLOSE_GRACE_SECONDS) -> None:
         """Stop: nothing more is sent, checks still waiting are cancelled, and requests already
@@ -311,20 +205,9 @@ class CheckBatcher:
             task.cancel()
         if sending:
             await asyncio.gather(*sending, return_exceptions=True)
-        queued, self._queue = self._queue, []
-        queued += [entry.item for entry in self._held]
-        self._forget_held()
-        self._arrived.clear()
-        for item in queued:
+        for item in self._queue.clear():
             if not item.future.done():
                 item.future.cancel()
-
-    def _forget_held(self) -> None:
-        for group in self._held_by_group:
-            group.forget(self._group_moved)
-        self._held_by_group.clear()
-        self._held.clear()
-        self._held_stale = 0
 
     # --- dispatching ----------------------------------------------------------------------------
 
@@ -336,8 +219,6 @@ class CheckBatcher:
             # A new event loop (e.g. a second asyncio.run with the same verifier): the old loop's
             # tasks and futures are gone with it; start afresh.
             self._queue.clear()
-            self._forget_held()
-            self._arrived.clear()
             self._sending.clear()
             self._in_flight = self._requests = 0
             self._loop = loop
@@ -345,28 +226,8 @@ class CheckBatcher:
         self._dispatcher = loop.create_task(self._dispatch(), name="kimina-batcher")
 
     def _live(self) -> int:
-        """How many items wait (an upper bound: dead items deeper in the heaps are skipped later)."""
-        while self._queue and (self._queue[0].future.done() or self._queue[0].sent):
-            heapq.heappop(self._queue)  # cancelled while queued, or sent as overdue (deeper ones: at their turn)
-        while self._held and not self._live_entry(self._held[0]):
-            heapq.heappop(self._held)
-            self._held_stale -= 1
-        while self._arrived and (self._arrived[0].future.done() or self._arrived[0].sent):
-            self._arrived.popleft()
-        waiting = len(self._queue) + len(self._held)
-        if len(self._arrived) > 4 * waiting + 1024:
-            # an old item still waiting (held for long) keeps every later one here: drop the dead
-            self._arrived = deque(i for i in self._arrived if not (i.future.done() or i.sent))
-        return waiting
-
-    @staticmethod
-    def _live_held(item: _Item) -> bool:
-        return item.held and not item.future.done() and not item.sent
-
-    @classmethod
-    def _live_entry(cls, entry: _HeldEntry) -> bool:
-        """The held heap's entry still stands for its item: held, and not moved by `_reorder_held`."""
-        return cls._live_held(entry.item) and entry.order == entry.item.held_order
+        """How many checks wait, held ones included."""
+        return len(self._queue)
 
     async def _dispatch(self) -> None:
         assert self._wake is not None
@@ -374,7 +235,7 @@ class CheckBatcher:
         while not self._closed:
             if not self._live():
                 if self._in_flight < self.max_in_flight:
-                    priority.lean_idle()  # room and nothing to send: work waiting for that may start
+                    self._queue.report_idle()  # room and nothing to send: work waiting for that may start
                 wake.clear()
                 await wake.wait()
                 continue
@@ -400,52 +261,20 @@ class CheckBatcher:
         return max(1, min(self.batch_size, -(-load // self.spread_requests)))
 
     def _take(self, room: int) -> list[_Item]:
-        """Up to `room` live items — first any that waited past `priority.MAX_WAIT_SECONDS`, oldest
-        first, then in priority order — all with the first one's timeout (one request has one)."""
-        self._live()
+        """Up to `room` waiting items of one lane (one timeout: one request has one), in the
+        queue's order; held work only while no certain work waits anywhere (Lean has room)."""
+        lane = self._queue.best_lane()
         batch: list[_Item] = []
-        timeout: float | None = None
-
-        def fits(item: _Item) -> bool:
-            nonlocal timeout
-            if item.future.done() or item.sent:
-                return False
-            timeout = item.timeout if timeout is None else timeout
-            return item.timeout == timeout
-
-        overdue_before = time.monotonic() - priority.MAX_WAIT_SECONDS
-        for item in self._arrived:
-            if len(batch) >= room or item.queued_at > overdue_before:
+        while lane is not None and len(batch) < room:
+            ticket = self._queue.pop(lane, held_too=not self._queue.counts[0])
+            if ticket is None:
                 break
-            if fits(item):
-                if item.held:
-                    self._unhold(item)
-                item.sent = True  # taken: the heaps skip it
-                batch.append(item)
-        kept: list[_Item] = []
-        while self._queue and len(batch) < room:
-            item = heapq.heappop(self._queue)
-            if item.future.done() or item.sent:
-                continue
-            if not fits(item):
-                kept.append(item)
-                continue
+            item = ticket.value
             item.sent = True
+            if ticket.speculated:
+                item.speculated = True
+                self.stats.speculated += 1
             batch.append(item)
-        # Nothing certain is left to send and the server has room: held work goes rather than leave
-        # a REPL idle (in `priority.held_order`: a sketch's holes before a race's candidates).
-        held_kept: list[_Item] = []
-        while not kept and len(batch) < room and (held_item := self._pop_held()) is not None:
-            if not fits(held_item):
-                held_kept.append(held_item)
-                continue
-            held_item.sent = held_item.speculated = True
-            self.stats.speculated += 1
-            batch.append(held_item)
-        for item in kept:
-            heapq.heappush(self._queue, item)
-        for item in held_kept:
-            self._push_held(item)
         return batch
 
     def _start(self, batch: list[_Item]) -> None:

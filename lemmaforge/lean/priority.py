@@ -13,43 +13,33 @@ Speculative work is held, not just ordered (`Siblings`). Two kinds of siblings m
 be lost: a race's candidates (only one is needed: a candidate checked while an earlier one is still
 unanswered is wasted when another wins) and a sketch's holes (the sketch needs them all: the work on
 a hole is wasted when a sibling fails). A check that was sent runs to the end even when nobody wants
-it any more (lean/kimina_batcher.py: aborting one costs Kimina the REPL), so that waste is Lean time
-(measured: 8 % of it, before holding). So the k-th sibling's checks wait while `window` earlier
-siblings are still open — a candidate until the earlier candidates have failed, a hole until the
-earlier holes are solved — along the whole path from the root (a hole's subtree is held with it).
-Held work is released ahead of that only when Lean has room: when no check that is not held is
-waiting (a queue with nothing certain to run speculates rather than idle; the tail of a run, where
-few searches are left, is where that shortens the wall): work held only by a sketch's holes before
-work a race holds back (a race needs one candidate, a sketch all its holes: `held_order`), then the
-least held first.
-
-The window is a trade between the Lean time lost to speculation and the length of a search: held
-work runs one sibling at a time, so a big search (hundreds of checks) becomes one long chain, and
-the big searches are what is left at the run's end. Measured on scripts/bench_e2e.py (244
-problems, 64 REPLs): a race window of 2 (a candidate is checked at once while at most one earlier
-one is unanswered) had seemed to shorten the run without more wasted Lean time (useful 0.915-0.924
-against 0.898-0.911) while a candidate that came back in the winner's request counted as useful;
-counted as waste, as it is (the race did not need it), window 2 wastes ~6 % of check time:
-useful 0.890-0.893 against 0.920-0.944 for window 1, now the default; a hole
-window of 2 lost more (orphans 4.9 %, utilisation 0.880: a hole's subtree is much work, and a
-sketch's holes fail together often), and so did ranking held work by the earlier siblings still
-open rather than by position (orphans 6.2 %).
+it any more (aborting one costs Kimina the REPL), so that waste is Lean time. So the k-th sibling's
+checks wait while `window` earlier siblings are still open — a candidate until the earlier
+candidates have failed, a hole until the earlier holes are solved — along the whole path from the
+root (a hole's subtree is held with it). Held work is released ahead of that only when Lean has
+room: when no check that is not held is waiting (a queue with nothing certain to run speculates
+rather than idle; the tail of a run, where few searches are left, is where that shortens the
+wall): work held only by a sketch's holes before work a race holds back (`held_order`), then the
+least held first. The window trades Lean time lost to speculation against the length of a search
+(held work runs one sibling at a time); the measured choices are in docs/performance.md,
+"Check queue".
 
 Among the checks that are not held: less speculative first (a sketch's later hole counts as
 speculation, summed along the path from the root), then deepest search, deepest goal, oldest search.
 
-The key and the sibling path travel in context variables, set by the search engine
-(`search_scope` around each search, `at_depth` on each goal's task, `join` on each candidate's and
-each hole's task), so that `Verifier.check(code)` keeps its signature; a queue that orders checks
-(the Kimina batcher, the REPL pool) reads `current()` and `current_siblings()` when a check is
-submitted. Checks made outside a search (a statement check, a training reward) get the key of a
-fresh search and are held by nothing.
+The key and the sibling path are set by the search engine in context variables (`search_scope`
+around each search, `at_depth` on each goal's task, `join` on each candidate's and each hole's
+task) and read ONCE per check, as it is submitted, into a `CheckOrder` (`order_now`) that travels
+with the request to the check queue (lean/check_queue.py); a caller that knows the order passes it
+(`check(code, order=…)`). Checks made outside a search (a statement check, a training reward) get
+the key of a fresh search and are held by nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -180,64 +170,91 @@ def next_in_line(path: SiblingPath) -> bool:
     return all(group.open_before(rank) <= group.window for group, rank in path)
 
 
-# Called when a check queue finds nothing to send while it could send more (`lean_idle`), by event
-# loop: a queue only wakes the work of its own loop (another thread's loop is not ours to touch).
-_idle_listeners: dict[asyncio.AbstractEventLoop, set[Callable[[], None]]] = {}
+class LeanIdle:
+    """"A check queue has a free place and nothing left to send": an event of one queue
+    (`CheckQueue.idle`), heard by work that waits in `until_next_in_line` for Lean to have room."""
+
+    __slots__ = ("_listeners",)
+
+    def __init__(self) -> None:
+        self._listeners: set[Callable[[], None]] = set()
+
+    def __bool__(self) -> bool:  # whether anyone listens
+        return bool(self._listeners)
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        self._listeners.add(listener)
+
+    def forget(self, listener: Callable[[], None]) -> None:
+        self._listeners.discard(listener)
+
+    def fire(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+
+# The event for waiters that name no queue (`until_next_in_line` without `idle`), one per event
+# loop: a queue only wakes the work of its own loop. A bridge until every caller passes the
+# verifier's own `idle`; weakly keyed, so a finished loop leaves nothing behind.
+_idle_listeners: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LeanIdle] = weakref.WeakKeyDictionary()
 
 
 def lean_idle() -> None:
-    """A check queue (the Kimina batcher, the REPL pool) has a free place and nothing left to put
-    in it, held work included: Lean workers are about to idle. Work of the running loop waiting in
-    `until_next_in_line` with an `or_when` is woken to look again."""
+    """Fire the running loop's event for waiters that named no queue (`CheckQueue.report_idle`
+    calls it after its own `idle`)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return  # called outside any loop (a pool released while closing): nobody here waits
-    for listener in list(_idle_listeners.get(loop, ())):
-        listener()
+    event = _idle_listeners.get(loop)
+    if event is not None:
+        event.fire()
 
 
-async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None) -> None:
+async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None,
+                             idle: LeanIdle | None = None) -> None:
     """Wait until `next_in_line(path)`: the moment to start what this work will need first (a
     model request takes about as long as the sibling ahead of it), without starting it for every
     later sibling of a sketch that is often abandoned before their turn. With `or_when`, also
-    stop waiting when a queue reports Lean idle (`lean_idle`) and `or_when()` holds: at the end of
-    a run, when the few searches left cannot keep Lean busy, their later siblings' requests are
-    what the idle workers will check next."""
+    stop waiting when the check queue reports Lean idle (its `idle` event; without one, any queue
+    of this loop: `lean_idle`) and `or_when()` holds: at the end of a run, when the few searches
+    left cannot keep Lean busy, their later siblings' requests are what the idle workers will
+    check next."""
     if next_in_line(path):
         return
     moved = asyncio.Event()
-    idle = False
+    idled = False
 
     def wake(_group: Siblings) -> None:
         moved.set()
 
     def wake_idle() -> None:
-        nonlocal idle
-        idle = True
+        nonlocal idled
+        idled = True
         moved.set()
 
     groups = {group for group, _ in path}
     for group in groups:
         group.listen(wake)
     loop = asyncio.get_running_loop()
+    event: LeanIdle | None = None
     if or_when is not None:
-        _idle_listeners.setdefault(loop, set()).add(wake_idle)
+        event = idle if idle is not None else _idle_listeners.setdefault(loop, LeanIdle())
+        event.listen(wake_idle)
     try:
         while not next_in_line(path):
-            if idle and or_when is not None and or_when():
+            if idled and or_when is not None and or_when():
                 return
-            idle = False
+            idled = False
             moved.clear()
             await moved.wait()
     finally:
         for group in groups:
             group.forget(wake)
-        listeners = _idle_listeners.get(loop)
-        if listeners is not None:
-            listeners.discard(wake_idle)
-            if not listeners:
-                del _idle_listeners[loop]
+        if event is not None:
+            event.forget(wake_idle)
+            if idle is None and not event:
+                _idle_listeners.pop(loop, None)
 
 
 def held_rank(path: SiblingPath) -> int:
@@ -254,15 +271,8 @@ def held_order(path: SiblingPath, key: Priority) -> HeldOrder:
 
     Why the kind first: a race needs ONE candidate, a sketch needs ALL its holes. Held work of a
     later hole is lost only if an earlier hole fails (rare: a sketch's holes are mostly provable),
-    while a later candidate checked beside an earlier one is lost whenever an earlier one wins.
-    Measured on scripts/bench_e2e.py (one instrumented run, speculated checks by what held them):
-    work held by holes alone ended orphaned for 3-17 % of its check time one hole from its turn,
-    work a race held for 35-62 %. Ranked by position alone, a race's second candidate (rank 1) went
-    before a sketch's third hole (rank 2). Holes first, five runs each alternately in one session:
-    orphans 1.4-2.1 % of check time against 2.5-3.3 %, useful utilisation 0.935-0.956 (mean 0.945)
-    against 0.922-0.950 (mean 0.940); the wall no shorter (docs/performance.md).
-    (Also measured: the deepest search's held work first, whatever its rank, shortened the run's
-    tail a little but doubled the orphaned check time, 3.3 % -> 7.1 %.)"""
+    while a later candidate checked beside an earlier one is lost whenever an earlier one wins
+    (measured: docs/performance.md, "Check queue")."""
     races = sum(1 for group, rank in path if group.kind == "race" and group.holds(rank))
     return (races, held_rank(path), key)
 
@@ -284,8 +294,23 @@ def current() -> Priority:
     return (speculation, -progress.deepest, -_depth.get(), progress.order)
 
 
+@dataclass(frozen=True, slots=True)
+class CheckOrder:
+    """A check's place in a queue, carried with the request: its key (`current`) and the sibling
+    groups that may hold it (`current_siblings`)."""
+
+    key: Priority = (0, 0, 0, 0)
+    path: SiblingPath = ()
+
+
+def order_now() -> CheckOrder:
+    """The order of a check submitted now, read from the context once (the one place a queue's
+    order comes from when the caller did not give it)."""
+    return CheckOrder(current(), _siblings.get())
+
+
 __all__ = [
-    "MAX_WAIT_SECONDS", "HeldOrder", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
+    "MAX_WAIT_SECONDS", "CheckOrder", "HeldOrder", "LeanIdle", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
     "current_search", "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
-    "search_scope", "until_next_in_line",
+    "order_now", "search_scope", "until_next_in_line",
 ]

@@ -14,11 +14,9 @@ in-flight request per worker):
   waits;
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
   states live there), to the first check waiting for its header, or to the first check waiting for
-  another header if switching pays — first in `lean.priority` order (the least speculative check of
-  the search that went deepest, then arrival; work held by an earlier sibling that is still open —
-  a race's earlier candidate, a sketch's earlier hole — after every other check, in
-  `priority.held_order` (held only by holes before held by a race); a check waiting
-  past `priority.MAX_WAIT_SECONDS` first);
+  another header if switching pays — first in the order of the one check queue the Kimina batcher
+  uses too (lean/check_queue.py: `lean.priority` order, held speculative work last, an overdue
+  check first);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
   header and check times). A switch costs a whole header elaboration (Mathlib: 10-20 s), so a
@@ -49,21 +47,20 @@ import itertools
 import logging
 import resource  # noqa: F401  imported before any fork: see _start_process
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from lean_interact import Command, LeanREPLConfig, ProofStep, TempRequireProject
+from lean_interact import Command, LeanREPLConfig, ProofStep
 from lean_interact.interface import BaseREPLQuery
-from lean_interact.project import BaseProject
 from lean_interact.server import LeanServer
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import priority
 from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.check_queue import CheckQueue, Ticket
+from lemmaforge.lean.priority import LeanIdle
 from lemmaforge.lean.repl_process import (
     CLOSED,
     Counters,
@@ -71,10 +68,12 @@ from lemmaforge.lean.repl_process import (
     ReplPoolStats,
     SandboxedLeanServer,
     Worker,
-    crash_detail,
-    find_lake,
+    describe_crash,
+    ewma,
     first_line,
-    local_project,
+    repl_config_for,
+    repl_sandbox,
+    retrieve_quietly,
 )
 from lemmaforge.lean.repl_results import (
     BACKEND,
@@ -85,7 +84,7 @@ from lemmaforge.lean.repl_results import (
     response_dict,
     tactic_result,
 )
-from lemmaforge.lean.sandbox import Sandbox, make_sandbox
+from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -119,28 +118,7 @@ class _Waiter:
     header: str | None  # None: waits for one specific worker (tactic step)
     slot: int | None
     future: asyncio.Future[Worker]
-    key: tuple[priority.Priority, int] = ((0, 0, 0, 0), 0)  # (lean.priority, arrival): who goes first
-    queued_at: float = 0.0  # time.monotonic()
-    path: priority.SiblingPath = ()  # the (sibling group, rank) pairs it works for
-
-    def order(self) -> tuple[bool, priority.HeldOrder | None, tuple[priority.Priority, int]]:
-        """Its place among the waiters now: speculative work held by an open earlier sibling goes
-        after every waiter that is not held (a free worker with nothing else to do takes it), in
-        `priority.held_order`."""
-        if self.path and priority.held(self.path):
-            return (True, priority.held_order(self.path, self.key[0]), self.key)
-        return (False, None, self.key)
-
-
-_arrivals = itertools.count()
-
-
-def _first_served(waiters: list[_Waiter]) -> _Waiter:
-    """Of `waiters` (in arrival order): the oldest if it waited past `priority.MAX_WAIT_SECONDS`,
-    else the first in priority order (held race candidates last)."""
-    if waiters[0].queued_at <= time.monotonic() - priority.MAX_WAIT_SECONDS:
-        return waiters[0]
-    return min(waiters, key=_Waiter.order)
+    ticket: Ticket[_Waiter] | None = None  # a check's place in the queue (a tactic step has none)
 
 
 _pool_ids = itertools.count(1)
@@ -186,7 +164,10 @@ class ReplVerifier:
         )
         self._pool_id = next(_pool_ids)
         self._workers: list[Worker] = []
-        self._waiters: deque[_Waiter] = deque()
+        # Checks wait in one queue, a lane per header (lean/check_queue.py); a tactic step waits for
+        # the one worker whose process holds its proof state, ahead of any check.
+        self._queue: CheckQueue[_Waiter] = CheckQueue()
+        self._tactic_waiters: deque[_Waiter] = deque()
         self._failed_headers: dict[str, CheckResult] = {}
         # Running averages of Lean's answer times, to decide when switching a worker's header pays.
         self._avg_header_s: float | None = None
@@ -203,31 +184,9 @@ class ReplVerifier:
 
     @classmethod
     def from_config(cls, cfg: VerifierConfig) -> ReplVerifier:
-        """Build the lean-interact config for `cfg` (a local project, or lean-interact's temporary
-        Mathlib project for `cfg.lean_version`). Raises VerifierError with one actionable line when
-        Lean / lake / the project is missing."""
-        lake = find_lake(cfg.lake_path)
-        if cfg.sandbox:
-            make_sandbox((), lake=lake)  # no bwrap: say so before lean-interact prepares anything
-        try:
-            project: BaseProject
-            if cfg.project is not None:
-                project = local_project(cfg.project, lake)
-            else:
-                # Builds (or reuses) ~/.../lean_interact/cache/tmp_projects/<version>/...: network
-                # and a long build the first time, which `lemmaforge setup` is meant to do.
-                project = TempRequireProject(lean_version=cfg.lean_version, require="mathlib", lake_path=lake, verbose=False)
-            repl_config = LeanREPLConfig(
-                project=project,
-                local_repl_path=cfg.repl_path,
-                build_repl=cfg.repl_path is None,  # a given repl_path is a prebuilt checkout
-                lake_path=lake,
-                memory_hard_limit_mb=cfg.memory_limit_mb,
-            )
-        except VerifierError:
-            raise
-        except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
-            raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {first_line(exc)}") from exc
+        """The pool for `cfg` (`repl_process.repl_config_for`). Raises VerifierError with one
+        actionable line when Lean / lake / the project is missing."""
+        repl_config = repl_config_for(cfg)
         return cls(
             repl_config,
             sandbox=repl_sandbox(cfg, repl_config) if cfg.sandbox else None,
@@ -239,40 +198,51 @@ class ReplVerifier:
 
     # ---- Verifier protocol --------------------------------------------------------------------
 
+    @property
+    def idle(self) -> LeanIdle:
+        """Fired when a worker is freed with nothing left to take (`CheckQueue.idle`)."""
+        return self._queue.idle
+
     def has_room(self) -> bool:
         """Whether a check submitted now finds a worker at once: nothing waits for one, and one is
         idle or may still be started."""
-        if self._waiters:
+        if self._queue or self._tactic_waiters:
             return False
         return len(self._workers) < self._capacity or any(not w.busy for w in self._workers)
 
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
-        return (await self._check_retrying(code, None, timeout))[0]
+    async def check(
+        self, code: str, *, timeout: float | None = None, order: priority.CheckOrder | None = None
+    ) -> CheckResult:
+        """`code`'s verdict; it waits for a worker in `order` (read from the context now when None)."""
+        return (await self._check_retrying(code, None, timeout, order or priority.order_now()))[0]
 
     async def check_with_probe(
-        self, code: str, probe: str, *, timeout: float | None = None
+        self, code: str, probe: str, *, timeout: float | None = None, order: priority.CheckOrder | None = None
     ) -> tuple[CheckResult, list[Message] | None]:
         """Check `code`, then run `probe` (the audit's `#print axioms`) as a SEPARATE command in
         the environment `code` produced: the probe's messages come in their own response, so
         nothing the proof prints can be mistaken for them. None when the probe did not run."""
-        return await self._check_retrying(code, probe, timeout)
+        return await self._check_retrying(code, probe, timeout, order or priority.order_now())
 
     async def _check_retrying(
-        self, code: str, probe: str | None, timeout: float | None
+        self, code: str, probe: str | None, timeout: float | None, order: priority.CheckOrder
     ) -> tuple[CheckResult, list[Message] | None]:
         header, body, offset = split_header(code)
         attempts = 0
         while True:
-            result = await self._check_once(header, body, offset, timeout or self._timeout, probe=probe)
+            result = await self._check_once(header, body, offset, timeout or self._timeout, order, probe=probe)
             if result[0].status is not CheckStatus.CRASHED or attempts >= self._crash_retries or self._closed:
                 return result
             attempts += 1
             self._counters.bump("crash_retries")
             log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result[0].error)
 
-    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+    async def check_many(
+        self, codes: Sequence[str], *, timeout: float | None = None, order: priority.CheckOrder | None = None
+    ) -> list[CheckResult]:
         # The pool queue bounds the concurrency; results keep the input order.
-        return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))
+        order = order or priority.order_now()
+        return list(await asyncio.gather(*(self.check(c, timeout=timeout, order=order) for c in codes)))
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         if hole.proof_state is None:
@@ -298,8 +268,9 @@ class ReplVerifier:
         if self._closed:
             return
         self._closed = True
-        while self._waiters:
-            waiter = self._waiters.popleft()
+        waiters = [*self._queue.clear(), *self._tactic_waiters]
+        self._tactic_waiters.clear()
+        for waiter in waiters:
             if not waiter.future.done():
                 waiter.future.set_exception(VerifierError("the REPL verifier was closed"))
         servers = [w.server for w in self._workers if w.server is not None]
@@ -339,11 +310,12 @@ class ReplVerifier:
     # ---- one check ----------------------------------------------------------------------------
 
     async def _check_once(
-        self, header: str, body: str, offset: int, timeout: float, *, probe: str | None = None
+        self, header: str, body: str, offset: int, timeout: float, order: priority.CheckOrder, *,
+        probe: str | None = None,
     ) -> tuple[CheckResult, list[Message] | None]:
         if header in self._failed_headers:
             return copy_result(self._failed_headers[header]), None
-        worker = await self._acquire(header)
+        worker = await self._acquire(header, order=order)
         try:
             self._counters.bump("checks")
             outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout, probe))
@@ -364,7 +336,7 @@ class ReplVerifier:
         request = Command(cmd=body or "\n") if worker.header_env is None else Command(cmd=body or "\n", env=worker.header_env)
         outcome = self._send(worker, request, timeout)
         if outcome.failure is None:
-            self._avg_check_s = _ewma(self._avg_check_s, outcome.seconds)
+            self._avg_check_s = ewma(self._avg_check_s, outcome.seconds)
         env = (outcome.response or {}).get("env") if outcome.failure is None else None
         if probe is not None and env is not None and worker.server is not None:
             answer = self._send(worker, Command(cmd=probe, env=int(env)), timeout)
@@ -399,7 +371,7 @@ class ReplVerifier:
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
             return outcome
-        self._avg_header_s = _ewma(self._avg_header_s, outcome.seconds)
+        self._avg_header_s = ewma(self._avg_header_s, outcome.seconds)
         response = outcome.response or {}
         if "env" not in response or has_errors(response):
             self._discard_process(worker)  # its env is useless; restart clean for the next header
@@ -461,7 +433,7 @@ class ReplVerifier:
             # JSONDecodeError and pydantic's ValidationError (garbage), MemoryError.
             self._counters.bump("crashes")
             self._discard_process(worker)
-            return Outcome(failure=CheckStatus.CRASHED, error=self._describe_crash(exc))
+            return Outcome(failure=CheckStatus.CRASHED, error=describe_crash(exc, self._repl_config.memory_hard_limit_mb))
         except Exception:
             if self._closed:
                 # close() killed the process under this request, and lean-interact's own kill
@@ -478,16 +450,6 @@ class ReplVerifier:
         if self._memory_recycle_mb is not None and server.get_memory_usage() >= self._memory_recycle_mb:
             worker.needs_recycle = True
 
-    def _describe_crash(self, exc: BaseException) -> str:
-        text = str(exc)
-        stderr = crash_detail(text, "stderr:")
-        detail = stderr or first_line(exc)
-        oom = isinstance(exc, MemoryError) or "out of memory" in text.lower()
-        hint = ""
-        if oom:
-            hint = f" (out of memory: memory_limit_mb={self._repl_config.memory_hard_limit_mb})"
-        return f"the Lean process died ({type(exc).__name__}: {detail}){hint}; it will be restarted"
-
     def _check_result(self, outcome: Outcome, worker: Worker, header: str, offset: int) -> CheckResult:
         result = check_result(outcome, WorkerHandle(self._pool_id, worker.slot), worker.generation, offset)
         if outcome.failure is None and outcome.header_failed:
@@ -503,22 +465,30 @@ class ReplVerifier:
 
     # ---- the pool -----------------------------------------------------------------------------
 
-    async def _acquire(self, header: str | None, *, slot: int | None = None) -> Worker:
+    async def _acquire(
+        self, header: str | None, *, slot: int | None = None, order: priority.CheckOrder | None = None
+    ) -> Worker:
+        """A worker for a check of `header` (waiting its turn in `order`), or the worker `slot`
+        for a tactic step on a proof state of its process."""
         if self._closed:
             raise VerifierError("the REPL verifier was closed")
         worker = self._take_now(header, slot)
         if worker is not None:
             return worker
-        waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future(),
-                         (priority.current(), next(_arrivals)), time.monotonic(), priority.current_siblings())
-        self._waiters.append(waiter)
+        waiter = _Waiter(header, slot, asyncio.get_running_loop().create_future())
+        if slot is None:
+            waiter.ticket = self._queue.put(waiter, order or priority.order_now(), lane=header)
+        else:
+            self._tactic_waiters.append(waiter)
         try:
             return await waiter.future
         except asyncio.CancelledError:
             if waiter.future.done() and not waiter.future.cancelled():
                 self._release(waiter.future.result())  # handed over just as we were cancelled
-            elif waiter in self._waiters:
-                self._waiters.remove(waiter)
+            elif waiter.ticket is not None:
+                self._queue.discard(waiter.ticket)
+            elif waiter in self._tactic_waiters:
+                self._tactic_waiters.remove(waiter)
             raise
 
     def _take_now(self, header: str | None, slot: int | None) -> Worker | None:
@@ -555,7 +525,7 @@ class ReplVerifier:
         return sum(1 for w in self._workers if w.header == header)
 
     def _queued_for(self, header: str) -> int:
-        return sum(1 for w in self._waiters if w.slot is None and w.header == header and not w.future.done())
+        return self._queue.lane_size(header)
 
     def _mark_busy(self, worker: Worker, new_header: str | None) -> Worker:
         worker.busy = True
@@ -573,29 +543,35 @@ class ReplVerifier:
         worker.last_released = time.monotonic()
         waiter = self._next_waiter_for(worker)
         if waiter is None:
-            if not self._waiters:
-                priority.lean_idle()  # an idle worker and nothing to give it: work waiting for that may start
+            if not self._queue and not self._tactic_waiters:
+                self._queue.report_idle()  # an idle worker and nothing to give it: work waiting for that may start
             return
-        self._waiters.remove(waiter)
         waiter.future.set_result(self._mark_busy(worker, waiter.header if waiter.header != worker.header else None))
 
     def _next_waiter_for(self, worker: Worker) -> _Waiter | None:
-        for gone in [w for w in self._waiters if w.future.done()]:  # cancelled while queued
-            self._waiters.remove(gone)
-        for waiter in self._waiters:  # a tactic step on a proof state of this very process
-            if waiter.slot == worker.slot:
-                return waiter
-        # Of the checks waiting for this header, the first in `lean.priority` order.
-        same = [w for w in self._waiters if w.slot is None and w.header == worker.header]
-        if same:
-            return _first_served(same)
-        # Switch to the header with the longest backlog per worker serving it, if that pays.
-        queued = Counter(w.header for w in self._waiters if w.slot is None and w.header is not None)
-        candidates = [h for h, n in queued.items() if h is not None and self._worth_switching_to(h, queued=n)]
+        """Who gets the freed `worker`, taken out of the line: a tactic step on a proof state of
+        this very process; else the first check of its header in the queue's order; else the first
+        of the header with the longest backlog per worker serving it, if switching pays."""
+        for step in self._tactic_waiters:
+            if step.slot == worker.slot and not step.future.done():
+                self._tactic_waiters.remove(step)
+                return step
+        check = self._pop_live(worker.header)
+        if check is not None:
+            return check
+        queued = dict(self._queue.lane_sizes())
+        candidates = [h for h, n in queued.items() if isinstance(h, str) and self._worth_switching_to(h, queued=n)]
         if not candidates:
             return None
-        target = max(candidates, key=lambda h: queued[h] / (1 + self._serving(h)))
-        return _first_served([w for w in self._waiters if w.slot is None and w.header == target])
+        return self._pop_live(max(candidates, key=lambda h: queued[h] / (1 + self._serving(h))))
+
+    def _pop_live(self, header: str | None) -> _Waiter | None:
+        """The first waiter of `header`'s lane whose caller still waits (one cancelled a moment ago
+        may not have left the queue yet)."""
+        while (ticket := self._queue.pop(header)) is not None:
+            if not ticket.value.future.done():
+                return ticket.value
+        return None
 
     async def _in_thread(self, worker: Worker, fn: Callable[[], Outcome]) -> Outcome:
         """Run a blocking call for `worker` in the pool's executor, accounting busy time. If the
@@ -612,31 +588,9 @@ class ReplVerifier:
         future = asyncio.get_running_loop().run_in_executor(self._executor, timed)
         # A caller cancelled meanwhile never awaits this future: retrieve its outcome here, so an
         # unexpected exception is logged once instead of "Future exception was never retrieved".
-        future.add_done_callback(_retrieve)
+        future.add_done_callback(retrieve_quietly)
         worker.inflight = future
         return await asyncio.shield(future)
-
-
-def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
-    """The sandbox a REPL process of `repl_config` runs in: the project, the REPL checkout and
-    lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
-    plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
-    paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
-    repl_dir = getattr(repl_config, "_cache_repl_dir", None)
-    if repl_dir is not None:
-        paths.append(Path(repl_dir))
-    if cfg.project is not None:
-        paths.append(Path(cfg.project).expanduser().resolve())
-    return make_sandbox(paths, lake=str(repl_config.lake_path))
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.debug("REPL worker call failed: %r", future.exception())
-
-
-def _ewma(average: float | None, sample: float, weight: float = 0.2) -> float:
-    return sample if average is None else (1 - weight) * average + weight * sample
 
 
 __all__ = ["ReplPoolStats", "ReplVerifier", "WorkerHandle", "split_header"]

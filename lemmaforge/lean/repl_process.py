@@ -9,6 +9,7 @@ the scheduling code reads without it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import platform
 import shutil
@@ -18,12 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lean_interact import LeanREPLConfig, LocalProject
+from lean_interact import LeanREPLConfig, LocalProject, TempRequireProject
+from lean_interact.project import BaseProject
 from lean_interact.server import LeanServer
 from lean_interact.utils import _limit_memory
 
-from lemmaforge.lean.sandbox import Sandbox
-from lemmaforge.lean.verifier import CheckStatus, VerifierMisconfigured
+from lemmaforge.config import VerifierConfig
+from lemmaforge.lean.sandbox import Sandbox, make_sandbox
+from lemmaforge.lean.verifier import CheckStatus, VerifierError, VerifierMisconfigured
+
+log = logging.getLogger("lemmaforge.lean.repl")  # the pool's logger: its messages are the pool's
 
 # What a request gets when the pool was closed under it.
 CLOSED = "the REPL verifier was closed"
@@ -212,3 +217,65 @@ def crash_detail(text: str, label: str) -> str:
         if line:
             return line
     return ""
+
+
+def repl_config_for(cfg: VerifierConfig) -> LeanREPLConfig:
+    """The lean-interact config for `cfg`: a local project, or lean-interact's temporary Mathlib
+    project for `cfg.lean_version`. Raises VerifierError with one actionable line when Lean / lake
+    / the project is missing."""
+    lake = find_lake(cfg.lake_path)
+    if cfg.sandbox:
+        make_sandbox((), lake=lake)  # no bwrap: say so before lean-interact prepares anything
+    try:
+        project: BaseProject
+        if cfg.project is not None:
+            project = local_project(cfg.project, lake)
+        else:
+            # Builds (or reuses) ~/.../lean_interact/cache/tmp_projects/<version>/...: network
+            # and a long build the first time, which `lemmaforge setup` is meant to do.
+            project = TempRequireProject(lean_version=cfg.lean_version, require="mathlib", lake_path=lake, verbose=False)
+        return LeanREPLConfig(
+            project=project,
+            local_repl_path=cfg.repl_path,
+            build_repl=cfg.repl_path is None,  # a given repl_path is a prebuilt checkout
+            lake_path=lake,
+            memory_hard_limit_mb=cfg.memory_limit_mb,
+        )
+    except VerifierError:
+        raise
+    except Exception as exc:  # lean-interact raises RuntimeError, ValueError, CalledProcessError, git errors
+        raise VerifierMisconfigured(f"cannot prepare the Lean REPL: {first_line(exc)}") from exc
+
+
+def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
+    """The sandbox a REPL process of `repl_config` runs in: the project, the REPL checkout and
+    lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
+    plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
+    paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
+    repl_dir = getattr(repl_config, "_cache_repl_dir", None)
+    if repl_dir is not None:
+        paths.append(Path(repl_dir))
+    if cfg.project is not None:
+        paths.append(Path(cfg.project).expanduser().resolve())
+    return make_sandbox(paths, lake=str(repl_config.lake_path))
+
+
+def describe_crash(exc: BaseException, memory_limit_mb: int | None) -> str:
+    """One line for a dead REPL process: what it said on stderr, and the memory cap when it ran out."""
+    text = str(exc)
+    detail = crash_detail(text, "stderr:") or first_line(exc)
+    oom = isinstance(exc, MemoryError) or "out of memory" in text.lower()
+    hint = f" (out of memory: memory_limit_mb={memory_limit_mb})" if oom else ""
+    return f"the Lean process died ({type(exc).__name__}: {detail}){hint}; it will be restarted"
+
+
+def retrieve_quietly(future: asyncio.Future[Any]) -> None:
+    """Done-callback for a worker call whose caller may have left: its exception is retrieved
+    (logged at debug) instead of warned about as never retrieved."""
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("REPL worker call failed: %r", future.exception())
+
+
+def ewma(average: float | None, sample: float, weight: float = 0.2) -> float:
+    """The running average of Lean's answer times that header switching is weighed with."""
+    return sample if average is None else (1 - weight) * average + weight * sample

@@ -13,9 +13,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lemmaforge.errors import BackendError, BackendMisconfigured, BackendUnavailable
+
+if TYPE_CHECKING:
+    from lemmaforge.lean.priority import CheckOrder, LeanIdle
 
 
 class VerifierError(BackendError):
@@ -291,3 +294,20 @@ class Verifier(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class QueuedVerifier(Verifier, Protocol):
+    """A backend whose checks wait in a check queue (lean/check_queue.py: the Kimina batcher, the
+    REPL pool). A check's place in it travels with the request (`order`; None: read from the
+    context as the check is submitted, `priority.order_now`), and the queue's `idle` event says
+    when Lean has a free place and nothing left to send."""
+
+    @property
+    def idle(self) -> LeanIdle: ...
+
+    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult: ...
+
+    async def check_many(
+        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+    ) -> list[CheckResult]: ...

@@ -337,43 +337,7 @@ async def test_released_work_joins_the_queue_ahead_of_shallower_searches() -> No
     await asyncio.gather(blocker, held, certain)
     await batcher.close()
     assert server.sent == ["blocker", "deep hole 1", "shallow"]
-    assert not batcher._held_by_group  # nothing left registered with a group
-
-
-async def test_the_repl_pool_hands_a_freed_worker_to_the_first_waiter_in_priority_order() -> None:
-    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
-
-    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
-    pool._waiters = __import__("collections").deque()
-    pool._workers = [Worker(slot=0, header="H")]
-    loop = asyncio.get_running_loop()
-
-    race = priority.Siblings()
-    race.enter(0)  # its first candidate is still being checked
-    race.enter(2)
-
-    def waiting(rank: int | None, depth: int) -> _Waiter:
-        with priority.search_scope():
-            priority.at_depth(depth)
-            if rank is not None:
-                priority.join(race, rank)
-            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)),
-                             time.monotonic(), priority.current_siblings())
-        pool._waiters.append(waiter)
-        return waiter
-
-    older_shallow = waiting(None, 0)
-    held_deep = waiting(2, 3)
-    certain_deep = waiting(None, 2)
-    assert pool._next_waiter_for(pool._workers[0]) is certain_deep
-    pool._waiters.remove(certain_deep)
-    assert pool._next_waiter_for(pool._workers[0]) is older_shallow  # the held one goes last
-    pool._waiters.remove(older_shallow)
-    # held, but nothing else waits: the free worker takes it rather than idle
-    assert pool._next_waiter_for(pool._workers[0]) is held_deep
-    pool._waiters.append(older_shallow)
-    race.leave(0)  # the earlier candidate answered: the deepest search's candidate is certain now
-    assert pool._next_waiter_for(pool._workers[0]) is held_deep
+    assert batcher.waiting == (0, 0)
 
 
 def _race_and_holes() -> tuple[priority.Siblings, priority.Siblings]:
@@ -441,31 +405,6 @@ async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_ho
     assert batcher.stats.speculated == 2
 
 
-async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_candidate() -> None:
-    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
-
-    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
-    pool._waiters = __import__("collections").deque()
-    pool._workers = [Worker(slot=0, header="H")]
-    loop = asyncio.get_running_loop()
-    race, holes = _race_and_holes()
-
-    def waiting(group: priority.Siblings, rank: int, depth: int) -> _Waiter:
-        with priority.search_scope():
-            priority.at_depth(depth)
-            priority.join(group, rank)
-            waiter = _Waiter("H", None, loop.create_future(), (priority.current(), len(pool._waiters)),
-                             time.monotonic(), priority.current_siblings())
-        pool._waiters.append(waiter)
-        return waiter
-
-    candidate = waiting(race, 1, depth=4)
-    hole = waiting(holes, 2, depth=1)
-    assert pool._next_waiter_for(pool._workers[0]) is hole
-    race.leave(0)  # the earlier candidate failed: the deeper search's candidate is certain work now
-    assert pool._next_waiter_for(pool._workers[0]) is candidate
-
-
 def test_lean_idle_outside_any_event_loop_wakes_nobody_and_does_not_fail() -> None:
     priority.lean_idle()  # e.g. a pool released while closing, with no loop running
 
@@ -491,25 +430,6 @@ async def test_lean_idle_wakes_only_waiters_whose_condition_holds() -> None:
     assert not priority._idle_listeners
 
 
-async def test_the_repl_pool_reports_lean_idle_when_a_freed_worker_has_nothing_to_take(monkeypatch) -> None:
-    from lemmaforge.lean.repl import ReplVerifier, Worker, _Waiter
-
-    idle: list[int] = []
-    monkeypatch.setattr(priority, "lean_idle", lambda: idle.append(len(pool._waiters)))
-    pool = ReplVerifier.__new__(ReplVerifier)  # only the queue logic: no processes
-    pool._waiters = __import__("collections").deque()
-    pool._workers = [Worker(slot=0, header="H")]
-    worker = pool._workers[0]
-    loop = asyncio.get_running_loop()
-    waiter = _Waiter("H", None, loop.create_future(), (priority.current(), 0), time.monotonic(), ())
-    pool._waiters.append(waiter)
-    worker.busy = True
-    pool._release(worker)
-    assert waiter.future.result() is worker and idle == []  # handed on: Lean is not idle
-    pool._release(worker)
-    assert not worker.busy and idle == [0]  # freed with nobody waiting: reported
-
-
 async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
@@ -532,29 +452,9 @@ async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(
     assert server.sent == ["first", "speculative", "certain"]
 
 
-def test_the_repl_pool_serves_an_overdue_waiter_first() -> None:
-    from lemmaforge.lean import repl
-
-    loop = asyncio.new_event_loop()
-    try:
-        now = time.monotonic()
-
-        def pair(old_waited: float) -> tuple[repl._Waiter, repl._Waiter]:
-            old = repl._Waiter("H", None, loop.create_future(), ((5, 0, 0, 0), 0), now - old_waited)
-            new = repl._Waiter("H", None, loop.create_future(), ((0, 0, 0, 0), 1), now)
-            return old, new
-
-        old, new = pair(1.0)
-        assert repl._first_served([old, new]) is new  # not overdue: priority order
-        old, new = pair(priority.MAX_WAIT_SECONDS + 1.0)
-        assert repl._first_served([old, new]) is old  # overdue: served first
-    finally:
-        loop.close()
-
-
-async def test_released_items_do_not_pile_up_in_the_held_heap() -> None:
-    """A long run releases held items by the thousand; their old entries in the held heap are
-    dropped once they are most of it, not kept (with their code) until the heap drains."""
+async def test_released_items_leave_the_held_work_at_once() -> None:
+    """A long run releases held items by the thousand: each leaves the held work as it joins the
+    certain work (no entry of it is left behind with its code)."""
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=8, window=0.0, max_in_flight=1)
     group = priority.Siblings()
@@ -571,7 +471,7 @@ async def test_released_items_do_not_pile_up_in_the_held_heap() -> None:
     assert batcher.waiting == (0, 300)  # all held behind rank 0
     group.leave(0)  # all released into the queue
     queued, held = batcher.waiting
-    assert queued == 300 and held <= 64 + 1  # the stale entries were swept, not kept
+    assert (queued, held) == (300, 0)
     server.gate.set()
     await asyncio.gather(blocker, *waiting)
     await batcher.close()
@@ -630,14 +530,14 @@ async def test_the_batcher_has_room_only_below_its_limit_with_nothing_unheld_wai
     await batcher.close()
 
 
-async def test_the_batcher_reports_lean_idle_only_with_room_and_nothing_to_send(monkeypatch) -> None:
-    """`priority.lean_idle` (what wakes held holes' model requests at a run's end) is called when
+async def test_the_batcher_reports_lean_idle_only_with_room_and_nothing_to_send() -> None:
+    """The batcher's `idle` event (what wakes held holes' model requests at a run's end) fires when
     the batcher has a free place and nothing left to send — not while it is at its limit, and
     not while held work is left (that goes first)."""
     idle: list[tuple[int, int]] = []
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    monkeypatch.setattr(priority, "lean_idle", lambda: idle.append((batcher.in_flight, sum(batcher.waiting))))
+    batcher.idle.listen(lambda: idle.append((batcher.in_flight, sum(batcher.waiting))))
     first = asyncio.create_task(batcher.check("first", 10.0))
     await asyncio.sleep(0.01)
     race = priority.Siblings()
@@ -681,3 +581,150 @@ async def test_closing_lets_sent_requests_finish_within_a_grace_and_cancels_the_
     await asyncio.wait_for(batcher2.close(grace=0.05), timeout=1.0)
     with pytest.raises(asyncio.CancelledError):
         await stuck
+
+
+# --- the REPL pool: the same queue, observed through the fake REPL process ----------------------------
+
+POOL_HEADER = "import Mathlib\n\n"
+
+
+@pytest.fixture
+async def one_worker_pool(tmp_path):
+    """A REPL pool of ONE worker on the fake REPL, each check taking `CHECK_S` seconds: while the
+    first check runs the others wait in the pool's queue, and the order in which the fake receives
+    them is the order the queue served them in."""
+    from lemmaforge.lean.repl import ReplVerifier
+    from tests.fakes.fake_repl import make_fake_repl_config
+
+    fake = make_fake_repl_config(tmp_path / "fake", latency={"cmd_s": CHECK_S}, transcripts=False)
+    pool = ReplVerifier(fake.config, workers=1, timeout=30.0, header_timeout=30.0, max_checks_per_worker=1000)
+    yield pool, fake
+    await pool.close()
+
+
+CHECK_S = 0.3
+
+
+def _served(fake) -> list[str]:
+    """The labels of the checks the fake received, in order."""
+    return [e["head"].split("\n")[0][3:] for e in fake.requests() if e["head"].startswith("-- ")]
+
+
+async def _pool_check(pool, label: str, *, depth: int = 0, hole: int = 0,
+                      path: tuple[tuple[priority.Siblings, int], ...] = ()) -> None:
+    with priority.search_scope():
+        priority.at_depth(depth, hole)
+        for group, rank in path:
+            priority.join(group, rank)
+        await pool.check(f"{POOL_HEADER}-- {label}\ntheorem t : True := trivial\n")
+
+
+async def _blocked_pool(pool, fake) -> asyncio.Task[None]:
+    """The pool's one worker busy with "blocker" (the fake has received it)."""
+    blocker = asyncio.create_task(_pool_check(pool, "blocker"))
+    deadline = time.monotonic() + 30
+    while "blocker" not in _served(fake):
+        assert time.monotonic() < deadline, "the fake never received the blocker"
+        await asyncio.sleep(0.01)
+    return blocker
+
+
+@pytest.mark.parametrize("earlier_answers", [False, True])
+async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_last(one_worker_pool,
+                                                                                  earlier_answers) -> None:
+    """A freed worker goes to the deepest search's certain check, then the older shallow one, and
+    only then to a race candidate held by an earlier one still being checked — unless that earlier
+    candidate answers while they wait: then the candidate is certain work of the deepest search."""
+    pool, fake = one_worker_pool
+    race = priority.Siblings(kind="race")
+    race.enter(0)  # its first candidate is still being checked
+    race.enter(2)
+    blocker = await _blocked_pool(pool, fake)
+    waiting = [asyncio.create_task(_pool_check(pool, "older shallow", depth=0)),
+               asyncio.create_task(_pool_check(pool, "held deep", depth=3, path=((race, 2),))),
+               asyncio.create_task(_pool_check(pool, "certain deep", depth=2))]
+    await asyncio.sleep(0.02)
+    if earlier_answers:
+        race.leave(0)
+    await asyncio.gather(blocker, *waiting)
+    expected = (["held deep", "certain deep", "older shallow"] if earlier_answers
+                else ["certain deep", "older shallow", "held deep"])
+    assert _served(fake) == ["blocker", *expected]
+
+
+async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_candidate(one_worker_pool) -> None:
+    pool, fake = one_worker_pool
+    race, holes = _race_and_holes()
+    blocker = await _blocked_pool(pool, fake)
+    waiting = [asyncio.create_task(_pool_check(pool, "candidate 1", depth=4, path=((race, 1),))),
+               asyncio.create_task(_pool_check(pool, "hole 2", depth=1, path=((holes, 2),)))]
+    await asyncio.gather(blocker, *waiting)
+    # a sketch needs all its holes, a race one candidate: the hole's held work goes first
+    assert _served(fake) == ["blocker", "hole 2", "candidate 1"]
+
+
+async def test_the_repl_pool_serves_an_overdue_check_first(one_worker_pool, monkeypatch) -> None:
+    pool, fake = one_worker_pool
+    blocker = await _blocked_pool(pool, fake)
+    starved = asyncio.create_task(_pool_check(pool, "speculative", depth=1, hole=5))
+    await asyncio.sleep(0.01)
+    preferred = asyncio.create_task(_pool_check(pool, "certain", depth=1))
+    await asyncio.sleep(0.01)
+    monkeypatch.setattr(priority, "MAX_WAIT_SECONDS", 0.005)  # both overdue now: the oldest first
+    await asyncio.gather(blocker, starved, preferred)
+    assert _served(fake) == ["blocker", "speculative", "certain"]
+
+
+async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_nothing_to_take(one_worker_pool) -> None:
+    pool, fake = one_worker_pool
+    idle: list[int] = []
+    pool.idle.listen(lambda: idle.append(len(_served(fake))))
+    blocker = await _blocked_pool(pool, fake)
+    second = asyncio.create_task(_pool_check(pool, "second"))
+    await asyncio.gather(blocker, second)
+    # the blocker's worker was handed to the second check (Lean not idle); freed after it: reported
+    assert idle == [2] and pool.has_room()
+
+
+@pytest.mark.parametrize("gated", [False, True])
+async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool, gated) -> None:
+    """The order travels with the request: a check whose caller names it is queued by it, not
+    by whatever search context the submitting task happens to run in — also through the gate
+    that product code holds every backend behind."""
+    from lemmaforge.lean.gate import GatedVerifier
+    from lemmaforge.lean.verifier import QueuedVerifier
+
+    backend, fake = one_worker_pool
+    pool = GatedVerifier(backend) if gated else backend
+    assert isinstance(backend, QueuedVerifier) and pool.idle is backend.idle
+    blocker = await _blocked_pool(backend, fake)
+
+    async def named(label: str, key: priority.Priority) -> None:
+        with priority.search_scope():  # a fresh, shallow context: the named order wins
+            await pool.check(f"{POOL_HEADER}-- {label}\ntheorem t : True := trivial\n",
+                             order=priority.CheckOrder(key))
+
+    waiting = [asyncio.create_task(named("shallow", (0, 0, 0, 1))), asyncio.create_task(named("deep", (0, -9, -9, 2)))]
+    await asyncio.gather(blocker, *waiting)
+    assert _served(fake) == ["blocker", "deep", "shallow"]
+
+
+async def test_an_order_given_with_the_request_is_the_one_the_batcher_uses() -> None:
+    server, batcher, blocker = await _blocked_batcher()
+
+    async def named(label: str, order: priority.CheckOrder) -> None:
+        with priority.search_scope():  # a fresh, shallow context: the named order wins
+            await batcher.check(label, 10.0, order=order)
+
+    race = priority.Siblings()
+    race.enter(0)
+    race.enter(1)
+    waiting = [asyncio.create_task(named("shallow", priority.CheckOrder((0, 0, 0, 1)))),
+               asyncio.create_task(named("held", priority.CheckOrder((0, -9, -9, 0), ((race, 1),)))),
+               asyncio.create_task(named("deep", priority.CheckOrder((0, -9, -9, 2))))]
+    await asyncio.sleep(0.01)
+    assert batcher.waiting == (2, 1)  # the named path holds "held"
+    server.gate.set()
+    await asyncio.gather(blocker, *waiting)
+    await batcher.close()
+    assert server.sent == ["blocker", "deep", "shallow", "held"]

@@ -52,7 +52,10 @@ async def verifier(server: FakeKimina) -> AsyncIterator[KiminaVerifier]:
 
 
 async def test_is_a_verifier_without_proof_states(verifier: KiminaVerifier) -> None:
-    assert isinstance(verifier, Verifier)
+    from lemmaforge.lean.verifier import QueuedVerifier
+
+    assert isinstance(verifier, Verifier) and isinstance(verifier, QueuedVerifier)  # its checks queue
+    assert verifier.idle is verifier.batcher.idle
     assert verifier.name == "kimina" and verifier.supports_proof_states is False
     with pytest.raises(ProofStatesUnsupported):
         await verifier.run_tactic(Goal("⊢ True", proof_state=0), "trivial")
