@@ -550,15 +550,16 @@ class DeclWhitelist:
                 return "derived", prefix
         return None
 
-    def is_aux(self, key: str) -> bool:
-        """`T.<aux…>` for a whitelisted theorem T, or a `…._auxLemma.N` Lean makes for `simp`."""
+    def is_aux(self, key: str, kind: str) -> bool:
+        """Lean's own constant for a whitelisted theorem T: `T.<aux…>` (`_proof_N`, `match_N`, …;
+        a theorem or a definition), a `where` / `let rec` helper `T.name` (a theorem or a
+        definition: its axioms are judged like any theorem's), or a `…._auxLemma.N` for `simp`."""
+        if kind not in _AUX_KINDS:
+            return False
         parts = key.split(".")
         if "_auxLemma" in parts and all(_AUX_COMPONENT.fullmatch(p) for p in parts[parts.index("_auxLemma") :]):
-            return True
-        for k in range(len(parts) - 1, 0, -1):
-            if ".".join(parts[:k]) in self.theorems:
-                return all(_AUX_COMPONENT.fullmatch(p) for p in parts[k:])
-        return False
+            return kind == "theorem"
+        return any(".".join(parts[:k]) in self.theorems for k in range(len(parts) - 1, 0, -1))
 
     def option_ok(self, name: str) -> bool:
         key = _name_key(name)
@@ -600,7 +601,7 @@ def _judge_listing(
                 report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean declared '{const.name}' as {const.kind}, "
                                                 "not a theorem"))
                 continue
-        elif not (whitelist.is_aux(key) and const.kind in _AUX_KINDS):
+        elif not whitelist.is_aux(key, const.kind):
             report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}', which the "
                                             "proof text does not declare as a theorem or lemma"))
             continue

@@ -133,6 +133,11 @@ def test_an_auxiliary_proof_lean_creates_is_allowed(tmp_path: Path) -> None:
     assert "lean_declared" in [r for r, _ in reasons(check(tmp_path, lean, HONEST))]
     lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "axiom", "t._proof_1", ())])  # aux, but an axiom
     assert "lean_declared" in [r for r, _ in reasons(check(tmp_path, lean, HONEST))]
+    # a `where` helper Lean declares under the theorem's name: a theorem, judged by its axioms
+    lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "theorem", "t.aux", ("propext",))])
+    assert check(tmp_path, lean, HONEST)["ok"] is True
+    lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "theorem", "t.aux", ("propext", "smuggled"))])
+    assert ("forbidden_axiom", "'t.aux' depends on axiom 'smuggled'") in reasons(check(tmp_path, lean, HONEST))
 
 
 @pytest.mark.parametrize(
