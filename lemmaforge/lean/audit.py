@@ -528,8 +528,9 @@ class DeclWhitelist:
             ctx_cmds = gate.problem_context(original)
             ctx_text = original
         else:
+            # without an original, only what a dataset row may hold counts as context (never an axiom)
             ctx_cmds = [c for c in gate.problem_context(candidate)
-                        if c.keyword in ("def", "abbrev", "inductive", "structure", "axiom")]
+                        if c.keyword in ("def", "abbrev", "inductive", "structure", "set_option")]
             ctx_text = candidate
         context = {_name_key(c.full_name) for c in ctx_cmds if c.full_name}
         context.discard(_name_key(target))
