@@ -23,7 +23,12 @@ A proof counts only when ALL of these hold:
 6. Lean decides (`lean/judge.py`): the same probe asks `#print axioms` of every other lemma the
    candidate added, and prints the theorem's elaborated type under `pp.all` (`#check @T`); it
    must equal the original's print, elaborated in a clean environment (cached per problem);
-7. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
+7. Lean lists what the file declared (`judge.parse_listing`: module-local constants with kind and
+   axioms, new instance/macro/elaborator/parser entries, options in force, every line marked with
+   the check's nonce): anything outside the whitelist (`DeclWhitelist`) is refused by name
+   (`lean_declared`, `banned_option`, `banned_modifier`), a missing or malformed answer too
+   (`declarations_unknown`), and every constant Lean listed is judged by its axioms;
+8. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
    is built (kernel replay, same constants and types); when it is not installed the report says so.
 
 Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
