@@ -206,3 +206,45 @@ def test_prove_does_not_count_a_proof_with_a_declaration_only_lean_saw(tmp_path,
         r = CliRunner().invoke(app, prove_args(problem, kimina, llm, f"sqlite:///{tmp_path / 'r.db'}"), env=ENV)
     assert r.exit_code == 1, r.output
     assert "lean_declared" in r.output and "smuggled" in r.output
+
+
+# --- the 438 honest reference proofs --------------------------------------------------------------
+
+
+class _InProcessLean:
+    """The fake Kimina's Lean (ScriptedLean) without HTTP: one whole-file check per call."""
+
+    name = "scripted"
+    supports_proof_states = False
+
+    def __init__(self) -> None:
+        self.lean = ScriptedLean()
+
+    async def check(self, code: str, *, timeout: float | None = None):
+        from lemmaforge.lean.verifier import CheckResult
+
+        return CheckResult.from_repl_response(self.lean(code), backend=self.name)
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_no_reference_proof_is_refused_by_the_listing(shared_data) -> None:
+    """DeepSeek-Prover-V2's 438 miniF2F proofs against their statements: Lean's listing (as the
+    fakes model it from each file) refuses none of them; each proof that states its problem
+    exactly is proved."""
+    from tests.lean.test_code_reference_proofs import benchmark, proofs, statement
+
+    rows = {r["name"]: r for r in benchmark("minif2f")}
+    verifier = GatedVerifier(_InProcessLean())
+    listed, proved = [], 0
+    for key, proof in proofs().items():
+        report = await audit(proof, verifier, original=statement(rows[key.split("/", 1)[1]]))
+        names = {r.reason for r in report.reasons}
+        if names & {Reason.UNDECLARED, Reason.DECLARATIONS_UNKNOWN} or any(
+                "Lean's listing" in r.detail for r in report.reasons):
+            listed.append((key, [str(r) for r in report.reasons]))
+        proved += report.ok
+    print(f"reference proofs proved with Lean's listing (modelled): {proved}/438")
+    assert not listed, listed[:5]
+    assert proved >= 425, proved  # 9 proofs restate their problem (test_code_reference_proofs)
