@@ -142,6 +142,15 @@ def judge(code: str) -> CheckResult:
         # the audit's type probe (lean/judge.py): the simulation never changes a statement's meaning,
         # so the original and its proof print the same type
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"@{m.group(1)} : sim"})
+    for m in re.finditer(r'^run_cmd do\n  let lfTag : String := "([0-9a-f]+)"', code, re.MULTILINE):
+        # the audit's declaration listing (lean/judge.py): the theorems written before it, nothing else
+        deps = "propext,sorryAx" if sorries else "propext"
+        tag = m.group(1)
+        lines = [f"{tag}\tconst\ttheorem\tfalse\t{d.group(1)}\t{deps}"
+                 for d in re.finditer(r"^(?:theorem|lemma) (\S+)", code[: m.start()], re.MULTILINE)]
+        lines += [f"{tag}\text\t{kind}\t0" for kind in ("instance", "macro", "elab", "parser")]
+        lines.append(f"{tag}\tend\t{len(lines)}")
+        messages.append({"severity": "info", "pos": pos(m.start()), "data": "\n".join(lines)})
     if sorries:
         messages.append({"severity": "warning", "data": "declaration uses 'sorry'"})
     return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend="sim")

@@ -23,7 +23,12 @@ A proof counts only when ALL of these hold:
 6. Lean decides (`lean/judge.py`): the same probe asks `#print axioms` of every other lemma the
    candidate added, and prints the theorem's elaborated type under `pp.all` (`#check @T`); it
    must equal the original's print, elaborated in a clean environment (cached per problem);
-7. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
+7. Lean lists what the file declared (`judge.parse_listing`: module-local constants with kind and
+   axioms, new instance/macro/elaborator/parser entries, options in force, every line marked with
+   the check's nonce): anything outside the whitelist (`DeclWhitelist`) is refused by name
+   (`lean_declared`, `banned_option`, `banned_modifier`), a missing or malformed answer too
+   (`declarations_unknown`), and every constant Lean listed is judged by its axioms;
+8. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
    is built (kernel replay, same constants and types); when it is not installed the report says so.
 
 Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
@@ -33,6 +38,7 @@ Each rejection names its reason; the overall status is one of `proved`, `incompl
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +78,8 @@ class Reason(enum.StrEnum):
     FORBIDDEN_AXIOM = "forbidden_axiom"
     EXAMPLE = "example_refused"  # an `example` in a final proof: it has no name to probe
     STATEMENT_UNKNOWN = "statement_unknown"  # Lean printed no elaborated type for the theorem
+    DECLARATIONS_UNKNOWN = "declarations_unknown"  # Lean's declaration listing missing or malformed
+    UNDECLARED = "lean_declared"  # Lean lists a declaration/entry the whitelist does not allow
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +302,7 @@ class _Staged:
     leftover: list[tuple[str, int]]
     probe: judge.Probe
     helpers: tuple[str, ...] = ()  # the other theorems/lemmas the candidate added, probed too
+    whitelist: DeclWhitelist | None = None  # what Lean's declaration listing may contain
 
 
 def _stage(
@@ -328,8 +337,10 @@ def _stage(
     trust = getattr(verifier, "trust", None)
     if trust is not None:
         trust(context)
-    probe = judge.Probe.build(full_name, others=helpers, type_of=original is not None)
-    return _Staged(report, full_name, theorem_line, inherited, leftover, probe, helpers)
+    probe = judge.Probe.build(full_name, others=helpers, type_of=original is not None,
+                              nonce=judge.nonce_for(candidate))
+    return _Staged(report, full_name, theorem_line, inherited, leftover, probe, helpers,
+                   DeclWhitelist.of(candidate, original, full_name))
 
 
 def _added_declarations(candidate: str, original: str | None, target: str) -> tuple[tuple[str, ...], list[Rejection]]:
@@ -439,6 +450,8 @@ async def audit(
 
     for helper in staged.helpers:
         _judge_helper_axioms(report, helper, answers, allowed, leftover or holes)
+    if staged.whitelist is not None and staged.probe.nonce is not None:
+        _judge_listing(report, staged.whitelist, answers, staged.probe.nonce, allowed, leftover or holes)
     report.status = _status(report.reasons)
     if report.status is AuditStatus.PROVED and original is not None:
         await _lean_statement_type(report, verifier, original, full_name, answers, timeout)
@@ -463,6 +476,155 @@ def _judge_helper_axioms(
     for ax in axioms:
         if ax != "sorryAx" and _name_key(ax) not in {_name_key(a) for a in allowed}:
             report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"'{helper}' depends on axiom '{ax}'"))
+
+
+# --- Lean's declaration listing against the whitelist --------------------------------------------
+
+# Components Lean itself appends to a declaration's name for the auxiliary constants it creates
+# while elaborating it: abstracted proofs (`_proof_N`, `proof_N`: Lean.Meta.AbstractNestedProofs),
+# matchers and their equations (`match_N`, `eq_N`, `splitter`: Lean.Meta.Match), equation lemmas
+# (`eq_N`, `eq_def`, `_unfold`, `_sunfold`), `simp`'s auxiliary lemmas (`_auxLemma`, `_simp_N`),
+# `native_decide`'s auxiliary definition (`_nativeDecide_N`), compiler stages (`_cstage1/2`),
+# `decreasing_by` / structural recursion helpers (`_unary`, `_mutual`, `_binary`).
+_AUX_COMPONENT = re.compile(
+    r"(?:_proof|proof|match|eq|_auxLemma|_simp|_nativeDecide|_nativeDecide_aux|_unfold|_sunfold|_cstage|eq_def"
+    r"|splitter|_unary|_mutual|_binary|_spec|_lambda|_elambda|_closed|_redArg|_boxed|_private)(?:_\d+)?|\d+"
+)
+_AUX_KINDS = frozenset({"theorem", "def"})
+# `run_cmd` / `#eval` compile their own term under these names (Lean.Elab.Term.evalTerm).
+_PROBE_OWN = frozenset({"_eval", "_run_cmd", "_runCmd", "_tmp"})
+# Options a host may set for every command (never by the candidate): tolerated in the listing.
+_HOST_OPTIONS = frozenset({"Elab.async", "internal.cmdlineSnapshots"})
+# Context commands after which module-local instance / macro / parser entries are the problem's.
+_EXTENDING_WORDS = frozenset({"instance", "deriving", "notation", "infix", "infixl", "infixr", "prefix",
+                              "postfix", "macro", "macro_rules", "syntax", "elab", "elab_rules", "attribute"})
+
+
+def _lean_key(name: str) -> str:
+    """A name as Lean printed it, compared like the text layer's: «» dropped, a private name's
+    `_private.<module>.0.` prefix removed (`private theorem t` is `t` to the text layer)."""
+    key = _name_key(name)
+    if key.startswith("_private."):
+        parts = key.split(".")
+        zero = next((i for i, p in enumerate(parts) if p.isdigit()), None)
+        if zero is not None:
+            key = ".".join(parts[zero + 1 :])
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class DeclWhitelist:
+    """What Lean's listing may contain: the theorems/lemmas the text layer saw in the candidate
+    (each must be a theorem to Lean), the problem context's declarations (any kind, with every
+    constant Lean derives from them), auxiliary constants of either by rule, and no instance,
+    macro, elaborator or parser entry unless the problem's own context adds such things."""
+
+    theorems: frozenset[str]
+    context: frozenset[str]
+    options: frozenset[str]
+    context_extends: bool
+
+    @classmethod
+    def of(cls, candidate: str, original: str | None, target: str) -> DeclWhitelist:
+        theorems = {_name_key(d.full_name) for d in lean_code.declarations(candidate)
+                    if d.kind in ("theorem", "lemma") and d.full_name}
+        theorems.add(_name_key(target))
+        if original is not None:
+            ctx_cmds = gate.problem_context(original)
+            ctx_text = original
+        else:
+            # without an original, only what a dataset row may hold counts as context (never an axiom)
+            ctx_cmds = [c for c in gate.problem_context(candidate)
+                        if c.keyword in ("def", "abbrev", "inductive", "structure", "set_option")]
+            ctx_text = candidate
+        context = {_name_key(c.full_name) for c in ctx_cmds if c.full_name}
+        context.discard(_name_key(target))
+        options = {c.key[1] for c in ctx_cmds if c.keyword == "set_option" and len(c.key) > 1}
+        extends = any(t.text in _EXTENDING_WORDS for c in ctx_cmds for t in lean_code.tokens(ctx_text[c.start : c.end]))
+        return cls(frozenset(theorems - context), frozenset(context), frozenset(options), extends)
+
+    def owner(self, key: str) -> tuple[str, str] | None:
+        """("theorem" | "context", the declaration) that `key` is or belongs to, if any."""
+        if key in self.theorems:
+            return "theorem", key
+        if key in self.context:
+            return "context", key
+        parts = key.split(".")
+        for k in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:k])
+            if prefix in self.context:
+                return "derived", prefix
+        return None
+
+    def is_aux(self, key: str, kind: str) -> bool:
+        """Lean's own constant for a whitelisted theorem T: `T.<aux…>` (`_proof_N`, `match_N`, …;
+        a theorem or a definition), a `where` / `let rec` helper `T.name` (a theorem or a
+        definition: its axioms are judged like any theorem's), or a `…._auxLemma.N` for `simp`."""
+        if kind not in _AUX_KINDS:
+            return False
+        parts = key.split(".")
+        if "_auxLemma" in parts and all(_AUX_COMPONENT.fullmatch(p) for p in parts[parts.index("_auxLemma") :]):
+            return kind == "theorem"
+        return any(".".join(parts[:k]) in self.theorems for k in range(len(parts) - 1, 0, -1))
+
+    def option_ok(self, name: str) -> bool:
+        key = _name_key(name)
+        return (key in gate.ALLOWED_OPTIONS or key.startswith(gate.ALLOWED_OPTION_PREFIXES) or key in _HOST_OPTIONS
+                or key in self.options)
+
+
+def _judge_listing(
+    report: AuditReport, whitelist: DeclWhitelist, answers: dict[tuple[str, str], list[Message]] | None,
+    nonce: str, allowed: set[str], sorry_seen: object,
+) -> None:
+    """Lean decides what was declared: its listing (lean/judge.py) against the whitelist. The text
+    layer's view only narrows what is allowed; a declaration it missed is refused by name."""
+    listing = judge.parse_listing(answers.get(("decls", "")) if answers is not None else None, nonce)
+    if listing is None:
+        if report.check is not None and not report.check.errors:
+            errs = "; ".join(m.format() for m in (answers or {}).get(("error", ""), []))[:200]
+            report.reasons.append(Rejection(Reason.DECLARATIONS_UNKNOWN, "probe gave no answer: Lean's list of what "
+                                            "the file declared is missing or malformed" + (f" ({errs})" if errs else "")))
+        return
+    allowed_keys = {_name_key(a) for a in allowed}
+    for const in listing.constants:
+        key = _lean_key(const.name)
+        if key.split(".")[0] in _PROBE_OWN and const.kind == "def" and not const.unsafe:
+            continue
+        if const.unsafe:
+            report.reasons.append(Rejection(Reason.BANNED_MODIFIER, f"Lean lists an unsafe {const.kind} '{const.name}'"))
+            continue
+        owner = whitelist.owner(key)
+        if owner is not None and owner[0] == "context":
+            continue  # the problem's own declaration
+        if owner is not None and owner[0] == "derived":
+            if const.kind in ("axiom", "opaque"):  # Lean derives no axiom from a declaration
+                report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}' under "
+                                                f"the problem's '{owner[1]}'"))
+            continue  # constructors, recursors, equation lemmas, projections of the problem's own
+        if owner is not None:
+            if const.kind != "theorem":
+                report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean declared '{const.name}' as {const.kind}, "
+                                                "not a theorem"))
+                continue
+        elif not whitelist.is_aux(key, const.kind):
+            report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}', which the "
+                                            "proof text does not declare as a theorem or lemma"))
+            continue
+        if "sorryAx" in const.axioms and not sorry_seen:
+            report.reasons.append(Rejection(Reason.SORRY, f"'{const.name}' depends on sorryAx"))
+        for ax in const.axioms:
+            if ax != "sorryAx" and _name_key(ax) not in allowed_keys:
+                report.reasons.append(Rejection(Reason.FORBIDDEN_AXIOM, f"'{const.name}' depends on axiom '{ax}'"))
+    if not whitelist.context_extends:
+        for ext, count in listing.extensions.items():
+            if count:
+                report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {count} new {ext} entr"
+                                                + ("y" if count == 1 else "ies") + " the proof may not add"))
+    for opt, value in listing.options:
+        if not whitelist.option_ok(opt):
+            report.reasons.append(Rejection(Reason.BANNED_OPTION, f"option '{opt}' is {value} at the end of the file "
+                                            "(Lean's listing)"))
 
 
 async def _lean_statement_type(
@@ -537,7 +699,8 @@ _ORDER = (
     (AuditStatus.REJECTED, {Reason.NO_THEOREM, Reason.STATEMENT_CHANGED, Reason.CONTEXT_CHANGED,
                             Reason.BANNED_COMMAND, Reason.RUNS_CODE, Reason.BANNED_OPTION, Reason.BANNED_ATTRIBUTE,
                             Reason.BANNED_MODIFIER, Reason.UNREADABLE, Reason.FORBIDDEN_AXIOM,
-                            Reason.AXIOMS_UNKNOWN, Reason.EXAMPLE, Reason.STATEMENT_UNKNOWN}),
+                            Reason.AXIOMS_UNKNOWN, Reason.EXAMPLE, Reason.STATEMENT_UNKNOWN,
+                            Reason.DECLARATIONS_UNKNOWN, Reason.UNDECLARED}),
     (AuditStatus.ERROR, {Reason.LEAN_ERROR, Reason.VERIFIER_FAILURE}),
     (AuditStatus.TIMEOUT, {Reason.TIMEOUT}),
     (AuditStatus.INCOMPLETE, {Reason.SORRY}),

@@ -499,6 +499,7 @@ def check_candidate(text: str, context: Context | None = None) -> list[Violation
     """Violations of a candidate proof file (or sketch, or lemma) against the whitelist. Commands
     of `context` (the problem's own) may appear unchanged; its answer slots may be filled."""
     context = context or Context()
+    text = without_listing(text)  # the product's own probe, when a check ahead sends it whole
     toks = _tokens(text)
     out = _token_violations(text, toks) + _unterminated(text)
     untrusted: list[GateCommand] = []
@@ -708,6 +709,55 @@ class GatedVerifier:
 
 def probe_command(declaration: str) -> str:
     return f"#print axioms {declaration}"
+
+
+# The product's declaration listing (lean/judge.py documents it). It is product text, built from a
+# fixed template and a hex nonce only; a file that ends with it (a check started ahead of the audit
+# goes through this gate with the whole probe) is judged without it.
+NONCE_RE = re.compile(r"[0-9a-f]{16,64}")
+_DECLS_TEMPLATE = r"""run_cmd do
+  let lfTag : String := "{nonce}"
+  let env ← Lean.getEnv
+  let consts := env.constants.foldStage2 (fun (acc : Array (Lean.Name × Lean.ConstantInfo)) n c => acc.push (n, c)) #[]
+  let mut out : Array String := #[]
+  for (n, c) in consts do
+    let kind := match c with
+      | .axiomInfo _ => "axiom" | .defnInfo _ => "def" | .thmInfo _ => "theorem" | .opaqueInfo _ => "opaque"
+      | .quotInfo _ => "quot" | .inductInfo _ => "inductive" | .ctorInfo _ => "ctor" | .recInfo _ => "rec"
+    let axs ← Lean.collectAxioms n
+    let axText := String.intercalate "," (axs.toList.map toString)
+    out := out.push s!"{{lfTag}}\tconst\t{{kind}}\t{{c.isUnsafe}}\t{{n}}\t{{axText}}"
+  out := out.push s!"{{lfTag}}\text\tinstance\t{{(Lean.Meta.instanceExtension.ext.getState env).newEntries.length}}"
+  out := out.push s!"{{lfTag}}\text\tmacro\t{{(Lean.Elab.macroAttribute.ext.ext.getState env).newEntries.length}}"
+  out := out.push s!"{{lfTag}}\text\telab\t{{(Lean.Elab.Command.commandElabAttribute.ext.ext.getState env).newEntries.length + (Lean.Elab.Term.termElabAttribute.ext.ext.getState env).newEntries.length + (Lean.Elab.Tactic.tacticElabAttribute.ext.ext.getState env).newEntries.length}}"
+  out := out.push s!"{{lfTag}}\text\tparser\t{{(Lean.Parser.parserExtension.ext.getState env).newEntries.length}}"
+  for (o, v) in (← Lean.getOptions) do
+    out := out.push s!"{{lfTag}}\topt\t{{o}}\t{{v}}"
+  out := out.push s!"{{lfTag}}\tend\t{{out.size}}"
+  Lean.logInfo (String.intercalate "\n" out.toList)"""
+
+
+def declarations_command(nonce: str) -> str:
+    """The `run_cmd` that asks Lean what the file declared (module-local constants, extension
+    entries, options in force), every answer line marked with `nonce`."""
+    if not NONCE_RE.fullmatch(nonce):
+        raise ValueError(f"not a probe nonce: {nonce!r}")
+    return _DECLS_TEMPLATE.format(nonce=nonce)
+
+
+_LISTING_AT_END = re.compile(r'\nrun_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]{16,64})"\n.*\Z', re.DOTALL)
+
+
+def without_listing(text: str) -> str:
+    """`text` without the product's declaration listing at its end (exactly the template, with
+    some nonce), else `text` unchanged: any other `run_cmd` stays for the gate to refuse."""
+    m = _LISTING_AT_END.search(text)
+    if m is None:
+        return text
+    tail = text[m.start() + 1 :]
+    if tail.rstrip("\n") != declarations_command(m.group("nonce")):
+        return text
+    return text[: m.start() + 1]
 
 
 def with_probe(code: str, declaration: str) -> str:

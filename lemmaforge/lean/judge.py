@@ -37,7 +37,9 @@ local SafeVerify's kernel replay of the compiled files is the authority (`lean/s
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
+import secrets
 import weakref
 from dataclasses import dataclass, replace
 from typing import Any
@@ -61,25 +63,31 @@ TYPE_OPTIONS = (
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """The product's probe commands: (what each asks, its text). One command per line; a
-    command's messages are those at its last line (`#print` / `#check` start there, column 0)."""
+    """The product's probe commands: (what each asks, its text). A `#print` / `#check` command's
+    messages are those at its last line (the token Lean reports at, column 0); the declaration
+    listing's (`run_cmd`) at its first line. `nonce` marks every line of the listing's answer."""
 
     commands: tuple[tuple[tuple[str, str], str], ...]
+    nonce: str | None = None
 
     @classmethod
     def build(cls, target: str, *, others: tuple[str, ...] = (), type_of: bool = True,
-              axioms: bool = True) -> Probe:
+              axioms: bool = True, nonce: str | None = None) -> Probe:
         names = (target, *others)
         for name in names:
             if not gate.valid_probe_name(name):
                 raise ValueError(f"not a declaration name: {name!r}")
+        if nonce is not None and not _NONCE_RE.fullmatch(nonce):
+            raise ValueError(f"not a probe nonce: {nonce!r}")
         cmds: list[tuple[tuple[str, str], str]] = []
         if axioms:
             cmds.extend((("axioms", n), gate.probe_command(n)) for n in dict.fromkeys(names))
         if type_of:
             prefix = "".join(f"set_option {opt} {value} in\n" for opt, value in TYPE_OPTIONS)
             cmds.append((("type", target), f"{prefix}#check @{target}"))
-        return cls(tuple(cmds))
+        if nonce is not None:
+            cmds.append((("decls", ""), declarations_command(nonce)))
+        return cls(tuple(cmds), nonce)
 
     @property
     def text(self) -> str:
@@ -90,9 +98,10 @@ class Probe:
         out: dict[int, tuple[str, str]] = {}
         line = first_line
         for key, text in self.commands:
-            line += text.count("\n")
-            out[line] = key
-            line += 1
+            # `run_cmd` logs at its own token (the command's first line); `#print`/`#check`
+            # behind `set_option … in` prefixes at the last line.
+            out[line if key[0] == "decls" else line + text.count("\n")] = key
+            line += text.count("\n") + 1
         return out
 
     def split(self, messages: list[Message], first_line: int) -> dict[tuple[str, str], list[Message]]:
@@ -221,6 +230,97 @@ def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | Non
             found = []
     return found
 
+
+
+# --- what Lean says was declared ---------------------------------------------------------------
+#
+# The listing is a `run_cmd` over the environment the candidate left behind. Every API it uses is
+# read from leanprover/lean4 (checked against the tree at 6cd22c45b5416839f3f675c82bb99007b83d6ea8
+# and the v4.9–v4.19 history the index holds):
+# * `ConstMap.foldStage2` / `SMap.foldStage2` (src/Lean/Data/SMap.lean, src/Lean/Environment.lean):
+#   folds over the constants added after the imports, i.e. by this file (the REPL: by every
+#   command since the header) — module-local constants only;
+# * `ConstantInfo` constructors for the kind, `ConstantInfo.isUnsafe` (src/Lean/Declaration.lean);
+# * `Lean.collectAxioms` (src/Lean/Util/CollectAxioms.lean): what `#print axioms` prints, for every
+#   constant listed — so the axioms of a lemma our lexer missed are still asked;
+# * the module-local entries (`newEntries` of a `ScopedEnvExtension`'s `StateStack`,
+#   src/Lean/ScopedEnvExtension.lean) of `Lean.Meta.instanceExtension` (src/Lean/Meta/Instances.lean),
+#   `Lean.Elab.macroAttribute` (src/Lean/Elab/Util.lean; a `KeyedDeclsAttribute`, whose `ext` is a
+#   ScopedEnvExtension, src/Lean/KeyedDeclsAttribute.lean), the command/term/tactic elaborator
+#   attributes, and `Lean.Parser.parserExtension` (src/Lean/Parser/Extension.lean: tokens, syntax
+#   kinds, parsers — what `notation`/`syntax`/`infix` add);
+# * the options in force (`getOptions`; `Options` has a `ForIn` over `(Name × DataValue)`,
+#   src/Lean/Data/Options.lean).
+# `run_cmd` logs at its own token (src/Lean/Elab/BuiltinEvalCommand.lean, `elabRunCmd`).
+# Each line starts with the nonce; the last says how many lines came before it, so a truncated or
+# partly forged answer is malformed, and a malformed or missing answer refuses the candidate.
+
+_NONCE_RE = gate.NONCE_RE
+# Per process: a candidate's nonce is the same in `text_to_check` and in the audit (the check
+# started ahead is found by its text), and no model output can predict it.
+_NONCE_KEY = secrets.token_bytes(32)
+
+EXTENSIONS = ("instance", "macro", "elab", "parser")
+
+
+def nonce_for(code: str) -> str:
+    """The probe nonce for `code`: keyed by a per-process secret, so the same text gets the same
+    nonce within one process and text written before the check cannot contain it."""
+    return hmac.new(_NONCE_KEY, code.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+declarations_command = gate.declarations_command
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    name: str
+    kind: str  # theorem | def | axiom | opaque | quot | inductive | ctor | rec
+    unsafe: bool
+    axioms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """Lean's answer: the module-local constants, extension entries and options in force."""
+
+    constants: tuple[Constant, ...]
+    extensions: dict[str, int]
+    options: tuple[tuple[str, str], ...]
+
+
+_KINDS = frozenset({"theorem", "def", "axiom", "opaque", "quot", "inductive", "ctor", "rec"})
+
+
+def parse_listing(messages: list[Message] | None, nonce: str) -> Listing | None:
+    """Lean's listing from the probe's own messages, reading only lines that start with `nonce`
+    (anything else, e.g. what the candidate printed, is ignored). None when there is no complete,
+    well-formed answer: exactly one `end` line whose count matches, every line parsed."""
+    if messages is None:
+        return None
+    lines = [ln for m in messages if m.severity is Severity.INFO for ln in m.data.split("\n")
+             if ln.startswith(nonce + "\t")]
+    if not lines or lines[-1].split("\t")[1:2] != ["end"]:
+        return None
+    body, end = lines[:-1], lines[-1].split("\t")
+    if len(end) != 3 or end[2] != str(len(body)) or any(ln.split("\t")[1:2] == ["end"] for ln in body):
+        return None
+    consts: list[Constant] = []
+    exts: dict[str, int] = {}
+    opts: list[tuple[str, str]] = []
+    for ln in body:
+        f = ln.split("\t")
+        if f[1] == "const" and len(f) == 6 and f[2] in _KINDS and f[3] in ("true", "false") and f[4]:
+            consts.append(Constant(f[4], f[2], f[3] == "true", tuple(a for a in f[5].split(",") if a)))
+        elif f[1] == "ext" and len(f) == 4 and f[2] in EXTENSIONS and f[3].isdigit() and f[2] not in exts:
+            exts[f[2]] = int(f[3])
+        elif f[1] == "opt" and len(f) == 4 and f[2]:
+            opts.append((f[2], f[3]))
+        else:
+            return None
+    if set(exts) != set(EXTENSIONS):
+        return None
+    return Listing(tuple(consts), exts, tuple(opts))
 
 
 # --- the original's print, once per verifier and problem ---------------------------------------

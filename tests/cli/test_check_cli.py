@@ -33,11 +33,13 @@ def test_reference_proof_is_proved_exit_0(kimina):
     assert out["ok"] is True and out["status"] == "proved"
     assert out["errors"] == [] and out["holes"] == 0 and out["reasons"] == []
     assert out["axioms"] == ["propext", "Classical.choice", "Quot.sound"]
-    # the whole file went to the server, header included, with the probe appended (axioms, then
-    # the pp.all type); then the statement alone with the type probe (its type in a clean environment)
+    # the whole file went to the server, header included, with the probe appended (axioms, the
+    # pp.all type, Lean's declaration listing); then the statement alone with the type probe (its
+    # type in a clean environment)
     sent, original = (r.body["snippets"][0]["code"] for r in kimina.check_requests[-2:])
     assert sent.startswith("import Mathlib") and "#print axioms mathd_algebra_478" in sent
-    assert sent.endswith("#check @mathd_algebra_478\n") and original.endswith("#check @mathd_algebra_478\n")
+    assert "\n#check @mathd_algebra_478\nrun_cmd do\n  let lfTag" in sent
+    assert original.endswith("#check @mathd_algebra_478\n")
     assert "#print axioms" not in original and original.startswith(STATEMENT.read_text().rstrip())
     assert out["lean_type"].startswith("@mathd_algebra_478 : ")
 

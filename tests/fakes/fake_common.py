@@ -107,6 +107,7 @@ def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str,
     (`type_probe_messages`); None for a file without a probe."""
     found = list(PRINT_AXIOMS_RE.finditer(code))
     types = type_probe_messages(code)  # the type probe (`#check @NAME`), alone for an original
+    types += listing_messages(code, default_axioms=tuple(axioms))  # the declaration listing
     if not found:
         return {"env": 0, "messages": types} if types else None
     last = found[-1]
@@ -297,4 +298,121 @@ def type_probe_messages(code: str) -> list[dict[str, Any]]:
                         "data": f"unknown identifier '{m.group('name')}'"})
         else:
             out.append({"severity": "info", "pos": {"line": line, "column": 0}, "data": data})
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The audit's declaration listing (`run_cmd` … lemmaforge/lean/judge.py): what Lean would list
+# --------------------------------------------------------------------------------------------------
+
+# The product's listing command, recognised by its first two lines (the nonce is in a string, so
+# match the raw text, not masked text).
+DECLS_PROBE_RE = re.compile(r'^run_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]+)"', re.MULTILINE)
+_LISTED_DECL_RE = re.compile(
+    r"^(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?P<mods>(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*)"
+    r"(?P<kind>theorem|lemma|def|abbrev|instance|axiom|opaque|inductive|structure|class)\b"
+    r"(?:[ \t]+(?P<name>(?:«[^»\n]*»|[^\s:(){}\[\]⦃⦄«])+))?",
+    re.MULTILINE,
+)
+_LISTED_SCOPE_RE = re.compile(r"^(?P<kind>namespace|section|end)\b[ \t]*(?P<name>[^\s]*)", re.MULTILINE)
+_MACRO_CMD_RE = re.compile(r"^(?P<local>(?:local|scoped)[ \t]+)?(?P<kw>macro_rules|macro|elab_rules|elab)\b", re.MULTILINE)
+_SYNTAX_CMD_RE = re.compile(
+    r"^(?P<local>(?:local|scoped)[ \t]+)?(?P<kw>notation|infixl|infixr|infix|prefix|postfix|syntax)\b", re.MULTILINE
+)
+_ATTR_INSTANCE_RE = re.compile(r"^attribute[ \t]*\[(?P<local>(?:local|scoped)[ \t]+)?instance\b", re.MULTILINE)
+_TOP_OPTION_RE = re.compile(r"^set_option[ \t]+(?P<name>[^\s]+)[ \t]+(?P<value>[^\s]+)[ \t]*$", re.MULTILINE)
+LISTED_KINDS = {"theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev": "def", "instance": "def",
+                "axiom": "axiom", "opaque": "opaque", "inductive": "inductive", "structure": "inductive",
+                "class": "inductive"}
+
+
+def listing_of(
+    code: str,
+    axioms_of: Any = None,
+    default_axioms: Iterable[str] = ("propext", "Classical.choice", "Quot.sound"),
+    hidden: Iterable[dict[str, Any]] = (),
+) -> tuple[list[tuple[str, str, bool, list[str]]], dict[str, int], dict[str, str]]:
+    """What Lean's environment holds after `code`, as far as the fakes model Lean: (constants as
+    (kind, full name, unsafe, axioms), new extension entries by kind, options in force at the end).
+    `axioms_of(full_name)` gives a theorem's axioms (None: `default_axioms`); `hidden` adds
+    constants Lean declared that a text reading missed ({"kind", "name", "axioms"}): a fake
+    scripted to model a lexer divergence."""
+    masked = mask_comments_and_strings(code)
+    scopes = [(m.start(), m.group("kind"), m.group("name")) for m in _LISTED_SCOPE_RE.finditer(masked)]
+
+    def namespace(at: int) -> str:
+        stack: list[str] = []
+        for pos, kind, name in scopes:
+            if pos >= at:
+                break
+            if kind == "namespace":
+                stack.append(name)
+            elif kind == "section":
+                stack.append("")
+            elif stack:
+                stack.pop()
+        return ".".join(p for p in stack if p)
+
+    consts: list[tuple[str, str, bool, list[str]]] = []
+    exts = {"instance": 0, "macro": 0, "elab": 0, "parser": 0}
+    for n, m in enumerate(_LISTED_DECL_RE.finditer(masked)):
+        kw, name = m.group("kind"), m.group("name")
+        if not name or name.startswith(":"):
+            name = f"inst{n}" if kw == "instance" else None
+        if name is None:
+            continue
+        name = name.strip("«»") if re.fullmatch(r"«[A-Za-z_][\w']*»", name) else name
+        prefix = namespace(m.start())
+        full = name[len("_root_."):] if name.startswith("_root_.") else (f"{prefix}.{name}" if prefix else name)
+        kind = LISTED_KINDS[kw]
+        unsafe = "unsafe" in m.group("mods").split()
+        if kind == "theorem":
+            found = axioms_of(full) if axioms_of is not None else None
+            axioms = sorted(found if found is not None else default_axioms, key=lean_name_order)
+        elif kind == "axiom":
+            axioms = [full]
+        else:
+            axioms = []
+        consts.append((kind, full, unsafe, axioms))
+        if kind == "inductive":
+            consts.append(("rec", f"{full}.rec", unsafe, []))
+        if kw == "instance":
+            exts["instance"] += 1
+    for n, m in enumerate(_MACRO_CMD_RE.finditer(masked)):
+        consts.append(("def", f"_aux_fake___{m.group('kw')}Rules_{n}", False, []))
+        if not m.group("local"):
+            exts["elab" if m.group("kw").startswith("elab") else "macro"] += 1
+    for n, m in enumerate(_SYNTAX_CMD_RE.finditer(masked)):
+        consts.append(("def", f"term_fake_{m.group('kw')}_{n}", False, []))
+        if not m.group("local"):
+            exts["parser"] += 1
+            exts["macro"] += m.group("kw") != "syntax"
+    exts["instance"] += sum(1 for m in _ATTR_INSTANCE_RE.finditer(masked) if not m.group("local"))
+    options = {m.group("name").strip("«»"): m.group("value") for m in _TOP_OPTION_RE.finditer(masked)}
+    for h in hidden:
+        consts.append((h["kind"], h["name"], bool(h.get("unsafe", False)), list(h.get("axioms", ()))))
+    return consts, exts, options
+
+
+def listing_answer(nonce: str, listing: tuple[list[tuple[str, str, bool, list[str]]], dict[str, int], dict[str, str]]) -> str:
+    """The info message the probe's `run_cmd` logs: one line per fact, each starting with the
+    nonce, then `end` and the count of lines before it."""
+    consts, exts, options = listing
+    out = [f"{nonce}\tconst\t{kind}\t{'true' if unsafe else 'false'}\t{name}\t{','.join(axioms)}"
+           for kind, name, unsafe, axioms in consts]
+    out += [f"{nonce}\text\t{kind}\t{count}" for kind, count in exts.items()]
+    out += [f"{nonce}\topt\t{name}\t{value}" for name, value in options.items()]
+    out.append(f"{nonce}\tend\t{len(out)}")
+    return "\n".join(out)
+
+
+def listing_messages(code: str, **kw: Any) -> list[dict[str, Any]]:
+    """REPL JSON: the answer to every listing probe in `code`, built from the code before it, at
+    the `run_cmd` token (line of the command, column 0)."""
+    out = []
+    for m in DECLS_PROBE_RE.finditer(code):
+        line = code[: m.start()].count("\n") + 1
+        data = listing_answer(m.group("nonce"), listing_of(code[: m.start()], **kw))
+        out.append({"severity": "info", "pos": {"line": line, "column": 0}, "endPos": {"line": line, "column": 7},
+                    "data": data})
     return out

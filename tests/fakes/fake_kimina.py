@@ -82,8 +82,21 @@ class ReplErrorRule:
     message: str
 
 
-Rule = MessageRule | AxiomRule | ReplErrorRule
-_RULE_KINDS: dict[str, type[Rule]] = {"message": MessageRule, "axiom": AxiomRule, "repl_error": ReplErrorRule}
+@dataclass(frozen=True)
+class DeclareRule:
+    """If `pattern` matches, Lean's environment also holds constant `name` of `kind` (depending on
+    `axioms`): models a divergence where Lean reads a declaration that a text reading missed, so
+    only the audit's declaration listing can see it."""
+
+    pattern: str
+    kind: str
+    name: str
+    axioms: tuple[str, ...] = ()
+
+
+Rule = MessageRule | AxiomRule | ReplErrorRule | DeclareRule
+_RULE_KINDS: dict[str, type[Rule]] = {"message": MessageRule, "axiom": AxiomRule, "repl_error": ReplErrorRule,
+                                      "declare": DeclareRule}
 
 
 # --- the scripted Lean engine --------------------------------------------------------------------
@@ -119,6 +132,8 @@ class ScriptedLean:
     # what `#eval Lean.versionString` prints (Lean's Repr of the string: with quotes); None: the
     # server says nothing to it (an old or odd server)
     lean_version: str | None = "4.9.0"
+    # False: the audit's declaration listing gets no answer (as when meta code swallowed it)
+    list_declarations: bool = True
 
     def __call__(self, code: str) -> dict[str, Any]:
         return _Elaboration(self, code).response()
@@ -132,6 +147,7 @@ class ScriptedLean:
                 "sorry_warning": self.sorry_warning,
                 "native_decide_axioms": list(self.native_decide_axioms),
                 "lean_version": self.lean_version,
+                "list_declarations": self.list_declarations,
             }
         )
 
@@ -148,6 +164,7 @@ class ScriptedLean:
             sorry_warning=data.get("sorry_warning", SORRY_WARNING_V4_19),
             native_decide_axioms=tuple(data.get("native_decide_axioms", NATIVE_DECIDE_AXIOMS)),
             lean_version=data.get("lean_version", "4.9.0"),
+            list_declarations=data.get("list_declarations", True),
         )
 
 
@@ -176,6 +193,7 @@ class _Elaboration:
         self._warn_sorry_decls()
         self._print_axioms()
         self._check_types()
+        self._list_declarations()
         self._eval_version()
         self.messages.sort(key=lambda m: (m["pos"]["line"], m["pos"]["column"]))
         out: dict[str, Any] = {"env": 0}
@@ -333,6 +351,24 @@ class _Elaboration:
                                             self.code[: decl.start], self.code[assign : decl.end])
             # Lean logs `e : type` at the `#check` token (`logInfoAt tk`).
             self._message("info", data, m.start(), m.start() + len("#check"))
+
+    # run_cmd …: the audit's declaration listing (lemmaforge/lean/judge.py)
+
+    def _list_declarations(self) -> None:
+        if not self.lean.list_declarations:
+            return
+        for m in fake_common.DECLS_PROBE_RE.finditer(self.code):
+            before = self.code[: m.start()]
+            hidden = [{"kind": r.kind, "name": r.name, "axioms": r.axioms} for r in self.lean.rules
+                      if isinstance(r, DeclareRule) and re.search(r.pattern, before, re.MULTILINE)]
+
+            def axioms_of(full: str, at: int = m.start()) -> list[str] | None:
+                decl = next((d for d in self.decls if d.full_name == full and d.start < at), None)
+                return sorted(self._axioms_of(decl, set())) if decl is not None else None
+
+            listing = fake_common.listing_of(before, axioms_of, self.lean.base_axioms, hidden)
+            # `run_cmd` logs at its own token (the command's line, column 0).
+            self._message("info", fake_common.listing_answer(m.group("nonce"), listing), m.start(), m.start() + 7)
 
     def _axioms_of(self, decl: _Decl, seen: set[int]) -> set[str]:
         if decl.kind == "axiom":

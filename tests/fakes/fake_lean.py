@@ -434,6 +434,9 @@ class Rule:
     oom: bool = False  # die like Lean under RLIMIT_AS: "INTERNAL PANIC: out of memory", exit 1
     alloc_mb: int = 0  # allocate (and keep) this much memory before answering
     times: int | None = None  # fire at most this many times per process
+    # cmd rules: constants Lean declares that a text reading missed ({"kind", "name", "axioms"}),
+    # listed by the audit's declaration probe (a lexer divergence, modelled)
+    declares: tuple[dict[str, Any], ...] = ()
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Rule:
@@ -449,6 +452,8 @@ class Rule:
             kw["messages"] = tuple(d["messages"])
         if d.get("goals") is not None:
             kw["goals"] = tuple(d["goals"])
+        if "declares" in d:
+            kw["declares"] = tuple(d["declares"])
         return cls(**kw)
 
     def applies_to(self, kind: str) -> bool:
@@ -497,6 +502,8 @@ class _Env:
     decls: dict[str, frozenset[str]] = field(default_factory=dict)  # name → axioms it depends on
     user_axioms: frozenset[str] = frozenset()
     types: dict[str, str] = field(default_factory=dict)  # name → what `#check @name` prints (pp.all)
+    source: str = ""  # every command elaborated into this env, for the declaration listing
+    hidden: tuple[dict[str, Any], ...] = ()  # constants rules declared that the text does not show
 
 
 @dataclass(slots=True)
@@ -725,7 +732,7 @@ class FakeLean:
     def _scripted_command(self, cmd: str, env: int | None, rules: list[Rule]) -> dict[str, Any]:
         parent = self._envs[env] if env is not None else _Env()
         masked = fake_common.mask_comments_and_strings(cmd)
-        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types))
+        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types), parent.source, parent.hidden)
         messages: list[tuple[int, dict[str, Any]]] = []
         if env is not None:
             for m in _IMPORT.finditer(masked):
@@ -750,6 +757,10 @@ class FakeLean:
                 messages.append((item.start(), self._print_axioms(cmd, item, state)))
         for rule in rules:
             messages.extend(self._rule_messages(cmd, rule))
+            state.hidden += rule.declares
+        for m in fake_common.DECLS_PROBE_RE.finditer(cmd):  # the audit's listing: Lean's env so far
+            messages.append((m.start(), self._listing(cmd, m, state)))
+        state.source = state.source + "\n" + cmd
         messages.sort(key=lambda m: m[0])
         # Lean refuses a re-declared name before elaborating its body: no holes from it.
         holes = [m for m in fake_common.SORRY_RE.finditer(masked) if not any(d.start <= m.start() < d.end for d in rejected)]
@@ -806,6 +817,21 @@ class FakeLean:
         if name not in state.decls:
             return self._message(cmd, m.start("name"), m.end("name"), "error", f"unknown constant '{name}'")
         return self._message(cmd, start, start + len("#print"), "info", fake_common.axioms_message(name, state.decls[name]))
+
+    def _listing(self, cmd: str, m: re.Match[str], state: _Env) -> dict[str, Any]:
+        """`run_cmd …` (the audit's declaration listing): every constant of the env so far (earlier
+        commands and this one before the probe), logged at the `run_cmd` token."""
+        source = state.source + "\n" + cmd[: m.start()]
+
+        def axioms_of(full: str) -> list[str] | None:
+            for name in (full, full.rsplit(".", 1)[-1]):
+                if name in state.decls:
+                    return sorted(state.decls[name])
+            return None
+
+        listing = fake_common.listing_of(source, axioms_of, STANDARD_AXIOMS, state.hidden)
+        return self._message(cmd, m.start(), m.start() + len("run_cmd"), "info",
+                             fake_common.listing_answer(m.group("nonce"), listing))
 
     def _check_type(self, cmd: str, m: re.Match[str], state: _Env) -> dict[str, Any]:
         """`#check @NAME` (the audit's type probe, behind `set_option pp.… in` lines): Lean logs
@@ -912,8 +938,9 @@ class FakeLean:
         declares (so a later scripted `#print axioms` still knows the names)."""
         env = request.get("env")
         parent = self._envs[env] if env is not None and 0 <= env < len(self._envs) else _Env()
-        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types))
+        state = _Env(dict(parent.decls), parent.user_axioms, dict(parent.types), parent.source, parent.hidden)
         if kind in ("cmd", "header"):
+            state.source = state.source + "\n" + request["cmd"]
             masked = fake_common.mask_comments_and_strings(request["cmd"])
             for decl in find_declarations(masked):
                 self._declare(request["cmd"], masked, decl, state)  # messages: the recording has them
@@ -1012,12 +1039,12 @@ def _new_proof_state_slots(response: dict[str, Any]) -> list[tuple[Any, Any]]:
 
 def _env_to_json(env: _Env) -> dict[str, Any]:
     return {"decls": {k: sorted(v) for k, v in env.decls.items()}, "user_axioms": sorted(env.user_axioms),
-            "types": dict(env.types)}
+            "types": dict(env.types), "source": env.source, "hidden": list(env.hidden)}
 
 
 def _env_from_json(data: Mapping[str, Any]) -> _Env:
     return _Env({k: frozenset(v) for k, v in data.get("decls", {}).items()}, frozenset(data.get("user_axioms", [])),
-                dict(data.get("types", {})))
+                dict(data.get("types", {})), data.get("source", ""), tuple(data.get("hidden", ())))
 
 
 def load_fake_lean(config: Mapping[str, Any]) -> FakeLean:

@@ -46,7 +46,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.fake_common import type_probe_messages
+from tests.fakes.fake_common import listing_messages, type_probe_messages
 
 # --- the simulated Lean ------------------------------------------------------------------------
 
@@ -83,6 +83,7 @@ def judge(body: str) -> dict[str, Any]:
         deps = "propext, sorryAx" if sorries or any(x["severity"] == "error" for x in messages) else "propext"
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
     messages.extend(type_probe_messages(body))  # the audit's `#check @NAME` type probe
+    messages.extend(listing_messages(body))  # the audit's declaration listing (`run_cmd`)
     return {"env": 0, "messages": messages, "sorries": sorries}
 
 

@@ -273,9 +273,13 @@ async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -
     expected = text_to_check(GOOD, door, original=ORIGINAL)
     report = await audit(GOOD, door, original=ORIGINAL)
     assert report.status is AuditStatus.PROVED
-    # The candidate with the probe (axioms, then the pp.all type), then once the original with the
-    # type probe alone: Lean's print of the original statement in a clean environment.
-    assert door.sent[0] == expected and expected.endswith(f"\n\n#print axioms t\n{TYPE_PROBE_T}")
+    # The candidate with the probe (axioms, the pp.all type, then Lean's declaration listing marked
+    # with this candidate's nonce), then once the original with the type probe alone: Lean's print
+    # of the original statement in a clean environment.
+    from lemmaforge.lean.judge import declarations_command, nonce_for
+
+    listing = declarations_command(nonce_for(GOOD))
+    assert door.sent[0] == expected and expected.endswith(f"\n\n#print axioms t\n{TYPE_PROBE_T}{listing}\n")
     assert door.sent[1:] == [ORIGINAL.rstrip() + "\n\n" + TYPE_PROBE_T]
 
 

@@ -65,3 +65,24 @@ async def test_native_decide_needs_permission(verifier):
     assert denied.status is AuditStatus.REJECTED
     allowed = await audit(code, verifier, config=AuditConfig(allow_native_decide=True), timeout=300)
     assert allowed.status is AuditStatus.PROVED
+
+
+async def test_declaration_listing_answers_on_real_lean(verifier):
+    """The probe's `run_cmd` listing (lean/judge.py) elaborates on the installed Lean and reports
+    what the file declared: a constant by kind with its axioms, instance entries, options."""
+    from lemmaforge.lean import judge
+
+    code = (HEADER + "axiom cheat : False\n\ninstance : LT ℝ := ⟨fun x y => y < x⟩\n\n"
+            "set_option linter.unusedVariables false\n\ntheorem t : (1 : ℕ) = 2 := cheat.elim\n")
+    nonce = judge.nonce_for(code)
+    probe = judge.Probe.build("t", type_of=False, nonce=nonce)
+    inner = getattr(verifier, "inner", verifier)  # past the gate: this text is the test's, not a model's
+    _, answers = await judge.run_probed(inner, code, probe, timeout=300)
+    assert answers is not None
+    listing = judge.parse_listing(answers.get(("decls", "")), nonce)
+    assert listing is not None, answers
+    kinds = {c.name: c.kind for c in listing.constants}
+    assert kinds.get("cheat") == "axiom" and kinds.get("t") == "theorem", kinds
+    assert "cheat" in next(c.axioms for c in listing.constants if c.name == "t")
+    assert listing.extensions["instance"] >= 1
+    assert ("linter.unusedVariables", "false") in listing.options

@@ -314,6 +314,6 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]
     (candidate_answered,) = [e for c, _, e in verifier.log if _named(c) == "p_sub_2"]
     assert (audit_started < candidate_answered) is room
-    assert [c for c, _, _ in verifier.log if "#print axioms" in c] == [judge.with_probe(result.proof, judge.Probe.build("p"))]
+    assert [c for c, _, _ in verifier.log if "#print axioms" in c] == [judge.with_probe(result.proof, judge.Probe.build("p", nonce=judge.nonce_for(result.proof)))]
     assert (result.stats.checks_ahead, result.stats.checks_ahead_unused) == ((1, 0) if room else (0, 0))
     assert result.stats.checks == len(verifier.log)

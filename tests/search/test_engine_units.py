@@ -698,7 +698,7 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     assert result.proved and result.proof is not None
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
     probed = [c for c in verifier.checked if "#print axioms" in c]
-    assert probed == [judge.with_probe(result.proof, judge.Probe.build("p"))]
+    assert probed == [judge.with_probe(result.proof, judge.Probe.build("p", nonce=judge.nonce_for(result.proof)))]
     # the sketch, two holes' automation, the file, the original's type (lean/judge.py)
     assert result.stats.checks == len(verifier.checked) == 5
     from lemmaforge.records import AttemptRecord

@@ -24,6 +24,7 @@ from lemmaforge.config import AuditConfig
 from lemmaforge.lean import syntax
 from lemmaforge.lean.audit import AuditStatus, audit
 from lemmaforge.lean.gate import GatedVerifier
+from lemmaforge.lean.judge import declarations_command, nonce_for
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
 from tests.fakes import fake_common
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
@@ -61,7 +62,8 @@ def expected_request(case: dict[str, Any]) -> str:
     """The candidate, a blank line, `#print axioms` for its theorem and each lemma it added
     (`helpers`), then the theorem's type probe."""
     axioms = "".join(f"#print axioms {n}\n" for n in (case["probe"], *case.get("helpers", ())))
-    return candidate_of(case).rstrip() + "\n\n" + axioms + type_probe(case["probe"])
+    listing = declarations_command(nonce_for(candidate_of(case))) + "\n"
+    return candidate_of(case).rstrip() + "\n\n" + axioms + type_probe(case["probe"]) + listing
 
 
 def type_answer(code: str, name: str) -> str:
@@ -75,6 +77,10 @@ def type_answer(code: str, name: str) -> str:
             assign = _find_top_level(masked, m.end(), ":=")
             return fake_common.type_message(name, code[m.end() : assign], code[: m.start()], code[assign:])
     raise AssertionError(f"no theorem {name} in the request")
+
+
+_AXIOMS_SAID = re.compile(r"^'(?P<name>[^']*)' depends on axioms: \[(?P<axioms>.*)\]$")
+_NO_AXIOMS_SAID = re.compile(r"^'(?P<name>[^']*)' does not depend on any axioms$")
 
 
 class CorpusLean:
@@ -128,6 +134,17 @@ class CorpusLean:
         data = self.response.get("type") if self.response and code.count("#print axioms") else None
         messages = [*messages, {"severity": "info", "data": data or type_answer(code, name),
                                 "pos": {"line": k + 1, "column": 0}, "endPos": {"line": k + 1, "column": 6}}]
+        # Lean's declaration listing, modelled from the text (fake_common); each theorem's axioms
+        # are what the case scripts for its `#print axioms`, so the listing agrees with them.
+        scripted = {}
+        for m in messages:
+            said = _AXIOMS_SAID.match(m["data"])
+            if said:
+                scripted[said.group("name")] = [a.strip() for a in said.group("axioms").split(",") if a.strip()]
+            elif _NO_AXIOMS_SAID.match(m["data"]):
+                scripted[_NO_AXIOMS_SAID.match(m["data"]).group("name")] = []
+        hidden = self.response.get("declares", []) if self.response else []
+        messages += fake_common.listing_messages(code, axioms_of=scripted.get, hidden=hidden)
         return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend=self.name)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
@@ -230,4 +247,5 @@ def test_check_json_spoofed_axiom_line_through_the_kimina_client(tmp_path: Path)
     out = json.loads(result.stdout)
     assert out["status"] == "rejected" and "forbidden_axiom" in [r["reason"] for r in out["reasons"]]
     assert "Lean.ofReduceBool" in out["axioms"]
-    assert any(code.endswith("\n\n#print axioms pow_ten\n" + type_probe("pow_ten")) for code in sent)
+    listing = declarations_command(nonce_for(spoof)) + "\n"  # the check ran in this process
+    assert any(code.endswith("\n\n#print axioms pow_ten\n" + type_probe("pow_ten") + listing) for code in sent)

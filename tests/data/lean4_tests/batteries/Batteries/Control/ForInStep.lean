@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Control.ForInStep.Basic
+public import Batteries.Control.ForInStep.Lemmas

@@ -1,0 +1,2 @@
+module
+public import Batteries.Data.BinaryHeap.Basic

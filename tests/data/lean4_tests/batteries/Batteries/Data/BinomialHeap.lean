@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Data.BinomialHeap.Basic
+public import Batteries.Data.BinomialHeap.Lemmas

@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Data.BitVec.Basic
+public import Batteries.Data.BitVec.Lemmas

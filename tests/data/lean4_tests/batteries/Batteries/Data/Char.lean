@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Data.Char.AsciiCasing
+public import Batteries.Data.Char.Basic

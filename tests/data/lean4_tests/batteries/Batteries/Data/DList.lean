@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Data.DList.Basic
+public import Batteries.Data.DList.Lemmas

@@ -1,0 +1,3 @@
+module
+
+public import Batteries.Data.Nat.Bitwise.Lemmas

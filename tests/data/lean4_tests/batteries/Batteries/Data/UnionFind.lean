@@ -1,0 +1,4 @@
+module
+
+public import Batteries.Data.UnionFind.Basic
+public import Batteries.Data.UnionFind.Lemmas

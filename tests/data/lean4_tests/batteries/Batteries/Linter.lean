@@ -1,0 +1,4 @@
+module
+
+public meta import Batteries.Linter.UnreachableTactic
+public meta import Batteries.Linter.UnnecessarySeqFocus
