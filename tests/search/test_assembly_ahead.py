@@ -1,4 +1,4 @@
-"""A sketch's assembly started ahead, beside the check that would complete it (search/assembly_ahead.py):
+"""A sketch's assembly started ahead, beside the check that would complete it (schedule/assembly_ahead.py):
 the unit on its own, with a recording stand-in for the budgeted verifier, then in the engine."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from lemmaforge.lean import judge
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
-from lemmaforge.search.assembly_ahead import AssemblyAhead
+from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
@@ -246,7 +246,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
     engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False,
+                          options=SearchOptions(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
 

@@ -165,10 +165,9 @@ async def test_wall_time_budget_cancels_in_flight_work():
 @pytest.mark.parametrize("status", [CheckStatus.TIMEOUT, CheckStatus.CRASHED])
 async def test_infrastructure_failures_are_not_cached(status):
     verifier = CountingVerifier()
-    engine = SearchEngine(verifier, None, None, recorder=MemoryRecorder())
-    from lemmaforge.search.engine import _Run
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
 
-    run = _Run(engine, PROBLEM, "r")
+    lean = BudgetedVerifier(verifier, Budget(BudgetConfig()), timeout=5)  # every run's Lean door
     calls = 0
 
     async def flaky(code, *, timeout=None):
@@ -177,8 +176,8 @@ async def test_infrastructure_failures_are_not_cached(status):
         return CheckResult(status)
 
     verifier.check = flaky  # type: ignore[method-assign]
-    await run._check("x")
-    await run._check("x")
+    await lean.check("x")
+    await lean.check("x")
     assert calls == 2
 
 
@@ -419,7 +418,7 @@ def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool,
     prover = _RoomyProver(prover_room, log, prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=prefetch)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
     engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), options=options)
     return engine, prover, log
 
@@ -444,13 +443,27 @@ async def test_the_provers_request_starts_while_automation_is_checked_and_is_cha
     assert stats.llm_calls == 4 == prover.calls + 1  # the sketch and three prover requests, each once
 
 
+def _requests_ahead(engine):
+    """A search's requests ahead (schedule/ahead.py) on the engine's verifier and budget."""
+    from lemmaforge.schedule.ahead import RequestsAhead
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+
+    budget = Budget(engine.options.budget)
+    lean = BudgetedVerifier(engine.verifier, budget, timeout=5)
+
+    async def generate(call):
+        from lemmaforge.search.interfaces import Generated
+
+        return Generated(await budget.call(call))
+
+    return RequestsAhead(budget, lean, generate, enabled=True)
+
+
 def _ahead_behind_two_holes():
     """A search's RequestsAhead (Lean without room), and a sketch's hole group with holes 0 and 1
     open: work for hole 2 is held, two siblings from its turn."""
-    from lemmaforge.search.engine import _Run
-
     engine, _, _ = _prefetch_engine(prover_room=True, lean_room=None, closes=False)
-    ahead = _Run(engine, PROBLEM, "r").ahead
+    ahead = _requests_ahead(engine)
     holes = priority.Siblings()
     for rank in range(3):
         holes.enter(rank)
@@ -658,11 +671,9 @@ async def test_prefetch_sends_only_what_the_budget_has_left():
     """A request ahead is charged when its task sends it, and only while it leaves a unit of the
     budget to work on its turn: a search never has more requests out than its budget allows. One
     dropped before it was sent costs nothing."""
-    from lemmaforge.search.engine import _Run
-
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
     engine.options.budget = BudgetConfig(llm_calls=3)
-    ahead = _Run(engine, PROBLEM, "r").ahead
+    ahead = _requests_ahead(engine)
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
     first, second, third = ahead.start(prover, make), ahead.start(prover, make), ahead.start(prover, make)
     assert first is not None and second is not None and third is not None
@@ -758,7 +769,7 @@ def _alternatives_engine(*, room: bool, parallel: bool):
     planner = _TwoAlternatives(room)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=2, sketch_corrections=0)
-    options = SearchOptions(budget=budget, portfolio=(), parallel_alternatives=parallel)
+    options = SearchOptions(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
     verifier = Verifier([], closes=False, room=None)
     verifier.sketch_paths = []
     engine = SearchEngine(verifier, planner, _StuckProver(),
@@ -980,7 +991,8 @@ def _watch_engine(*, parallel_alternatives: bool, prover_delay: float):
     prover = _RoomyProver(False, log, delay=prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), parallel_alternatives=parallel_alternatives)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",),
+                            speculation="full" if parallel_alternatives else "prefetch")
     engine = SearchEngine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
                           recorder=MemoryRecorder(), cache=cache, options=options)
     return cache, prover, engine

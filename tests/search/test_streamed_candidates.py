@@ -1,4 +1,4 @@
-"""The search checks a streaming prover's candidates as each sample completes (search/feed.py):
+"""The search checks a streaming prover's candidates as each sample completes (schedule/feed.py):
 before the request answers, once each, and a race won early aborts the samples still decoding."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.feed import CandidateFeed
+from lemmaforge.schedule.feed import CandidateFeed
 from lemmaforge.search.interfaces import SearchOptions
 from tests.search.test_engine_units import (
     PROBLEM,
@@ -111,7 +111,7 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     prover = StreamingProver([(0.0, "ok"), (1.0, "bad")], room=True)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=True, prover_samples_per_call=0)
+    options = SearchOptions(budget=budget, portfolio=("auto_ok",), speculation="prefetch", prover_samples_per_call=0)
     engine = SearchEngine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), options=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
