@@ -122,13 +122,9 @@ class SearchEngine:
         preflight_checks: int = 0,
     ) -> SearchResult:
         """`preflight_checks`: the Lean requests sent for this run before the search (the
-        statement check, services.preflight), charged to its budget first."""
-        # The dataset gate (lean/gate.py): a row outside the whitelist is refused (InputError, exit
-        # 2) before anything is recorded or sent; an admitted row's context is trusted by the gated
-        # verifier, which refuses everything else a model writes.
-        admit = getattr(self.verifier, "admit", None)
-        if admit is not None:
-            admit(problem.header + problem.statement, row=problem.name)
+        statement check, services.preflight), charged to its budget first. The dataset gate
+        admitted the problem before (services.check_statement): a gated verifier refuses the
+        problem's context otherwise."""
         run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks)
         self.recorder.emit(problem)
         self.recorder.emit(
@@ -408,26 +404,13 @@ class _Run(TreeJournal):
                 return solution
             # The worker holding the state restarted: try the portfolio on the standalone lemma.
         started = time.monotonic()
-        proof = automation.first_combinator(tactics) if len(tactics) > 1 else tactics[0]
-        code = self.header + lean_syntax.fill(node.text, [proof])
-        result = await self._check(code)  # counts its own time
-        closed = self._proves(result)
-        error = None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value)
-        checks = 1
-        if closed and len(tactics) > 1:
-            # The portfolio is never the proof: the one tactic that closes the goal is (each
-            # check through `_check`, so each is counted in the budget).
-            single, n = await automation.single_closer(lambda t: self._lemma_closes(node.text, t), tactics)
-            checks += n
-            if single is None:
-                error = "the portfolio closed the goal but no single tactic of it did"
-            else:
-                proof, code = single, self.header + lean_syntax.fill(node.text, [single])
-        outcome = automation.AutomationOutcome(proof if error is None else None, checks, list(tactics), error, result)
-        return self._automation_attempt(node, outcome, code, started)
+        lemma_closes = lambda tactic: self._proves_code(self.header + lean_syntax.fill(node.text, [tactic]))  # noqa: E731
+        outcome, proof = await automation.on_lemma(lemma_closes, tactics)
+        return self._automation_attempt(node, outcome, self.header + lean_syntax.fill(node.text, [proof]), started)
 
-    async def _lemma_closes(self, lemma: str, tactic: str) -> bool:
-        return self._proves(await self._check(self.header + lean_syntax.fill(lemma, [tactic])))
+    async def _proves_code(self, code: str) -> tuple[bool, CheckResult]:
+        result = await self._check(code)
+        return self._proves(result), result
 
     def _automation_attempt(
         self, node: Node, outcome: automation.AutomationOutcome, code: str, started: float
