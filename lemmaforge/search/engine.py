@@ -38,10 +38,9 @@ from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import AuditReport, audit
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Severity, Verifier
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Verifier
 from lemmaforge.records import (
     ProblemRecord,
-    ProofRecord,
     Recorder,
     RunFinished,
     RunStarted,
@@ -60,6 +59,7 @@ from lemmaforge.search.assemble import (
 )
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
+from lemmaforge.search.candidates import candidate_file, proves, solution_of
 from lemmaforge.search.interfaces import (
     CandidateLike,
     Feed,
@@ -78,7 +78,7 @@ from lemmaforge.search.interfaces import (
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.plain import PlainSchedule
-from lemmaforge.search.race import race_candidates
+from lemmaforge.search.race import race_candidates, request_sizes
 from lemmaforge.search.tree import Node, ProofTree
 
 
@@ -91,14 +91,8 @@ class _HoleFailed(Exception):
 
 class SearchEngine:
     def __init__(
-        self,
-        verifier: Verifier,
-        planner: PlannerLike | None,
-        prover: ProverLike | None,
-        *,
-        recorder: Recorder,
-        options: SearchOptions | None = None,
-        on_update: Callable[[ProofTree], None] | None = None,
+        self, verifier: Verifier, planner: PlannerLike | None, prover: ProverLike | None, *, recorder: Recorder,
+        options: SearchOptions | None = None, on_update: Callable[[ProofTree], None] | None = None,
         cache: SubgoalCache | None = None,
     ) -> None:
         self.verifier = verifier
@@ -112,14 +106,8 @@ class SearchEngine:
         self.cache = cache
 
     async def prove(
-        self,
-        problem: ProblemRecord,
-        *,
-        run_id: str | None = None,
-        run_config: dict[str, Any] | None = None,
-        versions: dict[str, str | None] | None = None,
-        parent_run_id: str | None = None,
-        preflight_checks: int = 0,
+        self, problem: ProblemRecord, *, run_id: str | None = None, run_config: dict[str, Any] | None = None,
+        versions: dict[str, str | None] | None = None, parent_run_id: str | None = None, preflight_checks: int = 0,
     ) -> SearchResult:
         """`preflight_checks`: the Lean requests sent for this run before the search (the
         statement check, services.preflight), charged to its budget first. The dataset gate
@@ -133,34 +121,12 @@ class SearchEngine:
         try:
             result = await run.execute()
         except BaseException as exc:
-            # An endpoint or verifier that stayed down, a bug, Ctrl-C: the run is closed in the
-            # record (with what it had spent) instead of being left "running", then the error goes on.
-            # An error inside a sketch's TaskGroup arrives wrapped in an exception group: the error
-            # itself is what the caller must see (and map to its exit code), never "unhandled errors
-            # in a TaskGroup" read as a search result.
-            error = first_leaf(exc)
-            cancelled = isinstance(error, asyncio.CancelledError | KeyboardInterrupt)
-            run._cancel_open()
-            stats = run.budget.stats
-            self.recorder.emit(
-                RunFinished(
-                    run.run_id,
-                    "cancelled" if cancelled else "failed",
-                    {"error": f"{type(error).__name__}: {error}"[:500], "calls": stats.llm_calls,
-                     "checks": stats.checks},
-                )
-            )
+            error = run.failed(exc)  # the run closed in the record; the error the caller must see
             if error is not exc:
-                # the leaf with its own traceback; the group around it is the TaskGroup's plumbing
-                raise error from None
+                raise error from None  # the leaf with its own traceback (the group around it is plumbing)
             raise
-        self.recorder.emit(
-            RunFinished(
-                run.run_id,
-                "proved" if result.proved else "not_proved",
-                {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")},
-            )
-        )
+        summary = {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")}
+        self.recorder.emit(RunFinished(run.run_id, "proved" if result.proved else "not_proved", summary))
         return result
 
 
@@ -173,13 +139,6 @@ def _schedule_for(run: _Run, speculation: str) -> Schedule:
 
 
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
-
-
-def _aux(candidate: Any) -> str:
-    """The helper declarations a candidate's model wrote before its theorem ("" for none, and for
-    candidates of provers that do not keep them)."""
-    aux = getattr(candidate, "aux", "")
-    return aux.strip("\n") if isinstance(aux, str) else ""
 
 
 class _Run(TreeJournal):
@@ -251,17 +210,10 @@ class _Run(TreeJournal):
         proved = report is not None and report.ok
         if not proved:
             self._cancel_open()
-        seconds = time.monotonic() - started
         return SearchResult(
-            run_id=self.run_id,
-            proved=proved,
-            proof=proof if proved else None,
-            depth=self.tree.solved_depth() if proved else None,
-            seconds=seconds,
-            stats=self.budget.stats,
-            stop_reason=stop_reason,
-            tree=self.tree,
-            audit=report,
+            run_id=self.run_id, proved=proved, proof=proof if proved else None,
+            depth=self.tree.solved_depth() if proved else None, seconds=time.monotonic() - started,
+            stats=self.budget.stats, stop_reason=stop_reason, tree=self.tree, audit=report,
         )
 
     async def _finish(self, root: Node, solution: Solution) -> tuple[str, AuditReport]:
@@ -275,14 +227,8 @@ class _Run(TreeJournal):
         verdict: Verdict = "valid" if report.ok else ("rejected" if report.status.value == "rejected" else "error")
         self._attempt(root, "assembly", verdict, assembled, errors=[str(r) for r in report.reasons])
         if report.ok:
-            self.recorder.emit(
-                ProofRecord(
-                    self.run_id, new_id(), "whole", self.header, self.problem.statement,
-                    normalize_statement(self.problem.statement), assembled, problem_id=self.problem.problem_id,
-                    node_id=root.node_id, strategy=root.strategy, depth=self.tree.solved_depth(),
-                    audit=report.to_json(),
-                )
-            )
+            self._proof_record(root, "whole", self.problem.statement, normalize_statement(self.problem.statement),
+                               assembled, depth=self.tree.solved_depth(), audit=report.to_json())
         return assembled, report
 
     async def _audit(self, code: str) -> AuditReport:
@@ -307,7 +253,7 @@ class _Run(TreeJournal):
         is_root = node.parent_id is None
         prover, planner = self.engine.prover, self.engine.planner
         samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
-        calls = self._prover_calls(samples) if prover is not None else []
+        calls = request_sizes(samples, self.opts.prover_samples_per_call) if prover is not None else []
         prover_requests = [self._prove_call(node, k) for k in calls]
         plans = planner is not None and node.depth < budget.max_depth
         try:
@@ -339,13 +285,6 @@ class _Run(TreeJournal):
         return None
 
     # -- model requests --------------------------------------------------------------------------------
-
-    def _prover_calls(self, samples: int) -> list[int]:
-        """The sizes (`n`) of the requests for a goal's `samples` prover samples."""
-        if samples <= 0:
-            return []
-        per_call = self.opts.prover_samples_per_call or samples
-        return [min(per_call, samples - i) for i in range(0, samples, per_call)]
 
     def _prove_call(self, node: Node, n: int) -> MakeRequest:
         prover = self.engine.prover
@@ -379,12 +318,7 @@ class _Run(TreeJournal):
         self._set_status(node, "solved", strategy=strategy, proof=solution.body)
         if node.parent_id is not None and not solution.lemmas:
             key = self.cache.put(self.header, node.text, solution.body)
-            self.recorder.emit(
-                ProofRecord(
-                    self.run_id, new_id(), "subgoal", self.header, node.text, key[1], solution.body,
-                    problem_id=self.problem.problem_id, node_id=node.node_id, strategy=strategy, depth=node.depth,
-                )
-            )
+            self._proof_record(node, "subgoal", node.text, key[1], solution.body, depth=node.depth)
         return solution
 
     # -- (1) automation ----------------------------------------------------------------------------
@@ -409,7 +343,7 @@ class _Run(TreeJournal):
         return self._automation_attempt(node, outcome, self.header + lean_syntax.fill(node.text, [proof]), started)
 
     async def _proves_code(self, code: str) -> tuple[bool, CheckResult]:
-        result = await self._check(code)
+        result = await self.lean.check(code)
         return self._proves(result), result
 
     def _automation_attempt(
@@ -472,19 +406,7 @@ class _Run(TreeJournal):
             self.schedule.race(self.opts.race_window), failures)
 
     def candidate_code(self, node: Node, candidate: CandidateLike) -> str:
-        """The file a candidate is checked as. The statement is OURS, not the model's: the body is
-        filled into our lemma so a model that rewrote the statement cannot pass. The helper lemmas
-        the model wrote before its theorem (`aux`) come first: its proof may use them, and they go
-        through the gate and Lean like the rest (and into the proof with it: `_solution`)."""
-        aux = _aux(candidate)
-        return self.header + (aux + "\n\n" if aux else "") + lean_syntax.fill(node.text, [candidate.body or ""])
-
-    @staticmethod
-    def _solution(candidate: CandidateLike) -> Solution:
-        """A checked candidate's solution: its body, and its helper lemmas to be placed before the
-        root theorem (as lemma-style assembly places proved lemmas)."""
-        aux = _aux(candidate)
-        return Solution(candidate.body or "", (aux,) if aux else ())
+        return candidate_file(self.header, node.text, candidate)
 
     async def _verify_candidate(
         self, node: Node, candidate: CandidateLike, strategy: Strategy, generation_seconds: float = 0.0
@@ -495,8 +417,8 @@ class _Run(TreeJournal):
                           errors=["no Lean proof found in the output"], generation_seconds=generation_seconds)
             return candidate, CheckResult(CheckStatus.ERROR, error="no Lean proof in the output")
         code = self.candidate_code(node, candidate)
-        with self.schedule.checking(node, lambda: self._solution(candidate)):
-            result = await self._check(code)
+        with self.schedule.checking(node, lambda: solution_of(candidate)):
+            result = await self.lean.check(code)
         verdict: Verdict = "valid" if self._proves(result) else verdict_of(result)
         self._attempt(node, strategy, verdict, code, output=candidate.raw, llm_call_id=candidate.call_id,
                       errors=[m.format() for m in result.errors[:8]] or ([result.error] if result.error else []),
@@ -505,8 +427,8 @@ class _Run(TreeJournal):
             if node.status == "solved":
                 # Another sample won first (identical samples share one check and finish together):
                 # the node is recorded as solved, and its subgoal proof stored, once.
-                return self._solution(candidate)
-            return self.solved(node, strategy, self._solution(candidate))
+                return solution_of(candidate)
+            return self.solved(node, strategy, solution_of(candidate))
         return candidate, result
 
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
@@ -552,7 +474,7 @@ class _Run(TreeJournal):
                               llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
                               generation_seconds=generation_seconds)
                 return None
-            result = await self._check(self.header + sketch.code)
+            result = await self.lean.check(self.header + sketch.code)
             strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
             self._attempt(node, strategy, verdict_of(result), self.header + sketch.code, output=sketch.raw,
                           llm_call_id=sketch.call_id, errors=[m.format() for m in result.errors[:8]],
@@ -591,10 +513,10 @@ class _Run(TreeJournal):
         # All holes' lemmas at once (each may cost an extract_goal and a round-trip check); names
         # are handed out first so they do not depend on which finishes first.
         names = [self._next_lemma_name() for _ in lean_holes]
-        built = await asyncio.gather(
-            *(self._lemma_for_hole(sketch.code, i, h, names[i]) for i, h in enumerate(lean_holes)),
-            return_exceptions=True,
-        )
+        built = await asyncio.gather(*(  # through the run's door: extract_goal and round trips are budgeted
+            lean_lemmas.build_lemma(self.lean, sketch.code, i, h, name=names[i], header=self.header,
+                                    timeout=self.opts.check_timeout) for i, h in enumerate(lean_holes)
+        ), return_exceptions=True)
         for index, (lean_hole, lemma) in enumerate(zip(lean_holes, built, strict=True)):
             if isinstance(lemma, lean_lemmas.LemmaBuildError):
                 self._set_status(sketch_node, "abandoned", reason=f"hole {index}: {lemma}")
@@ -602,7 +524,7 @@ class _Run(TreeJournal):
             if isinstance(lemma, BaseException):
                 raise lemma
             child = self._new_goal(
-                lemma, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
+                lemma.statement, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
                 goal_state=lean_hole.goal if lean_hole else None,
             )
             children.append((child, lean_hole))
@@ -643,14 +565,6 @@ class _Run(TreeJournal):
         self._lemma_counter += 1
         return f"{self.lemma_prefix}_sub_{self._lemma_counter}"
 
-    async def _lemma_for_hole(self, sketch_code: str, index: int, hole: Goal | None, name: str) -> str:
-        # Through the run's door: extract_goal and the round-trip check spend the Lean budget and
-        # share the check cache like every other request.
-        built = await lean_lemmas.build_lemma(
-            self.lean, sketch_code, index, hole, name=name, header=self.header, timeout=self.opts.check_timeout
-        )
-        return built.statement
-
     async def _assemble(
         self, node: Node, sketch_node: Node, sketch_code: str, children: list[Node], solutions: list[Solution]
     ) -> Solution | None:
@@ -669,7 +583,7 @@ class _Run(TreeJournal):
                                   errors=[str(r) for r in report.reasons[:8]])
                     return False
             else:
-                result = await self._check(code)
+                result = await self.lean.check(code)
             proved = self._proves(result)
             self._attempt(sketch_node, "assembly", "valid" if proved else verdict_of(result), code,
                           errors=[m.format() for m in result.errors[:8]], check_seconds=result.time)
@@ -681,20 +595,4 @@ class _Run(TreeJournal):
                                   theorem=self.theorem if root else None)
 
     def _proves(self, result: CheckResult) -> bool:
-        """Lean accepted the code: no error, and no hole or sorry warning past the context (the
-        problem's own context may carry `sorry`s, e.g. ProverBench helper lemmas; the final audit
-        still rejects a theorem that depends on them)."""
-        if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or result.errors:
-            return False
-        past = lambda pos: pos is None or pos.line > self._context_lines  # noqa: E731
-        if any(past(h.pos) for h in result.holes):
-            return False
-        return not any(
-            m.severity is not Severity.ERROR and "declaration uses" in m.data and "sorry" in m.data and past(m.pos)
-            for m in result.messages
-        )
-
-    # -- Lean checks (deduplicated: never re-check what was checked) -------------------------------
-
-    async def _check(self, code: str) -> CheckResult:
-        return await self.lean.check(code)
+        return proves(result, self._context_lines)

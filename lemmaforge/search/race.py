@@ -17,6 +17,16 @@ from lemmaforge.search.assemble import Solution
 from lemmaforge.search.budget import BudgetExhausted
 from lemmaforge.search.interfaces import CandidateLike, Feed, Generated, Ranked
 
+
+def request_sizes(samples: int, per_call: int) -> list[int]:
+    """The sizes (`n`) of the requests for a goal's `samples` prover samples, `per_call` at most
+    in each (0: all in one request, one prompt prefill)."""
+    if samples <= 0:
+        return []
+    per_call = per_call or samples
+    return [min(per_call, samples - i) for i in range(0, samples, per_call)]
+
+
 # Verifies one candidate (arrived `seconds` after its request started): its solution, or the
 # candidate with its failed check.
 Verify = Callable[[CandidateLike, float], Coroutine[Any, Any, "Solution | tuple[CandidateLike, CheckResult]"]]
