@@ -17,16 +17,13 @@ tries the failed one afresh.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from lemmaforge.lean import priority as lean_priority
+from lemmaforge.schedule.ahead import Ahead, RequestsAhead
 from lemmaforge.search.assemble import Solution
 from lemmaforge.search.budget import Budget, BudgetExhausted, Provisional, first_leaf
-from lemmaforge.search.interfaces import Generated
+from lemmaforge.search.interfaces import Generated, SearchRun
 from lemmaforge.search.tree import Node
-
-if TYPE_CHECKING:
-    from lemmaforge.schedule.layers import Speculative, SpeculativeGoal
 
 # How often a goal with alternative sketches left looks for room to start the next one beside the
 # running one (a Mathlib check takes seconds: this is well within one).
@@ -37,11 +34,12 @@ class Alternatives:
     """The alternatives of one goal: drafted, started (on their turn, or beside an earlier one
     when there is room), settled."""
 
-    def __init__(self, schedule: Speculative, node: Node, steps: SpeculativeGoal) -> None:
-        self.schedule = schedule
-        self.search = schedule.run
+    def __init__(self, search: SearchRun, ahead: RequestsAhead, node: Node, first_draft: Ahead | None) -> None:
+        """`first_draft`: the goal's first sketch request, started ahead (None: made when needed)."""
+        self.search = search
+        self.ahead = ahead
         self.node = node
-        self.steps = steps
+        self.first_draft = first_draft
         self.order = lean_priority.Siblings()
         self.running: dict[asyncio.Task[Solution | None], int] = {}  # each alternative's task: its rank
         self.ledgers: dict[int, Provisional | None] = {}  # provisional spends (None: on its turn)
@@ -52,10 +50,10 @@ class Alternatives:
 
     async def run(self) -> Solution | None:
         run, node = self.search, self.node
-        planner = run.engine.planner
+        planner = run.planner
         assert planner is not None
         budget = run.budget
-        ahead = self.steps.take_draft()
+        ahead = self.first_draft
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
         alternatives = run.opts.budget.sketch_alternatives
         drafted = 0
@@ -85,7 +83,7 @@ class Alternatives:
                     ledger = None if on_turn else budget.provisional()
                     try:
                         with Budget.within(ledger):
-                            sketches = await self.schedule.ahead.take(ahead, run.draft_call(node, tuple(failed)))
+                            sketches = await self.ahead.take(ahead, run.draft_call(node, tuple(failed)))
                     except BudgetExhausted as error:
                         ahead = None
                         if ledger is not None:  # no room beside: this one waits for its turn
@@ -106,7 +104,7 @@ class Alternatives:
                     self.drafts[rank] = sketches
                     failed.append(sketches[0].code)
                     if drafted < alternatives:  # the next alternative's draft, while this one is tried
-                        ahead = self.schedule.ahead.start(planner, run.draft_call(node, tuple(failed)))
+                        ahead = self.ahead.start(planner, run.draft_call(node, tuple(failed)))
                     if ledger is not None and ledger.state == "refunded":  # its units were needed meanwhile
                         self.preempted.add(rank)
                         continue
@@ -146,7 +144,7 @@ class Alternatives:
                     else:
                         self.ended.add(rank)
         finally:
-            self.schedule.ahead.drop(ahead)
+            self.ahead.drop(ahead)
             for task in self.running:
                 task.cancel()
             if self.running:

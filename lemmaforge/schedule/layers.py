@@ -6,20 +6,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from lemmaforge.lean import priority as lean_priority
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import text_to_check
 from lemmaforge.schedule.ahead import Ahead, RequestsAhead
+from lemmaforge.schedule.alternatives import Alternatives
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.schedule.feed import CandidateFeed, FedRequest
 from lemmaforge.search.assemble import Solution
-from lemmaforge.search.interfaces import CandidateLike, Feed, Generated, MakeRequest, Step
+from lemmaforge.search.interfaces import CandidateLike, Feed, Generated, MakeRequest, SearchRun, Step
 from lemmaforge.search.tree import Node
-
-if TYPE_CHECKING:
-    from lemmaforge.search.engine import _Run
 
 T = TypeVar("T")
 
@@ -28,7 +26,7 @@ class Speculative:
     """One search's speculation: "prefetch", or "full" (`parallel`: alternative sketches beside
     each other, and a goal settled as soon as the same statement is proved elsewhere)."""
 
-    def __init__(self, run: _Run, *, parallel: bool) -> None:
+    def __init__(self, run: SearchRun, *, parallel: bool) -> None:
         self.run = run
         self.parallel = parallel
         self.ahead = RequestsAhead(run.budget, run.lean, run.generate, enabled=True)
@@ -88,9 +86,7 @@ class Speculative:
     ) -> Solution | None:
         if not self.parallel:
             return await one_at_a_time()
-        from lemmaforge.schedule.alternatives import Alternatives
-
-        return await Alternatives(self, node, steps).run()
+        return await Alternatives(self.run, self.ahead, node, steps.take_draft()).run()
 
     def race(self, window: int) -> _Ranked:
         # The candidates' order of arrival: a later one's check waits for the earlier ones'
@@ -165,12 +161,12 @@ class SpeculativeGoal:
 
     def start_provers(self, requests: Sequence[MakeRequest]) -> None:
         self.fed = [FedRequest(request) for request in requests]
-        prover = self.run.engine.prover
+        prover = self.run.prover
         self.provers = [self.schedule.ahead.start(prover, fed) for fed in self.fed]
 
     def start_draft(self, request: Callable[[], Awaitable[Any]]) -> None:
         self.schedule.ahead.drop(self.sketch)
-        self.sketch = self.schedule.ahead.start(self.run.engine.planner, request)
+        self.sketch = self.schedule.ahead.start(self.run.planner, request)
 
     async def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Solution | None:
         """`attempt`; meanwhile, as each request started ahead answers, its candidates' checks

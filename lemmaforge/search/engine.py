@@ -146,6 +146,7 @@ class _Run(TreeJournal):
 
     def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0) -> None:
         self.engine = engine
+        self.planner, self.prover = engine.planner, engine.prover
         self.opts = engine.options
         self.verifier = engine.verifier
         self.recorder = engine.recorder
@@ -251,7 +252,7 @@ class _Run(TreeJournal):
         model requests run (plain: when the step needs them; speculative: ahead of need)."""
         budget = self.opts.budget
         is_root = node.parent_id is None
-        prover, planner = self.engine.prover, self.engine.planner
+        prover, planner = self.prover, self.planner
         samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
         calls = request_sizes(samples, self.opts.prover_samples_per_call) if prover is not None else []
         prover_requests = [self._prove_call(node, k) for k in calls]
@@ -287,7 +288,7 @@ class _Run(TreeJournal):
     # -- model requests --------------------------------------------------------------------------------
 
     def _prove_call(self, node: Node, n: int) -> MakeRequest:
-        prover = self.engine.prover
+        prover = self.prover
         assert prover is not None
         # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
@@ -295,7 +296,7 @@ class _Run(TreeJournal):
         return lambda told: prove_request(prover, self.header, node.text, n, informal, told)
 
     def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
-        planner = self.engine.planner
+        planner = self.planner
         assert planner is not None
         informal = self.problem.informal if node.parent_id is None else None
         return lambda: planner.draft(self.header, node.text, informal, n=1, avoid=avoid)
@@ -359,7 +360,7 @@ class _Run(TreeJournal):
     # -- (2) prover --------------------------------------------------------------------------------
 
     async def _try_prover(self, node: Node, requests: list[MakeRequest], steps: GoalSchedule) -> Solution | None:
-        prover = self.engine.prover
+        prover = self.prover
         assert prover is not None
         failures: list[tuple[CandidateLike, CheckResult]] = []
         generations = [steps.prover(i, request) for i, request in enumerate(requests)]
@@ -466,7 +467,7 @@ class _Run(TreeJournal):
         self, node: Node, sketch: SketchLike, generation_seconds: float = 0.0
     ) -> tuple[SketchLike, CheckResult] | None:
         """Check the sketch; correct it from Lean's errors up to N rounds."""
-        planner = self.engine.planner
+        planner = self.planner
         assert planner is not None
         for round_ in range(self.opts.budget.sketch_corrections + 1):
             if not lean_syntax.same_statement(node.text, sketch.code):

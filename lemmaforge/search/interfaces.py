@@ -20,7 +20,10 @@ from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.tree import ProofTree
 
 if TYPE_CHECKING:
+    from lemmaforge.records import Strategy
     from lemmaforge.search.assemble import Solution
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+    from lemmaforge.search.cache import SubgoalCache
     from lemmaforge.search.tree import Node
 
 T = TypeVar("T")
@@ -316,3 +319,28 @@ class Schedule(Protocol):
 
     def checking(self, goal: Node, would_be: Callable[[], Solution | None]) -> AbstractContextManager[object]:
         """Within: a check whose success would solve `goal` with `would_be()` is out."""
+
+
+class SearchRun(Protocol):
+    """What a schedule layer sees of one search (search/engine.py `_Run`): its doors and the
+    steps it may start ahead or beside."""
+
+    header: str  # everything before the theorem: the context of every check and prompt
+    theorem: str
+    original: str  # the problem as given (header + statement): what the audit compares to
+    opts: SearchOptions
+    budget: Budget
+    lean: BudgetedVerifier
+    cache: SubgoalCache
+    planner: PlannerLike | None
+    prover: ProverLike | None
+
+    def generate(self, call: Awaitable[Any]) -> Awaitable[Generated]: ...
+
+    def candidate_code(self, node: Node, candidate: CandidateLike) -> str: ...
+
+    def solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution: ...
+
+    def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]: ...
+
+    def try_sketch(self, node: Node, sketches: Generated) -> Awaitable[Solution | None]: ...

@@ -11,8 +11,8 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.lean import judge
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
-from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
+from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree

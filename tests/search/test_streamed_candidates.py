@@ -7,8 +7,8 @@ import asyncio
 
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
-from lemmaforge.search.engine import SearchEngine
 from lemmaforge.schedule.feed import CandidateFeed
+from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchOptions
 from tests.search.test_engine_units import (
     PROBLEM,
