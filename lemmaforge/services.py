@@ -39,7 +39,7 @@ from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
 from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions, SearchResult, store_lookup
+from lemmaforge.search.interfaces import SearchResult, store_lookup
 from lemmaforge.search.tree import ProofTree
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
@@ -370,10 +370,6 @@ class _RunTally:
         self.inner.emit(record)
 
 
-def search_options(settings: Settings) -> SearchOptions:
-    return SearchOptions.from_settings(settings)
-
-
 async def prove_problem(
     services: Services,
     settings: Settings,
@@ -397,7 +393,7 @@ async def prove_problem(
     tally = _RunTally(services.recorder, run_id)
     planner, prover = agents_for_run(replace(services, recorder=tally), settings, run_id)
     engine = SearchEngine(
-        services.verifier, planner, prover, recorder=tally, options=search_options(settings),
+        services.verifier, planner, prover, recorder=tally, settings=settings,
         on_update=on_update, cache=SubgoalCache(store_lookup(services.recorder)),
     )
     config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))

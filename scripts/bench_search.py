@@ -38,12 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lemmaforge.config import BudgetConfig  # noqa: E402
+from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord, Record  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
-from lemmaforge.search.interfaces import SearchOptions  # noqa: E402
 
 HEADER = "import Mathlib\n\nopen Real Nat\n\n"
 
@@ -257,7 +256,7 @@ async def run(s: Scenario) -> dict[str, Any]:
     async def solve(i: int) -> None:
         engine = SearchEngine(verifier, SimPlanner(llm, s.llm_latency, s.steps),
                               SimProver(llm, s.llm_latency, s.p_solve), recorder=recorder,
-                              options=SearchOptions(budget=budget, portfolio=()))
+                              settings=Settings(budget=budget, search=SearchConfig(portfolio=[])))
         i += s.first
         statement = f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
         problem = ProblemRecord(f"sim/p_{i}", f"p_{i}", HEADER, statement)

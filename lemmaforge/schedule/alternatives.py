@@ -55,7 +55,7 @@ class Alternatives:
         budget = run.budget
         ahead = self.first_draft
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
-        alternatives = run.opts.budget.sketch_alternatives
+        alternatives = run.limits.sketch_alternatives
         drafted = 0
         no_room_beside = False  # a draft beside did not fit the budget: wait for something to settle
         # A budget that runs out while an alternative still runs stops only what it would pay for:

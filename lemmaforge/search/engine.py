@@ -34,6 +34,7 @@ from functools import partial
 from typing import Any
 
 from lemmaforge import waits
+from lemmaforge.config import Settings
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import syntax as lean_syntax
@@ -69,7 +70,6 @@ from lemmaforge.search.interfaces import (
     PlannerLike,
     ProverLike,
     Schedule,
-    SearchOptions,
     SearchResult,
     SketchLike,
     correct_request,
@@ -92,14 +92,15 @@ class _HoleFailed(Exception):
 class SearchEngine:
     def __init__(
         self, verifier: Verifier, planner: PlannerLike | None, prover: ProverLike | None, *, recorder: Recorder,
-        options: SearchOptions | None = None, on_update: Callable[[ProofTree], None] | None = None,
+        settings: Settings | None = None, on_update: Callable[[ProofTree], None] | None = None,
         cache: SubgoalCache | None = None,
     ) -> None:
         self.verifier = verifier
         self.planner = planner
         self.prover = prover
         self.recorder = recorder
-        self.options = options or SearchOptions()
+        # budgets, audit, `[search]` and the check timeout: the run's configuration, one type per concern
+        self.settings = settings or Settings()
         self.on_update = on_update
         # The subgoal cache (its own read path); None: one per run, reading the store through
         # the recorder's `cached_proof` when it has one.
@@ -147,7 +148,11 @@ class _Run(TreeJournal):
     def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0) -> None:
         self.engine = engine
         self.planner, self.prover = engine.planner, engine.prover
-        self.opts = engine.options
+        settings = engine.settings
+        self.limits, self.config, self.audit_config = settings.budget, settings.search, settings.audit
+        self.check_timeout = settings.verifier.timeout
+        search = settings.search
+        self.portfolio = tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO
         self.verifier = engine.verifier
         self.recorder = engine.recorder
         self.on_update = engine.on_update
@@ -162,13 +167,13 @@ class _Run(TreeJournal):
         self.theorem = problem.statement[split:]
         self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
-        self.budget = Budget(self.opts.budget, preflight_checks=preflight_checks)
+        self.budget = Budget(self.limits, preflight_checks=preflight_checks)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
-        self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
+        self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
         self._lemma_counter = 0
         # When the run's work runs (`[search] speculation`): "off" never imports lemmaforge/schedule/.
-        self.schedule: Schedule = _schedule_for(self, self.opts.speculation)
+        self.schedule: Schedule = _schedule_for(self, self.config.speculation)
         # The root's assembly checks are audits (the file checked is the whole proof): by text.
         self._audits: dict[str, AuditReport] = {}
         base = theorem.name if theorem else "goal"
@@ -192,7 +197,7 @@ class _Run(TreeJournal):
         report: AuditReport | None = None
         proof: str | None = None
         try:
-            async with asyncio.timeout(self.opts.budget.wall_seconds):
+            async with asyncio.timeout(self.limits.wall_seconds):
                 solution = await self._solve_goal(root, hole=None)
                 if solution is not None:
                     proof, report = await self._finish(root, solution)
@@ -204,10 +209,10 @@ class _Run(TreeJournal):
             stop_reason = "wall time budget exhausted"
             # spent waiting on a server that trickles its answer: the backend's failure, not the
             # model's (a resumed bench redoes the attempt)
-            stall = waits.stalled_at(started + self.opts.budget.wall_seconds - 1.0)
+            stall = waits.stalled_at(started + self.limits.wall_seconds - 1.0)
             if stall is not None:
                 self._cancel_open()
-                raise stall.error(self.opts.budget.wall_seconds) from None
+                raise stall.error(self.limits.wall_seconds) from None
         proved = report is not None and report.ok
         if not proved:
             self._cancel_open()
@@ -233,8 +238,8 @@ class _Run(TreeJournal):
         return assembled, report
 
     async def _audit(self, code: str) -> AuditReport:
-        return await audit(code, self.lean, original=self.original, config=self.opts.audit,
-                           timeout=self.opts.check_timeout)
+        return await audit(code, self.lean, original=self.original, config=self.audit_config,
+                           timeout=self.check_timeout)
 
     # -- one goal (OR node) ------------------------------------------------------------------------
 
@@ -250,15 +255,15 @@ class _Run(TreeJournal):
     async def _work_on_goal(self, node: Node, hole: Goal | None, steps: GoalSchedule) -> Solution | None:
         """Automation, the prover, then sketches, in order of cost. `steps` says when each step's
         model requests run (plain: when the step needs them; speculative: ahead of need)."""
-        budget = self.opts.budget
+        budget = self.limits
         is_root = node.parent_id is None
         prover, planner = self.prover, self.planner
         samples = budget.root_whole_proof_attempts if is_root else budget.prover_samples_per_goal
-        calls = request_sizes(samples, self.opts.prover_samples_per_call) if prover is not None else []
+        calls = request_sizes(samples, self.config.prover_samples_per_call) if prover is not None else []
         prover_requests = [self._prove_call(node, k) for k in calls]
         plans = planner is not None and node.depth < budget.max_depth
         try:
-            if not is_root and self.opts.portfolio:
+            if not is_root and self.portfolio:
                 steps.start_provers(prover_requests)
                 solution = await steps.beside(self._try_automation(node, hole), "automation")
                 if solution is not None:
@@ -325,15 +330,15 @@ class _Run(TreeJournal):
     # -- (1) automation ----------------------------------------------------------------------------
 
     async def _try_automation(self, node: Node, hole: Goal | None) -> Solution | None:
-        tactics = self.opts.portfolio
+        tactics = self.portfolio
         if (
-            self.opts.automation_on_proof_state
+            self.config.automation == "proof_state"
             and hole is not None
             and hole.proof_state is not None
             and self.lean.supports_proof_states
         ):
             started = time.monotonic()
-            outcome = await automation.on_proof_state(self.lean, hole, tactics, timeout=self.opts.tactic_timeout)
+            outcome = await automation.on_proof_state(self.lean, hole, tactics, timeout=self.config.tactic_timeout)
             solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
             if solution is not None or not outcome.state_lost:
                 return solution
@@ -369,7 +374,7 @@ class _Run(TreeJournal):
             return solution
         # A prover that says it does not correct (a family not trained on Lean's errors) is not
         # asked: a request that sends nothing must not be charged as an LLM call.
-        rounds = self.opts.budget.self_corrections if getattr(prover, "corrects", True) else 0
+        rounds = self.limits.self_corrections if getattr(prover, "corrects", True) else 0
         for _round in range(rounds):
             fixable = [(c, r) for c, r in failures if r.errors]
             if not fixable:
@@ -378,7 +383,7 @@ class _Run(TreeJournal):
             failures = []
             # Lean's messages themselves (start AND end of each error), with the file they are about.
             errors = list(result.errors[:8])
-            fix = partial(correct_request, prover, self.header, candidate, errors, self.opts.correction_samples,
+            fix = partial(correct_request, prover, self.header, candidate, errors, self.config.correction_samples,
                           checked_code=self.candidate_code(node, candidate))
             solution = await self._race(node, [steps.request(fix)], "prover_correction", failures)
             if solution is not None:
@@ -404,7 +409,7 @@ class _Run(TreeJournal):
         """The candidates verified as they arrive; the first that checks wins (search/race.py)."""
         return race_candidates(
             generations, lambda candidate, seconds: self._verify_candidate(node, candidate, strategy, seconds),
-            self.schedule.race(self.opts.race_window), failures)
+            self.schedule.race(self.config.race_window), failures)
 
     def candidate_code(self, node: Node, candidate: CandidateLike) -> str:
         return candidate_file(self.header, node.text, candidate)
@@ -438,7 +443,7 @@ class _Run(TreeJournal):
         """Up to `sketch_alternatives` sketches, one after another, each drafted to differ from the
         earlier ones; the first that closes the goal wins."""
         failed: list[str] = []  # earlier sketches: the planner is asked for a different one
-        alternatives = self.opts.budget.sketch_alternatives
+        alternatives = self.limits.sketch_alternatives
         for rank in range(alternatives):
             sketches = await steps.draft(self.draft_call(node, tuple(failed)))
             if not sketches:
@@ -469,7 +474,7 @@ class _Run(TreeJournal):
         """Check the sketch; correct it from Lean's errors up to N rounds."""
         planner = self.planner
         assert planner is not None
-        for round_ in range(self.opts.budget.sketch_corrections + 1):
+        for round_ in range(self.limits.sketch_corrections + 1):
             if not lean_syntax.same_statement(node.text, sketch.code):
                 self._attempt(node, "planner", "rejected", sketch.code, output=sketch.raw,
                               llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
@@ -482,7 +487,7 @@ class _Run(TreeJournal):
                           check_seconds=result.time, generation_seconds=generation_seconds)
             if not result.errors and result.status in (CheckStatus.INCOMPLETE, CheckStatus.VALID):
                 return sketch, result
-            if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or round_ == self.opts.budget.sketch_corrections:
+            if result.status in (CheckStatus.TIMEOUT, CheckStatus.CRASHED) or round_ == self.limits.sketch_corrections:
                 return None
             errors = [m.format() for m in result.errors[:8]]
             fixed = await self.generate(
@@ -516,7 +521,7 @@ class _Run(TreeJournal):
         names = [self._next_lemma_name() for _ in lean_holes]
         built = await asyncio.gather(*(  # through the run's door: extract_goal and round trips are budgeted
             lean_lemmas.build_lemma(self.lean, sketch.code, i, h, name=names[i], header=self.header,
-                                    timeout=self.opts.check_timeout) for i, h in enumerate(lean_holes)
+                                    timeout=self.check_timeout) for i, h in enumerate(lean_holes)
         ), return_exceptions=True)
         for index, (lean_hole, lemma) in enumerate(zip(lean_holes, built, strict=True)):
             if isinstance(lemma, lean_lemmas.LemmaBuildError):

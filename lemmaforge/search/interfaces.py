@@ -1,5 +1,6 @@
 """What the search engine takes and gives back: the agent-layer Protocols it talks to (planner,
-prover and their outputs), its options, and its result types.
+prover and their outputs), the schedule hooks, and its result types. Its configuration is
+config.py's (`Settings`: `budget`, `audit`, `search`, `verifier.timeout`).
 
 Kept apart from `engine.py` so that callers (services, bench, training) can name these types
 without reading the search loop, and the engine module stays about the search itself.
@@ -9,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, TypeVar
 
 from lemmaforge.callables import takes_keyword
-from lemmaforge.config import AuditConfig, BudgetConfig, Settings
+from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.audit import AuditReport
-from lemmaforge.search import automation
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.tree import ProofTree
 
@@ -135,7 +135,7 @@ def correct_request(
 # --- results and budgets ---------------------------------------------------------------------------
 
 
-# --- results and options ------------------------------------------------------------------------
+# --- results ------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -180,43 +180,6 @@ class SearchResult:
             "engine_seconds": round(self.stats.engine_seconds, 4),
             "audit": self.audit.to_json() if self.audit else None,
         }
-
-
-Speculation = Literal["off", "prefetch", "full"]
-
-
-@dataclass(slots=True)
-class SearchOptions:
-    budget: BudgetConfig = field(default_factory=BudgetConfig)
-    audit: AuditConfig = field(default_factory=AuditConfig)
-    portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
-    check_timeout: float = 120.0
-    tactic_timeout: float = 30.0
-    # Samples per model request: 0 = all of a goal's samples in one request (`n = k`, one prompt
-    # prefill); 1 = one request per sample, each verified the moment it arrives.
-    prover_samples_per_call: int = 0
-    correction_samples: int = 2
-    race_window: int = 1  # see SearchConfig.race_window
-    speculation: Speculation = "prefetch"  # see SearchConfig.speculation
-    # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
-    # check of the standalone lemma on any worker (see SearchConfig.automation).
-    automation_on_proof_state: bool = False
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SearchOptions:
-        search = settings.search
-        return cls(
-            budget=settings.budget,
-            audit=settings.audit,
-            portfolio=tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO,
-            check_timeout=settings.verifier.timeout,
-            tactic_timeout=search.tactic_timeout,
-            prover_samples_per_call=search.prover_samples_per_call,
-            correction_samples=search.correction_samples,
-            race_window=search.race_window,
-            speculation=search.speculation,
-            automation_on_proof_state=search.automation == "proof_state",
-        )
 
 
 # --- around the agent and the store -------------------------------------------------------------
@@ -328,7 +291,7 @@ class SearchRun(Protocol):
     header: str  # everything before the theorem: the context of every check and prompt
     theorem: str
     original: str  # the problem as given (header + statement): what the audit compares to
-    opts: SearchOptions
+    limits: BudgetConfig
     budget: Budget
     lean: BudgetedVerifier
     cache: SubgoalCache

@@ -14,9 +14,9 @@ from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
@@ -246,7 +246,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
     engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), speculation="prefetch",
+                          settings=search_settings(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
 

@@ -17,9 +17,9 @@ from lemmaforge.search.assemble import align_holes, proof_body
 from lemmaforge.search.automation import first_combinator
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
 
@@ -128,8 +128,8 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     prover = ScriptedProver(["bad", "bad", "ok", "ok"], [0.0, 0.0, 0.01, 5.0])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
     candidate_checks = [c for c in verifier.checked if "#print axioms" not in c and "#check @" not in c]
@@ -144,8 +144,8 @@ async def test_llm_budget_stops_the_search_cleanly():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved
     assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
@@ -156,7 +156,7 @@ async def test_wall_time_budget_cancels_in_flight_work():
     verifier = CountingVerifier(delay=10)
     prover = ScriptedProver(["ok"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=2, wall_seconds=0.2)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=search_settings(budget=budget))
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert not result.proved and "wall time" in result.stop_reason
     assert result.seconds < 2
@@ -188,8 +188,8 @@ async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad1", "bad2"], [0.05])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=2, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved and "llm_calls" in result.stop_reason
     assert prover.calls == result.stats.llm_calls == 2
@@ -228,7 +228,7 @@ async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
     engine = SearchEngine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
-                          options=SearchOptions(budget=budget, portfolio=()))
+                          settings=search_settings(budget=budget, portfolio=()))
     with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
         await engine.prove(PROBLEM)
     finished = recorder.of_type(RunFinished)
@@ -267,7 +267,7 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
     prover = ScriptedProver(["ok"], [0.05])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=search_settings(budget=budget))
     result = await engine.prove(PROBLEM)
     assert result.proved
     from lemmaforge.records import AttemptRecord
@@ -308,8 +308,8 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
     verifier = RaceRecordingVerifier(delay=0.02)
     prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
     budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=3, race_window=window)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=3, race_window=window)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     assert seen[:3] == [(rank, rank >= window) for rank in range(3)]
@@ -338,7 +338,7 @@ async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved(
 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
     engine = SearchEngine(HoleVerifier(), _OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=()))
+                          settings=search_settings(budget=budget, portfolio=()))
     await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,
     # with nothing else waiting here, sends them anyway)
@@ -418,8 +418,8 @@ def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool,
     prover = _RoomyProver(prover_room, log, prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
-    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
+    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options)
     return engine, prover, log
 
 
@@ -448,7 +448,7 @@ def _requests_ahead(engine):
     from lemmaforge.schedule.ahead import RequestsAhead
     from lemmaforge.search.budget import Budget, BudgetedVerifier
 
-    budget = Budget(engine.options.budget)
+    budget = Budget(engine.settings.budget)
     lean = BudgetedVerifier(engine.verifier, budget, timeout=5)
 
     async def generate(call):
@@ -587,8 +587,8 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
     prover.bodies = ["bad"]
     budget = BudgetConfig(root_whole_proof_attempts=1, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
-    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, portfolio=("auto_ok",))
+    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), settings=options)
     loop = asyncio.get_running_loop()
     began = loop.time()
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -672,7 +672,7 @@ async def test_prefetch_sends_only_what_the_budget_has_left():
     budget to work on its turn: a search never has more requests out than its budget allows. One
     dropped before it was sent costs nothing."""
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
-    engine.options.budget = BudgetConfig(llm_calls=3)
+    engine.settings.budget = BudgetConfig(llm_calls=3)
     ahead = _requests_ahead(engine)
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
     first, second, third = ahead.start(prover, make), ahead.start(prover, make), ahead.start(prover, make)
@@ -702,9 +702,9 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
 
     verifier = _AutomationVerifier([], closes=True, room=None)
     budget = BudgetConfig(root_whole_proof_attempts=0, self_corrections=0, sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
+    options = search_settings(budget=budget, portfolio=("auto_ok",))
     recorder = MemoryRecorder()
-    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, options=options)
+    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and result.proof is not None
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
@@ -769,11 +769,11 @@ def _alternatives_engine(*, room: bool, parallel: bool):
     planner = _TwoAlternatives(room)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=2, sketch_corrections=0)
-    options = SearchOptions(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
+    options = search_settings(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
     verifier = Verifier([], closes=False, room=None)
     verifier.sketch_paths = []
     engine = SearchEngine(verifier, planner, _StuckProver(),
-                          recorder=MemoryRecorder(), options=options)
+                          recorder=MemoryRecorder(), settings=options)
     return engine, planner
 
 
@@ -825,7 +825,7 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
                           sketch_alternatives=1)
     recorder = MemoryRecorder()
     engine = SearchEngine(_AutomationVerifier(log, closes=False, room=True), _SketchOnce(), DownProver(True, log),
-                          recorder=recorder, options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+                          recorder=recorder, settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     with pytest.raises(LLMUnavailableError):
         await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert [f.status for f in recorder.of_type(RunFinished)] == ["failed"]
@@ -845,7 +845,7 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
 
     engine, _ = _alternatives_engine(room=True, parallel=True)
     engine.prover = SlowButRight()
-    engine.options.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
+    engine.settings.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
                                          self_corrections=0, sketch_alternatives=2, sketch_corrections=0,
                                          llm_calls=3)  # two drafts and the first sketch's prover request
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -972,7 +972,7 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
-                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+                          settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     loop = asyncio.get_running_loop()
     loop.call_later(0.1, cache.put, HEADER, "theorem elsewhere (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -991,10 +991,10 @@ def _watch_engine(*, parallel_alternatives: bool, prover_delay: float):
     prover = _RoomyProver(False, log, delay=prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",),
+    options = search_settings(budget=budget, portfolio=("auto_ok",),
                             speculation="full" if parallel_alternatives else "prefetch")
     engine = SearchEngine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
-                          recorder=MemoryRecorder(), cache=cache, options=options)
+                          recorder=MemoryRecorder(), cache=cache, settings=options)
     return cache, prover, engine
 
 
@@ -1077,7 +1077,7 @@ async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_sub
     prover = _InformalRecordingProver()
     budget = BudgetConfig(root_whole_proof_attempts=2, prover_samples_per_goal=1, self_corrections=0, max_depth=1)
     engine = SearchEngine(SketchesCompile(), _OneSketch(), prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prover_samples_per_call=1))
+                          settings=search_settings(budget=budget, portfolio=(), prover_samples_per_call=1))
     await asyncio.wait_for(engine.prove(problem), timeout=5)
     roots = [informal for name, informal in prover.informal_of if name == "theorem p (x "]
     subgoals = [informal for name, informal in prover.informal_of if name != "theorem p (x "]
@@ -1089,7 +1089,7 @@ async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_tha
     problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
     engine = SearchEngine(CountingVerifier(), None, ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget))
+                          settings=search_settings(budget=budget))
     result = await asyncio.wait_for(engine.prove(problem), timeout=5)
     assert result.proved
 
