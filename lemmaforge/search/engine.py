@@ -95,10 +95,7 @@ class SearchEngine:
         settings: Settings | None = None, on_update: Callable[[ProofTree], None] | None = None,
         cache: SubgoalCache | None = None,
     ) -> None:
-        self.verifier = verifier
-        self.planner = planner
-        self.prover = prover
-        self.recorder = recorder
+        self.verifier, self.planner, self.prover, self.recorder = verifier, planner, prover, recorder
         # budgets, audit, `[search]` and the check timeout: the run's configuration, one type per concern
         self.settings = settings or Settings()
         self.on_update = on_update
@@ -151,13 +148,10 @@ class _Run(TreeJournal):
         settings = engine.settings
         self.limits, self.config, self.audit_config = settings.budget, settings.search, settings.audit
         self.check_timeout = settings.verifier.timeout
-        search = settings.search
-        self.portfolio = tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO
-        self.verifier = engine.verifier
-        self.recorder = engine.recorder
-        self.on_update = engine.on_update
-        self.problem = problem
-        self.run_id = run_id
+        portfolio = settings.search.portfolio
+        self.portfolio = tuple(portfolio) if portfolio is not None else automation.DEFAULT_PORTFOLIO
+        self.verifier, self.recorder, self.on_update = engine.verifier, engine.recorder, engine.on_update
+        self.problem, self.run_id = problem, run_id
         self.original = problem.header + problem.statement
         theorem = lean_syntax.last_theorem(problem.statement)
         split = theorem.start if theorem is not None else 0

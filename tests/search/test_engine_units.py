@@ -719,7 +719,7 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     assert all(a.code == result.proof for a in root_assemblies)
 
 
-# --- alternative sketches beside each other ([search] parallel_alternatives) -------------------------
+# --- alternative sketches beside each other ([search] speculation = "full") -------------------------
 
 
 class _TwoAlternatives:
