@@ -172,6 +172,10 @@ class SimProver:
     latency: float
     p_solve: float
     counter: dict[str, int] = field(default_factory=dict)
+    corrects = True
+
+    def has_room(self) -> bool:  # no requests ahead of need in this simulation
+        return False
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[SimCandidate]:
         await self.llm.use(self.latency)
@@ -195,6 +199,9 @@ class SimPlanner:
     llm: Resource
     latency: float
     steps: int
+
+    def has_room(self) -> bool:
+        return False
 
     async def draft(self, header: str, statement: str, informal: str | None = None, n: int = 1, *,
                     avoid: Sequence[str] = ()) -> list[SimSketch]:

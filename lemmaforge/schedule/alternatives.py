@@ -22,7 +22,7 @@ from lemmaforge.lean import priority as lean_priority
 from lemmaforge.schedule.ahead import Ahead, RequestsAhead
 from lemmaforge.search.assemble import Solution
 from lemmaforge.search.budget import Budget, BudgetExhausted, Provisional, first_leaf
-from lemmaforge.search.interfaces import Generated, SearchRun
+from lemmaforge.search.interfaces import Generated, PlannerLike, SearchRun
 from lemmaforge.search.tree import Node
 
 # How often a goal with alternative sketches left looks for room to start the next one beside the
@@ -171,10 +171,7 @@ class Alternatives:
         finally:
             self.order.leave(rank)
 
-    def _room_beside(self, planner: object) -> bool:
+    def _room_beside(self, planner: PlannerLike) -> bool:
         """Whether the next alternative may start beside a running one: Lean and the planner idle
         enough that its work takes nothing from work that is needed."""
-        if not self.search.lean.has_room():
-            return False
-        room = getattr(planner, "has_room", None)
-        return callable(room) and bool(room())
+        return self.search.lean.has_room() and planner.has_room()

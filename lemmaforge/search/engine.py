@@ -366,9 +366,7 @@ class _Run(TreeJournal):
         solution = await self._race(node, generations, "prover", failures)
         if solution is not None:
             return solution
-        # A prover that says it does not correct (a family not trained on Lean's errors) is not
-        # asked: a request that sends nothing must not be charged as an LLM call.
-        rounds = self.limits.self_corrections if getattr(prover, "corrects", True) else 0
+        rounds = self.limits.self_corrections if prover.corrects else 0
         for _round in range(rounds):
             fixable = [(c, r) for c, r in failures if r.errors]
             if not fixable:

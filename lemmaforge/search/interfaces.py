@@ -63,6 +63,10 @@ class CandidateLike(Protocol):
 
 
 class PlannerLike(Protocol):
+    def has_room(self) -> bool:
+        """Whether a request sent now would not wait behind others (work ahead of need only goes
+        then: search/schedule); a planner that cannot say has none."""
+
     async def draft(
         self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
     ) -> Sequence[SketchLike]: ...
@@ -79,6 +83,14 @@ class ProverLike(Protocol):
     theorem itself when the problem has one and the method names that parameter."""
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
+
+    def has_room(self) -> bool:
+        """As `PlannerLike.has_room`."""
+
+    @property
+    def corrects(self) -> bool:
+        """Whether `correct` may be asked (a family not trained on Lean's errors is not: a request
+        that sends nothing must not be charged as an LLM call)."""
 
     # `candidate`: one this prover returned (the agents' Prover reads its statement and history).
     # `errors`: Lean's `Message`s on the file the candidate was checked as (start and end of each);

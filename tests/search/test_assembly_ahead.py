@@ -15,6 +15,7 @@ from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 from tests.search.scenarios import search_settings
 
@@ -169,7 +170,7 @@ class _Candidate:
         self.code, self.body, self.raw, self.call_id = code, body, "", None
 
 
-class _Planner:
+class _Planner(AgentStandIn):
     """Sketches any statement with one `have` (a hole) and the closing `sorry` (a second hole)."""
 
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
@@ -181,7 +182,7 @@ class _Planner:
         return []
 
 
-class _Prover:
+class _Prover(AgentStandIn):
     """Fails the root sketch's holes (so each is sketched again), proves the holes below them. A
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
     (even) answers late, so the first is solved when its candidate's check goes out."""

@@ -16,11 +16,12 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.budget import BudgetExhausted, first_leaf
 from lemmaforge.search.engine import SearchEngine
+from tests.fakes.agents import AgentStandIn
 from tests.search.scenarios import search_settings
 from tests.search.test_assembly_ahead import HEADER, ROOT, _Candidate, _Planner, _TimedVerifier
 
 
-class _FailingProver:
+class _FailingProver(AgentStandIn):
     def __init__(self) -> None:
         self.calls = 0
 

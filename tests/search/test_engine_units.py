@@ -18,6 +18,7 @@ from lemmaforge.search.automation import first_combinator
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 from tests.search.scenarios import search_settings
 
@@ -105,7 +106,7 @@ class CountingVerifier(CheckOnlyVerifier):
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
 
 
-class ScriptedProver:
+class ScriptedProver(AgentStandIn):
     def __init__(self, bodies: list[str], delays: list[float]) -> None:
         self.bodies, self.delays, self.calls = bodies, delays, 0
 
@@ -204,7 +205,7 @@ class _BrokenProver(ScriptedProver):
         return await super().prove(header, lemma_statement, n)
 
 
-class _OneSketch:
+class _OneSketch(AgentStandIn):
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
         sketch = ("theorem p (x : ℕ) : x = x := by\n  have h1 : Easy x := by sorry\n"
                   "  have h2 : Hard x := by sorry\n  sorry\n")
@@ -352,7 +353,7 @@ _THREE_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by 
                 "  have h2 : 0 + x = x := by sorry\n  sorry\n")
 
 
-class _SketchOnce:
+class _SketchOnce(AgentStandIn):
     """Drafts one sketch (two holes, or `holes`); counts its calls."""
 
     def __init__(self, holes: int = 2) -> None:
@@ -722,7 +723,7 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
 # --- alternative sketches beside each other ([search] speculation = "full") -------------------------
 
 
-class _TwoAlternatives:
+class _TwoAlternatives(AgentStandIn):
     """The first sketch's hole is stuck (its prover answers late, wrongly); the second's closes."""
 
     def __init__(self, room: bool) -> None:
@@ -1097,13 +1098,13 @@ async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_tha
 def test_takes_informal_reads_the_provers_own_signature():
     from lemmaforge.search.interfaces import takes_informal
 
-    class Keyword:
+    class Keyword(AgentStandIn):
         async def prove(self, header, lemma_statement, n=1, *, informal=None): ...
 
-    class Positional:
+    class Positional(AgentStandIn):
         async def prove(self, header, lemma_statement, n=1, informal=None): ...
 
-    class OnlyKwargs:  # **sampling would send it to the model as a sampling parameter: not given
+    class OnlyKwargs(AgentStandIn):  # **sampling would send it to the model as a sampling parameter: not given
         async def prove(self, header, lemma_statement, n=1, **sampling): ...
 
     assert takes_informal(Keyword()) and takes_informal(Positional())

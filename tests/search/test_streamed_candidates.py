@@ -9,6 +9,7 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
 from lemmaforge.schedule.feed import CandidateFeed
 from lemmaforge.search.engine import SearchEngine
+from tests.fakes.agents import AgentStandIn
 from tests.search.scenarios import search_settings
 from tests.search.test_engine_units import (
     PROBLEM,
@@ -19,7 +20,7 @@ from tests.search.test_engine_units import (
 )
 
 
-class StreamingProver:
+class StreamingProver(AgentStandIn):
     """One request's samples complete at the scheduled seconds; each is told to `on_candidate`
     as it does, and the request answers with all of them after the last."""
 

@@ -44,6 +44,7 @@ from lemmaforge.training.rewards import sketch_and_proof, structure_consistency_
 from lemmaforge.training.rows import COT_SECTIONS, KINDS, ROW_KEYS
 from lemmaforge.training.sft import validate_sft_rows
 from tests.conftest import REFERENCE_PROOFS
+from tests.fakes.agents import AgentStandIn
 
 HOLDOUT = "minif2f:test"
 PLAN = "PLAN: both variables are positive, so their product is; then clear the logarithms."
@@ -427,14 +428,14 @@ def test_export_of_an_engine_run(tmp_path, pairs):
     sketch, _ = pair.sketch()
     raw = planner_output(PLAN, sketch)
 
-    class Planner:
+    class Planner(AgentStandIn):
         async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
             return [SimpleNamespace(code=sketch, informal=PLAN, raw=raw, call_id=None)]
 
         async def correct(self, *a, **k):
             return []
 
-    class Prover:  # fails on the root; the holes are closed by automation
+    class Prover(AgentStandIn):  # fails on the root; the holes are closed by automation
         async def prove(self, header, lemma_statement, n=1):
             return [SimpleNamespace(code="", body="bogus_tactic", raw="```lean4\nbogus_tactic\n```", call_id=None)]
 
