@@ -156,6 +156,7 @@ class SimCandidate:
     body: str | None
     raw: str = ""
     call_id: str | None = None
+    aux: str = ""
 
 
 @dataclass

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Severity
 from lemmaforge.search.assemble import Solution
 from lemmaforge.search.interfaces import CandidateLike
 
 
-def aux(candidate: Any) -> str:
-    """The helper declarations a candidate's model wrote before its theorem ("" for none, and for
-    candidates of provers that do not keep them: `aux` is optional in `CandidateLike`)."""
-    text = getattr(candidate, "aux", "")
-    return text.strip("\n") if isinstance(text, str) else ""
+def aux(candidate: CandidateLike) -> str:
+    """The helper declarations a candidate's model wrote before its theorem ("" for none)."""
+    return candidate.aux.strip("\n")
 
 
 def candidate_file(header: str, lemma: str, candidate: CandidateLike) -> str:

@@ -56,6 +56,9 @@ class CandidateLike(Protocol):
     def body(self) -> str | None: ...  # the tactic proof, dedented
 
     @property
+    def aux(self) -> str: ...  # helper declarations its model wrote before its theorem ("" for none)
+
+    @property
     def raw(self) -> str: ...
 
     @property

@@ -167,7 +167,7 @@ def test_the_file_started_ahead_is_the_one_assemble_checks_first_lemmas_included
 
 class _Candidate:
     def __init__(self, code: str, body: str | None) -> None:
-        self.code, self.body, self.raw, self.call_id = code, body, "", None
+        self.code, self.body, self.raw, self.call_id, self.aux = code, body, "", None, ""
 
 
 class _Planner(AgentStandIn):

@@ -87,6 +87,7 @@ class Candidate:
     body: str | None
     raw: str = ""
     call_id: str | None = None
+    aux: str = ""
 
 
 class CountingVerifier(CheckOnlyVerifier):

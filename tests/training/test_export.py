@@ -437,7 +437,8 @@ def test_export_of_an_engine_run(tmp_path, pairs):
 
     class Prover(AgentStandIn):  # fails on the root; the holes are closed by automation
         async def prove(self, header, lemma_statement, n=1):
-            return [SimpleNamespace(code="", body="bogus_tactic", raw="```lean4\nbogus_tactic\n```", call_id=None)]
+            return [SimpleNamespace(code="", body="bogus_tactic", raw="```lean4\nbogus_tactic\n```", call_id=None,
+                                    aux="")]
 
         async def correct(self, *a, **k):
             return []
