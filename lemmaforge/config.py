@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lemmaforge.errors import InputError
 
@@ -190,23 +190,29 @@ class SearchConfig(BaseModel):
     # is checked beside an unanswered earlier one only when Lean has room; 2 spends Lean time on
     # candidates a won race did not need (docs/performance.md, "Check queue").
     race_window: int = Field(default=1, ge=1)
-    # Start a goal's next model request before the search needs it, while the endpoint has room
-    # (fewer requests in flight than half its `concurrency`): the prover's while automation runs,
-    # the planner's sketch while the prover's candidates are checked, the next alternative sketch
-    # while one is tried. A request is charged to `budget.llm_calls` when it is sent (never the
-    # budget's last unit); one that is not needed is aborted and reported unused (`prefetched_unused`).
-    # While Lean has room, the checks of such answers start ahead too, under the same rule
-    # (`checks_ahead_unused`). See search/budget.py.
-    # Off: strictly one step after another (a GPU-bound run gains nothing from it).
-    prefetch: bool = True
-    # While Lean and the planner both have room, a goal's next alternative sketch starts beside the
-    # one being tried instead of after it fails; its Lean work is held behind the earlier one's (sent
-    # only when nothing else waits). The first to close the goal wins. It shortens the end of a bench
-    # (the last searches' chains). What it sends before its turn is charged as it is sent (never the
-    # budget's last unit) and reported unused (`speculative_calls` / `speculative_checks`) when an
-    # earlier alternative closed the goal. Off by default: it spends budget on work a one-at-a-time
-    # search may never need, and which alternative's proof comes back can depend on timing.
-    parallel_alternatives: bool = False
+    # When the search's work runs (lemmaforge/schedule/; measurements in docs/performance.md,
+    # "Speculation"). "off": each step when the one before it is done, nothing held or started
+    # ahead. "prefetch": a goal's next model request starts before the step that needs it while
+    # the endpoint has room, its answer's checks too while Lean has room; a prover's candidates are
+    # checked as each sample completes; a sketch's assembly starts beside the check that would
+    # complete it; checks are ordered by the search's progress (a later candidate or hole held
+    # behind earlier ones). "full": also the next alternative sketch beside the current one while
+    # Lean and the planner have room. Work started ahead is charged to its budget when it is sent
+    # (never the budget's last unit) and reported unused when it was not taken.
+    speculation: Literal["off", "prefetch", "full"] = "prefetch"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _replaced_keys(cls, data: Any) -> Any:
+        """`prefetch` and `parallel_alternatives` were replaced by `speculation`: refused with the
+        new key's name rather than mapped, so that a config never means two things."""
+        if isinstance(data, dict):
+            for old in ("prefetch", "parallel_alternatives"):
+                if old in data:
+                    raise ValueError(
+                        f"[search] {old} was replaced by [search] speculation = \"off\" | \"prefetch\" | \"full\""
+                    )
+        return data
 
 
 class Settings(BaseModel):

@@ -39,7 +39,7 @@ from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
 from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions, SearchResult, store_lookup
+from lemmaforge.search.interfaces import SearchResult, store_lookup
 from lemmaforge.search.tree import ProofTree
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
@@ -285,7 +285,7 @@ def resolve_endpoints(
     return settings.model_copy(update=updates) if updates else settings
 
 
-async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout: float) -> None:
+async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout: float, admitted: bool = False) -> None:
     """One Lean check of the problem as given (its proof `sorry`): the verifier answers and the
     statement elaborates. Lean's `sorry` warning is expected; any error is not:
 
@@ -294,10 +294,12 @@ async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout
     - any other error: `StatementInvalid` ("statement does not compile: …"), the problem's fault.
 
     A check that times out or crashes proves nothing either way: the search goes on (its own
-    checks say more). Backend failures propagate as the verifier raised them."""
-    admit = getattr(verifier, "admit", None)
-    if admit is not None:  # the dataset gate first (DatasetRejected, exit 2): then its context is trusted
-        admit(problem.header + problem.statement, row=problem.name)
+    checks say more). Backend failures propagate as the verifier raised them. The dataset gate
+    admits the problem first (DatasetRejected, exit 2; then its context is trusted by the gated
+    verifier) unless `admitted` (`preflight` admitted it before probing anything): once per
+    problem, and the search does not admit it again."""
+    if not admitted:
+        _admit(verifier, problem)
     result = await verifier.check(problem.header + problem.statement, timeout=timeout)
     errors = result.errors
     if not errors:
@@ -311,6 +313,13 @@ async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout
             fix="build Mathlib in the verifier's project (`lemmaforge setup`, then `lemmaforge doctor`)",
         )
     raise StatementInvalid(first.format(), problem=problem.name)
+
+
+def _admit(verifier: Verifier, problem: ProblemRecord) -> None:
+    """The dataset gate (lean/gate.py) on the problem's text, where the verifier is gated."""
+    admit = getattr(verifier, "admit", None)
+    if admit is not None:
+        admit(problem.header + problem.statement, row=problem.name)
 
 
 async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float) -> None:
@@ -335,11 +344,9 @@ async def preflight(
     prover's preset is settled (`resolve_endpoints`, told to `say`), and the statement compiles
     (`check_statement`). Raises what those raise (one line each). Returns the settings the run
     uses and the Lean requests it sent (1), which the run's budget is charged with."""
-    admit = getattr(services.verifier, "admit", None)
-    if admit is not None:  # the dataset gate is pure text: refuse a bad file before probing anything
-        admit(problem.header + problem.statement, row=problem.name)
+    _admit(services.verifier, problem)  # pure text: refuse a bad file before probing anything
     settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=say)
-    await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+    await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout, admitted=True)
     return settings, 1
 
 
@@ -361,10 +368,6 @@ class _RunTally:
             record = replace(record, summary={**record.summary, "prompt_tokens": self.prompt_tokens,
                                                "completion_tokens": self.completion_tokens})
         self.inner.emit(record)
-
-
-def search_options(settings: Settings) -> SearchOptions:
-    return SearchOptions.from_settings(settings)
 
 
 async def prove_problem(
@@ -390,7 +393,7 @@ async def prove_problem(
     tally = _RunTally(services.recorder, run_id)
     planner, prover = agents_for_run(replace(services, recorder=tally), settings, run_id)
     engine = SearchEngine(
-        services.verifier, planner, prover, recorder=tally, options=search_options(settings),
+        services.verifier, planner, prover, recorder=tally, settings=settings,
         on_update=on_update, cache=SubgoalCache(store_lookup(services.recorder)),
     )
     config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))

@@ -487,8 +487,8 @@ async def e2e(args: argparse.Namespace) -> dict[str, Any]:
                        "root_whole_proof_attempts": args.samples, "max_depth": args.depth,
                        "sketch_alternatives": 2, "sketch_corrections": 0, "self_corrections": 0,
                        "wall_seconds": 36_000},
-            "search": {"prover_samples_per_call": 0, "race_window": args.race_window, "prefetch": not args.no_prefetch,
-                       "parallel_alternatives": args.parallel_alternatives},
+            "search": {"prover_samples_per_call": 0, "race_window": args.race_window,
+                       "speculation": args.speculation},
             "db_url": f"sqlite:///{db}",
         }, environ={})
         verifier = KiminaVerifier.from_config(settings.verifier, retry=RetryPolicy(attempts=3, initial_wait=0.1))
@@ -733,9 +733,8 @@ def main() -> None:
                    help="tokens per server-sent event of a streamed request (vLLM's --stream-interval; its default is 1)")
     p.add_argument("--no-stream", action="store_true",
                    help="[prover] stream_samples = false: a request's candidates are checked when its last sample is done")
-    p.add_argument("--no-prefetch", action="store_true", help="[search] prefetch = false: model requests one step after another")
-    p.add_argument("--parallel-alternatives", action="store_true",
-                   help="[search] parallel_alternatives = true: the next sketch beside the current one while Lean has room")
+    p.add_argument("--speculation", choices=("off", "prefetch", "full"), default="prefetch",
+                   help="[search] speculation (lemmaforge/schedule/): off = one step after another")
     p.add_argument("--kimina-concurrency", type=int, default=128)
     p.add_argument("--profile-bins", type=int, default=10, help="slices of the wall-time profile (40: the tail in detail)")
     p.add_argument("--overhead", action="store_true", help="also measure engine CPU per goal node (100/1k/10k)")

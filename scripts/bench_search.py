@@ -38,12 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lemmaforge.config import BudgetConfig  # noqa: E402
+from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord, Record  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
-from lemmaforge.search.interfaces import SearchOptions  # noqa: E402
 
 HEADER = "import Mathlib\n\nopen Real Nat\n\n"
 
@@ -166,6 +165,7 @@ class SimCandidate:
     body: str | None
     raw: str = ""
     call_id: str | None = None
+    aux: str = ""
 
 
 @dataclass
@@ -182,6 +182,10 @@ class SimProver:
     latency: float
     p_solve: float
     counter: dict[str, int] = field(default_factory=dict)
+    corrects = True
+
+    def has_room(self) -> bool:  # no requests ahead of need in this simulation
+        return False
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[SimCandidate]:
         await self.llm.use(self.latency)
@@ -205,6 +209,9 @@ class SimPlanner:
     llm: Resource
     latency: float
     steps: int
+
+    def has_room(self) -> bool:
+        return False
 
     async def draft(self, header: str, statement: str, informal: str | None = None, n: int = 1, *,
                     avoid: Sequence[str] = ()) -> list[SimSketch]:
@@ -266,7 +273,7 @@ async def run(s: Scenario) -> dict[str, Any]:
     async def solve(i: int) -> None:
         engine = SearchEngine(verifier, SimPlanner(llm, s.llm_latency, s.steps),
                               SimProver(llm, s.llm_latency, s.p_solve), recorder=recorder,
-                              options=SearchOptions(budget=budget, portfolio=()))
+                              settings=Settings(budget=budget, search=SearchConfig(portfolio=[])))
         i += s.first
         statement = f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
         problem = ProblemRecord(f"sim/p_{i}", f"p_{i}", HEADER, statement)

@@ -116,3 +116,29 @@ async def single_closer(closes: Callable[[str], Awaitable[bool]], tactics: Seque
                 task.cancel()
         # let the cancelled checks unwind (their exceptions are theirs: retrieve, do not raise)
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def on_lemma(
+    closes: Callable[[str], Awaitable[tuple[bool, CheckResult]]], tactics: Sequence[str]
+) -> tuple[AutomationOutcome, str]:
+    """The portfolio as ONE check of the standalone lemma (`closes(tactic)`: the lemma proved by
+    `tactic` checks, and its check); when it closes the goal, the single tactic that does
+    (`single_closer`) is the proof. Returns the outcome and the proof text its attempt records
+    (the portfolio's, when no single tactic is found or it failed)."""
+    proof = first_combinator(tactics) if len(tactics) > 1 else tactics[0]
+    closed, result = await closes(proof)
+    error = None if closed else (result.error or "; ".join(m.data for m in result.errors[:2]) or result.status.value)
+    checks = 1
+    if closed and len(tactics) > 1:
+        # The portfolio is never the proof: the one tactic that closes the goal is (each check
+        # through the run's door, so each is counted in the budget).
+        async def single(tactic: str) -> bool:
+            return (await closes(tactic))[0]
+
+        found, n = await single_closer(single, tactics)
+        checks += n
+        if found is None:
+            error = "the portfolio closed the goal but no single tactic of it did"
+        else:
+            proof = found
+    return AutomationOutcome(proof if error is None else None, checks, list(tactics), error, result), proof

@@ -1,5 +1,6 @@
 """What the search engine takes and gives back: the agent-layer Protocols it talks to (planner,
-prover and their outputs), its options, and its result types.
+prover and their outputs), the schedule hooks, and its result types. Its configuration is
+config.py's (`Settings`: `budget`, `audit`, `search`, `verifier.timeout`).
 
 Kept apart from `engine.py` so that callers (services, bench, training) can name these types
 without reading the search loop, and the engine module stays about the search itself.
@@ -7,16 +8,25 @@ without reading the search loop, and the engine module stays about the search it
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeGuard
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, TypeVar
 
 from lemmaforge.callables import takes_keyword
-from lemmaforge.config import AuditConfig, BudgetConfig, Settings
+from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.audit import AuditReport
-from lemmaforge.search import automation
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.tree import ProofTree
+
+if TYPE_CHECKING:
+    from lemmaforge.records import Strategy
+    from lemmaforge.search.assemble import Solution
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+    from lemmaforge.search.cache import SubgoalCache
+    from lemmaforge.search.tree import Node
+
+T = TypeVar("T")
 
 # --- what the engine needs from the agent layer ----------------------------------------------------
 
@@ -46,6 +56,9 @@ class CandidateLike(Protocol):
     def body(self) -> str | None: ...  # the tactic proof, dedented
 
     @property
+    def aux(self) -> str: ...  # helper declarations its model wrote before its theorem ("" for none)
+
+    @property
     def raw(self) -> str: ...
 
     @property
@@ -53,6 +66,10 @@ class CandidateLike(Protocol):
 
 
 class PlannerLike(Protocol):
+    def has_room(self) -> bool:
+        """Whether a request sent now would not wait behind others (work ahead of need only goes
+        then: search/schedule); a planner that cannot say has none."""
+
     async def draft(
         self, header: str, statement: str, informal: str | None = None, n: int = 1, *, avoid: Sequence[str] = ()
     ) -> Sequence[SketchLike]: ...
@@ -69,6 +86,14 @@ class ProverLike(Protocol):
     theorem itself when the problem has one and the method names that parameter."""
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
+
+    def has_room(self) -> bool:
+        """As `PlannerLike.has_room`."""
+
+    @property
+    def corrects(self) -> bool:
+        """Whether `correct` may be asked (a family not trained on Lean's errors is not: a request
+        that sends nothing must not be charged as an LLM call)."""
 
     # `candidate`: one this prover returned (the agents' Prover reads its statement and history).
     # `errors`: Lean's `Message`s on the file the candidate was checked as (start and end of each);
@@ -125,7 +150,7 @@ def correct_request(
 # --- results and budgets ---------------------------------------------------------------------------
 
 
-# --- results and options ------------------------------------------------------------------------
+# --- results ------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -172,42 +197,6 @@ class SearchResult:
         }
 
 
-@dataclass(slots=True)
-class SearchOptions:
-    budget: BudgetConfig = field(default_factory=BudgetConfig)
-    audit: AuditConfig = field(default_factory=AuditConfig)
-    portfolio: tuple[str, ...] = automation.DEFAULT_PORTFOLIO
-    check_timeout: float = 120.0
-    tactic_timeout: float = 30.0
-    # Samples per model request: 0 = all of a goal's samples in one request (`n = k`, one prompt
-    # prefill); 1 = one request per sample, each verified the moment it arrives.
-    prover_samples_per_call: int = 0
-    correction_samples: int = 2
-    race_window: int = 1  # see SearchConfig.race_window
-    prefetch: bool = True  # see SearchConfig.prefetch
-    parallel_alternatives: bool = False  # see SearchConfig.parallel_alternatives
-    # Automation on the hole's proof state (one pinned tactic step per tactic) instead of one
-    # check of the standalone lemma on any worker (see SearchConfig.automation).
-    automation_on_proof_state: bool = False
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SearchOptions:
-        search = settings.search
-        return cls(
-            budget=settings.budget,
-            audit=settings.audit,
-            portfolio=tuple(search.portfolio) if search.portfolio is not None else automation.DEFAULT_PORTFOLIO,
-            check_timeout=settings.verifier.timeout,
-            tactic_timeout=search.tactic_timeout,
-            prover_samples_per_call=search.prover_samples_per_call,
-            correction_samples=search.correction_samples,
-            race_window=search.race_window,
-            prefetch=search.prefetch,
-            parallel_alternatives=search.parallel_alternatives,
-            automation_on_proof_state=search.automation == "proof_state",
-        )
-
-
 # --- around the agent and the store -------------------------------------------------------------
 
 
@@ -221,3 +210,115 @@ def store_lookup(recorder: Any) -> Any:
     """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
     subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
     return recorder if callable(getattr(recorder, "cached_proof", None)) else None
+
+
+# --- when work runs: the hooks a schedule implements -------------------------------------------------
+#
+# The engine says WHAT it does (search/engine.py); a schedule says WHEN the work runs. The plain
+# schedule (search/plain.py: each step when the one before it is done, nothing held, nothing
+# ahead) is what `[search] speculation = "off"` runs; lemmaforge/schedule/ implements the same
+# hooks with requests started ahead, streamed candidates, assembly ahead, sibling holding and
+# parallel alternatives. The engine only ever calls these.
+
+# A model request's maker: given where to tell each candidate as its sample completes (None:
+# nowhere; a streaming prover tells its candidates there), it makes the request's coroutine.
+MakeRequest = Callable[[Callable[[CandidateLike], None] | None], Awaitable[Sequence[Any]]]
+Step = Literal["automation", "prover"]
+
+
+class Feed(Protocol):
+    """A request's candidates as they arrive (schedule/feed.py)."""
+
+    def listen(self, listener: Callable[[CandidateLike, float], None]) -> Callable[[], None]: ...
+
+
+class Ranked(Protocol):
+    """Work of one group in rank order (a race's candidates, a sketch's holes): `add` wraps the
+    rank's work (entered now, run in its own task); `end` when the group is settled."""
+
+    def add(self, rank: int, work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]: ...
+
+    def end(self) -> None: ...
+
+
+class GoalSchedule(Protocol):
+    """When one goal's model requests run."""
+
+    def start_provers(self, requests: Sequence[MakeRequest]) -> None:
+        """The goal's prover requests are known (before its automation runs)."""
+
+    def start_draft(self, request: Callable[[], Awaitable[Any]]) -> None:
+        """The goal's next sketch request is known (before the step that may need it)."""
+
+    async def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Solution | None:
+        """Run the goal's `step`; what runs beside it is the schedule's."""
+
+    def prover(self, index: int, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
+        """The answer of the goal's `index`-th prover request (and its candidates' feed, if any)."""
+
+    def request(self, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
+        """The answer of a request the goal makes now (a correction), and its candidates' feed."""
+
+    def draft(self, request: Callable[[], Awaitable[Any]]) -> Awaitable[Generated]:
+        """The answer of the goal's next sketch request."""
+
+    def close(self) -> None:
+        """The goal is settled: what was started for it and not taken is dropped."""
+
+
+class Schedule(Protocol):
+    """When one search's work runs (one per run)."""
+
+    def scope(self) -> AbstractContextManager[object]:
+        """Around the whole search."""
+
+    def goal(self, node: Node) -> GoalSchedule:
+        """A goal's work starts (in the goal's own task)."""
+
+    async def solve_goal(self, node: Node, work: Callable[[], Awaitable[Solution | None]]) -> Solution | None:
+        """The goal's own work (after its cache miss)."""
+
+    async def sketches(
+        self, node: Node, steps: GoalSchedule, one_at_a_time: Callable[[], Awaitable[Solution | None]]
+    ) -> Solution | None:
+        """The goal's alternative sketches; `one_at_a_time` tries them in order."""
+
+    def race(self, window: int) -> Ranked:
+        """A goal's prover candidates, ranked by arrival."""
+
+    def holes(self) -> Ranked:
+        """A sketch's holes, ranked by position."""
+
+    def sketch_opened(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> None: ...
+
+    def hole_solved(self, hole: Node, solution: Solution) -> None: ...
+
+    def sketch_closed(self, sketch: Node) -> None: ...
+
+    def checking(self, goal: Node, would_be: Callable[[], Solution | None]) -> AbstractContextManager[object]:
+        """Within: a check whose success would solve `goal` with `would_be()` is out."""
+
+
+class SearchRun(Protocol):
+    """What a schedule layer sees of one search (search/engine.py `_Run`): its doors and the
+    steps it may start ahead or beside."""
+
+    header: str  # everything before the theorem: the context of every check and prompt
+    theorem: str
+    original: str  # the problem as given (header + statement): what the audit compares to
+    limits: BudgetConfig
+    budget: Budget
+    lean: BudgetedVerifier
+    cache: SubgoalCache
+    planner: PlannerLike | None
+    prover: ProverLike | None
+
+    def generate(self, call: Awaitable[Any]) -> Awaitable[Generated]: ...
+
+    def candidate_code(self, node: Node, candidate: CandidateLike) -> str: ...
+
+    def solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution: ...
+
+    def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]: ...
+
+    def try_sketch(self, node: Node, sketches: Generated) -> Awaitable[Solution | None]: ...

@@ -6,18 +6,23 @@ update callback, never Lean or a model, so the search logic reads without the bo
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from lemmaforge.records import (
     AttemptRecord,
     NodeCreated,
     NodeStatusChanged,
+    ProblemRecord,
+    ProofRecord,
     Recorder,
+    RunFinished,
     Strategy,
     Verdict,
     new_id,
 )
+from lemmaforge.search.budget import Budget, first_leaf
 from lemmaforge.search.tree import Node, ProofTree
 
 
@@ -28,6 +33,32 @@ class TreeJournal:
     recorder: Recorder
     tree: ProofTree
     on_update: Callable[[ProofTree], None] | None
+    budget: Budget
+    problem: ProblemRecord
+    header: str
+
+    def _proof_record(self, node: Node, kind: Literal["whole", "subgoal"], statement: str, key: str, proof: str,
+                      *, depth: int | None, audit: dict[str, Any] | None = None) -> None:
+        """A proof the store keeps: a subgoal's (the subgoal cache's rows) or the whole theorem's."""
+        self.recorder.emit(ProofRecord(
+            self.run_id, new_id(), kind, self.header, statement, key, proof, problem_id=self.problem.problem_id,
+            node_id=node.node_id, strategy=node.strategy, depth=depth, audit=audit or {},
+        ))
+
+    def failed(self, exc: BaseException) -> BaseException:
+        """The run ended on `exc` (an endpoint or verifier that stayed down, a bug, Ctrl-C): closed
+        in the record with what it had spent, instead of being left "running". Returns the error
+        the caller must see and map to its exit code: an error inside a sketch's TaskGroup arrives
+        wrapped in an exception group, never to be read as "unhandled errors in a TaskGroup"."""
+        error = first_leaf(exc)
+        cancelled = isinstance(error, asyncio.CancelledError | KeyboardInterrupt)
+        self._cancel_open()
+        stats = self.budget.stats
+        self.recorder.emit(RunFinished(
+            self.run_id, "cancelled" if cancelled else "failed",
+            {"error": f"{type(error).__name__}: {error}"[:500], "calls": stats.llm_calls, "checks": stats.checks},
+        ))
+        return error
 
     # -- tree bookkeeping and records --------------------------------------------------------------
 

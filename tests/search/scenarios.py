@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from lemmaforge.config import BudgetConfig, SearchConfig, Settings
 from lemmaforge.db import Store
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -88,3 +89,11 @@ def read_back(store: Store, run_id: str) -> tuple[Any, Any, Any, Any]:
 
 def goal_nodes(tree: Any, depth: int | None = None) -> list[dict[str, Any]]:
     return [d for _, d in tree.nodes(data=True) if d["kind"] == "goal" and (depth is None or d["depth"] == depth)]
+
+
+def search_settings(*, budget: BudgetConfig | None = None, portfolio: tuple[str, ...] | None = None,
+                    **search: Any) -> Settings:
+    """The engine's configuration for a test: `budget`, the automation `portfolio` (None: the
+    built-in one; (): none) and other `[search]` keys."""
+    return Settings(budget=budget or BudgetConfig(),
+                    search=SearchConfig(portfolio=list(portfolio) if portfolio is not None else None, **search))

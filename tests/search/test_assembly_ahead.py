@@ -1,4 +1,4 @@
-"""A sketch's assembly started ahead, beside the check that would complete it (search/assembly_ahead.py):
+"""A sketch's assembly started ahead, beside the check that would complete it (schedule/assembly_ahead.py):
 the unit on its own, with a recording stand-in for the budgeted verifier, then in the engine."""
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.lean import judge
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
+from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
-from lemmaforge.search.assembly_ahead import AssemblyAhead
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
@@ -166,10 +167,10 @@ def test_the_file_started_ahead_is_the_one_assemble_checks_first_lemmas_included
 
 class _Candidate:
     def __init__(self, code: str, body: str | None) -> None:
-        self.code, self.body, self.raw, self.call_id = code, body, "", None
+        self.code, self.body, self.raw, self.call_id, self.aux = code, body, "", None, ""
 
 
-class _Planner:
+class _Planner(AgentStandIn):
     """Sketches any statement with one `have` (a hole) and the closing `sorry` (a second hole)."""
 
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
@@ -181,7 +182,7 @@ class _Planner:
         return []
 
 
-class _Prover:
+class _Prover(AgentStandIn):
     """Fails the root sketch's holes (so each is sketched again), proves the holes below them. A
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
     (even) answers late, so the first is solved when its candidate's check goes out."""
@@ -246,7 +247,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
     engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False,
+                          settings=search_settings(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
 

@@ -34,7 +34,7 @@ async def test_bench_e2e_tiny_run_is_consistent(tmp_path: Path) -> None:
     args = argparse.Namespace(
         repls=4, llm_slots=16, problems=3, concurrent_problems=3, scale=0.01, seed=3, steps=2, depth=1,
         samples=2, p_solve=1.0, tokens_per_s=400.0, cot=False, batch_size=4, kimina_concurrency=8, spread_requests=4,
-        profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, no_prefetch=False, parallel_alternatives=False,
+        profile_bins=5, db=str(tmp_path / "kept.db"), race_window=2, speculation="prefetch",
         world=2, no_stream=False, stream_interval=16,
     )
     row = await bench_e2e.e2e(args)

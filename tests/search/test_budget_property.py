@@ -71,8 +71,7 @@ def world(seed: int) -> dict[str, Any]:
         "search": {
             "prover_samples_per_call": rng.choice([0, 1]),
             "automation": rng.choice(["lemma", "proof_state"]),
-            "parallel_alternatives": rng.random() < 0.5,
-            "prefetch": rng.random() < 0.5,
+            "speculation": rng.choice(["off", "prefetch", "full"]),
         },
         "hard_provable": rng.random() < 0.6,
         "closing_provable": rng.random() < 0.7,

@@ -16,11 +16,12 @@ from lemmaforge.config import BudgetConfig
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.budget import BudgetExhausted, first_leaf
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions
+from tests.fakes.agents import AgentStandIn
+from tests.search.scenarios import search_settings
 from tests.search.test_assembly_ahead import HEADER, ROOT, _Candidate, _Planner, _TimedVerifier
 
 
-class _FailingProver:
+class _FailingProver(AgentStandIn):
     def __init__(self) -> None:
         self.calls = 0
 
@@ -47,7 +48,7 @@ async def test_a_budget_exhausted_below_nested_sketches_is_the_stop_reason(llm_c
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=3, llm_calls=llm_calls)
     engine = SearchEngine(_TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prefetch=False))
+                          settings=search_settings(budget=budget, portfolio=(), speculation="off"))
     result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=20)
     assert not result.proved
     assert result.stop_reason == "llm_calls budget exhausted"

@@ -17,9 +17,10 @@ from lemmaforge.search.assemble import align_holes, proof_body
 from lemmaforge.search.automation import first_combinator
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchOptions
 from lemmaforge.search.tree import ProofTree
+from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
 
@@ -86,6 +87,7 @@ class Candidate:
     body: str | None
     raw: str = ""
     call_id: str | None = None
+    aux: str = ""
 
 
 class CountingVerifier(CheckOnlyVerifier):
@@ -105,7 +107,7 @@ class CountingVerifier(CheckOnlyVerifier):
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
 
 
-class ScriptedProver:
+class ScriptedProver(AgentStandIn):
     def __init__(self, bodies: list[str], delays: list[float]) -> None:
         self.bodies, self.delays, self.calls = bodies, delays, 0
 
@@ -128,8 +130,8 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     prover = ScriptedProver(["bad", "bad", "ok", "ok"], [0.0, 0.0, 0.01, 5.0])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
     candidate_checks = [c for c in verifier.checked if "#print axioms" not in c and "#check @" not in c]
@@ -144,8 +146,8 @@ async def test_llm_budget_stops_the_search_cleanly():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved
     assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
@@ -156,7 +158,7 @@ async def test_wall_time_budget_cancels_in_flight_work():
     verifier = CountingVerifier(delay=10)
     prover = ScriptedProver(["ok"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=2, wall_seconds=0.2)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=SearchOptions(budget=budget))
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=search_settings(budget=budget))
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert not result.proved and "wall time" in result.stop_reason
     assert result.seconds < 2
@@ -165,10 +167,9 @@ async def test_wall_time_budget_cancels_in_flight_work():
 @pytest.mark.parametrize("status", [CheckStatus.TIMEOUT, CheckStatus.CRASHED])
 async def test_infrastructure_failures_are_not_cached(status):
     verifier = CountingVerifier()
-    engine = SearchEngine(verifier, None, None, recorder=MemoryRecorder())
-    from lemmaforge.search.engine import _Run
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
 
-    run = _Run(engine, PROBLEM, "r")
+    lean = BudgetedVerifier(verifier, Budget(BudgetConfig()), timeout=5)  # every run's Lean door
     calls = 0
 
     async def flaky(code, *, timeout=None):
@@ -177,8 +178,8 @@ async def test_infrastructure_failures_are_not_cached(status):
         return CheckResult(status)
 
     verifier.check = flaky  # type: ignore[method-assign]
-    await run._check("x")
-    await run._check("x")
+    await lean.check("x")
+    await lean.check("x")
     assert calls == 2
 
 
@@ -189,8 +190,8 @@ async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
     verifier = CountingVerifier()
     prover = ScriptedProver(["bad1", "bad2"], [0.05])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=2, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=1)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved and "llm_calls" in result.stop_reason
     assert prover.calls == result.stats.llm_calls == 2
@@ -205,7 +206,7 @@ class _BrokenProver(ScriptedProver):
         return await super().prove(header, lemma_statement, n)
 
 
-class _OneSketch:
+class _OneSketch(AgentStandIn):
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
         sketch = ("theorem p (x : ℕ) : x = x := by\n  have h1 : Easy x := by sorry\n"
                   "  have h2 : Hard x := by sorry\n  sorry\n")
@@ -229,7 +230,7 @@ async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
     engine = SearchEngine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
-                          options=SearchOptions(budget=budget, portfolio=()))
+                          settings=search_settings(budget=budget, portfolio=()))
     with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
         await engine.prove(PROBLEM)
     finished = recorder.of_type(RunFinished)
@@ -268,7 +269,7 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
     prover = ScriptedProver(["ok"], [0.05])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, options=SearchOptions(budget=budget))
+    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=search_settings(budget=budget))
     result = await engine.prove(PROBLEM)
     assert result.proved
     from lemmaforge.records import AttemptRecord
@@ -309,8 +310,8 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
     verifier = RaceRecordingVerifier(delay=0.02)
     prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
     budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=3, race_window=window)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=3, race_window=window)
+    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     assert seen[:3] == [(rank, rank >= window) for rank in range(3)]
@@ -339,7 +340,7 @@ async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved(
 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
     engine = SearchEngine(HoleVerifier(), _OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=()))
+                          settings=search_settings(budget=budget, portfolio=()))
     await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,
     # with nothing else waiting here, sends them anyway)
@@ -353,7 +354,7 @@ _THREE_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by 
                 "  have h2 : 0 + x = x := by sorry\n  sorry\n")
 
 
-class _SketchOnce:
+class _SketchOnce(AgentStandIn):
     """Drafts one sketch (two holes, or `holes`); counts its calls."""
 
     def __init__(self, holes: int = 2) -> None:
@@ -419,8 +420,8 @@ def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool,
     prover = _RoomyProver(prover_room, log, prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=prefetch)
-    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
+    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options)
     return engine, prover, log
 
 
@@ -444,13 +445,27 @@ async def test_the_provers_request_starts_while_automation_is_checked_and_is_cha
     assert stats.llm_calls == 4 == prover.calls + 1  # the sketch and three prover requests, each once
 
 
+def _requests_ahead(engine):
+    """A search's requests ahead (schedule/ahead.py) on the engine's verifier and budget."""
+    from lemmaforge.schedule.ahead import RequestsAhead
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+
+    budget = Budget(engine.settings.budget)
+    lean = BudgetedVerifier(engine.verifier, budget, timeout=5)
+
+    async def generate(call):
+        from lemmaforge.search.interfaces import Generated
+
+        return Generated(await budget.call(call))
+
+    return RequestsAhead(budget, lean, generate, enabled=True)
+
+
 def _ahead_behind_two_holes():
     """A search's RequestsAhead (Lean without room), and a sketch's hole group with holes 0 and 1
     open: work for hole 2 is held, two siblings from its turn."""
-    from lemmaforge.search.engine import _Run
-
     engine, _, _ = _prefetch_engine(prover_room=True, lean_room=None, closes=False)
-    ahead = _Run(engine, PROBLEM, "r").ahead
+    ahead = _requests_ahead(engine)
     holes = priority.Siblings()
     for rank in range(3):
         holes.enter(rank)
@@ -574,8 +589,8 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
     prover.bodies = ["bad"]
     budget = BudgetConfig(root_whole_proof_attempts=1, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
-    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, portfolio=("auto_ok",))
+    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), settings=options)
     loop = asyncio.get_running_loop()
     began = loop.time()
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -658,11 +673,9 @@ async def test_prefetch_sends_only_what_the_budget_has_left():
     """A request ahead is charged when its task sends it, and only while it leaves a unit of the
     budget to work on its turn: a search never has more requests out than its budget allows. One
     dropped before it was sent costs nothing."""
-    from lemmaforge.search.engine import _Run
-
     engine, prover, _ = _prefetch_engine(prover_room=True, lean_room=True, closes=False)
-    engine.options.budget = BudgetConfig(llm_calls=3)
-    ahead = _Run(engine, PROBLEM, "r").ahead
+    engine.settings.budget = BudgetConfig(llm_calls=3)
+    ahead = _requests_ahead(engine)
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
     first, second, third = ahead.start(prover, make), ahead.start(prover, make), ahead.start(prover, make)
     assert first is not None and second is not None and third is not None
@@ -691,9 +704,9 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
 
     verifier = _AutomationVerifier([], closes=True, room=None)
     budget = BudgetConfig(root_whole_proof_attempts=0, self_corrections=0, sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",))
+    options = search_settings(budget=budget, portfolio=("auto_ok",))
     recorder = MemoryRecorder()
-    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, options=options)
+    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and result.proof is not None
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
@@ -708,10 +721,10 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     assert all(a.code == result.proof for a in root_assemblies)
 
 
-# --- alternative sketches beside each other ([search] parallel_alternatives) -------------------------
+# --- alternative sketches beside each other ([search] speculation = "full") -------------------------
 
 
-class _TwoAlternatives:
+class _TwoAlternatives(AgentStandIn):
     """The first sketch's hole is stuck (its prover answers late, wrongly); the second's closes."""
 
     def __init__(self, room: bool) -> None:
@@ -758,11 +771,11 @@ def _alternatives_engine(*, room: bool, parallel: bool):
     planner = _TwoAlternatives(room)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=2, sketch_corrections=0)
-    options = SearchOptions(budget=budget, portfolio=(), parallel_alternatives=parallel)
+    options = search_settings(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
     verifier = Verifier([], closes=False, room=None)
     verifier.sketch_paths = []
     engine = SearchEngine(verifier, planner, _StuckProver(),
-                          recorder=MemoryRecorder(), options=options)
+                          recorder=MemoryRecorder(), settings=options)
     return engine, planner
 
 
@@ -814,7 +827,7 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
                           sketch_alternatives=1)
     recorder = MemoryRecorder()
     engine = SearchEngine(_AutomationVerifier(log, closes=False, room=True), _SketchOnce(), DownProver(True, log),
-                          recorder=recorder, options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+                          recorder=recorder, settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     with pytest.raises(LLMUnavailableError):
         await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert [f.status for f in recorder.of_type(RunFinished)] == ["failed"]
@@ -834,7 +847,7 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
 
     engine, _ = _alternatives_engine(room=True, parallel=True)
     engine.prover = SlowButRight()
-    engine.options.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
+    engine.settings.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
                                          self_corrections=0, sketch_alternatives=2, sketch_corrections=0,
                                          llm_calls=3)  # two drafts and the first sketch's prover request
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -961,7 +974,7 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
-                          options=SearchOptions(budget=budget, portfolio=("auto_ok",)))
+                          settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     loop = asyncio.get_running_loop()
     loop.call_later(0.1, cache.put, HEADER, "theorem elsewhere (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -980,9 +993,10 @@ def _watch_engine(*, parallel_alternatives: bool, prover_delay: float):
     prover = _RoomyProver(False, log, delay=prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), parallel_alternatives=parallel_alternatives)
+    options = search_settings(budget=budget, portfolio=("auto_ok",),
+                            speculation="full" if parallel_alternatives else "prefetch")
     engine = SearchEngine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
-                          recorder=MemoryRecorder(), cache=cache, options=options)
+                          recorder=MemoryRecorder(), cache=cache, settings=options)
     return cache, prover, engine
 
 
@@ -1065,7 +1079,7 @@ async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_sub
     prover = _InformalRecordingProver()
     budget = BudgetConfig(root_whole_proof_attempts=2, prover_samples_per_goal=1, self_corrections=0, max_depth=1)
     engine = SearchEngine(SketchesCompile(), _OneSketch(), prover, recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget, portfolio=(), prover_samples_per_call=1))
+                          settings=search_settings(budget=budget, portfolio=(), prover_samples_per_call=1))
     await asyncio.wait_for(engine.prove(problem), timeout=5)
     roots = [informal for name, informal in prover.informal_of if name == "theorem p (x "]
     subgoals = [informal for name, informal in prover.informal_of if name != "theorem p (x "]
@@ -1077,7 +1091,7 @@ async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_tha
     problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
     engine = SearchEngine(CountingVerifier(), None, ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
-                          options=SearchOptions(budget=budget))
+                          settings=search_settings(budget=budget))
     result = await asyncio.wait_for(engine.prove(problem), timeout=5)
     assert result.proved
 
@@ -1085,13 +1099,13 @@ async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_tha
 def test_takes_informal_reads_the_provers_own_signature():
     from lemmaforge.search.interfaces import takes_informal
 
-    class Keyword:
+    class Keyword(AgentStandIn):
         async def prove(self, header, lemma_statement, n=1, *, informal=None): ...
 
-    class Positional:
+    class Positional(AgentStandIn):
         async def prove(self, header, lemma_statement, n=1, informal=None): ...
 
-    class OnlyKwargs:  # **sampling would send it to the model as a sampling parameter: not given
+    class OnlyKwargs(AgentStandIn):  # **sampling would send it to the model as a sampling parameter: not given
         async def prove(self, header, lemma_statement, n=1, **sampling): ...
 
     assert takes_informal(Keyword()) and takes_informal(Positional())

@@ -1,41 +1,65 @@
-"""Search options live in config: every `[search]` key reaches the engine, and the Kimina knobs
+"""Search settings live in config: every `[search]` key reaches the engine, and the Kimina knobs
 reach the client (no field that nothing reads)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from lemmaforge.config import ConfigError, SearchConfig, VerifierConfig, load_config
 from lemmaforge.lean.kimina import KiminaVerifier
-from lemmaforge.search.automation import DEFAULT_PORTFOLIO
-from lemmaforge.services import search_options
+from lemmaforge.lean.verifier import CheckResult
+from lemmaforge.records import MemoryRecorder
+from lemmaforge.search.engine import SearchEngine
+from tests.search.test_engine_units import PROBLEM, ScriptedProver, _AutomationVerifier, _SketchOnce
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 
 
-def test_search_section_reaches_the_engine_options(tmp_path: Path) -> None:
+def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
+    """The engine takes config.py's `Settings` as they are (no options type between them): the
+    `[search]` portfolio is what automation checks, `prover_samples_per_call` sizes the prover's
+    requests, `[verifier] timeout` is every check's, `speculation` is the schedule."""
     config = tmp_path / "lemmaforge.toml"
     config.write_text(
-        '[search]\nportfolio = ["omega", "simp"]\nautomation = "proof_state"\ntactic_timeout = 7.5\n'
-        "prover_samples_per_call = 2\ncorrection_samples = 3\nrace_window = 4\n\n[verifier]\ntimeout = 44\n",
+        '[search]\nportfolio = ["auto_ok", "simp"]\nprover_samples_per_call = 2\nspeculation = "off"\n\n'
+        "[budget]\nroot_whole_proof_attempts = 0\nprover_samples_per_goal = 4\nself_corrections = 0\n"
+        "sketch_alternatives = 1\n\n[verifier]\ntimeout = 44\n",
         encoding="utf-8",
     )
-    options = search_options(load_config(config, environ={}))
-    assert options.portfolio == ("omega", "simp")
-    assert options.automation_on_proof_state is True
-    assert (options.tactic_timeout, options.prover_samples_per_call, options.correction_samples) == (7.5, 2, 3)
-    assert options.check_timeout == 44
-    assert options.race_window == 4
+    settings = load_config(config, environ={})
+    timeouts: list[float | None] = []
+
+    class Verifier(_AutomationVerifier):
+        async def check(self, code: str, *, timeout=None) -> CheckResult:
+            timeouts.append(timeout)
+            return await super().check(code, timeout=timeout)
+
+    class Prover(ScriptedProver):
+        sizes: list[int] = []
+
+        async def prove(self, header, lemma_statement, n=1):
+            self.sizes.append(n)
+            return await super().prove(header, lemma_statement, n)
+
+    verifier, prover = Verifier([], closes=False, room=None), Prover(["ok"], [0.0])
+    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
+    result = asyncio.run(engine.prove(PROBLEM))
+    assert result.proved
+    automation = [c for c in verifier.checked if "auto_ok" in c]
+    assert automation and all("| (auto_ok; done)\n    | (simp; done)" in c for c in automation)
+    assert prover.sizes and set(prover.sizes) == {2}  # 4 samples per goal, 2 per request
+    assert timeouts and set(timeouts) == {44}
+    assert result.stats.prefetched_calls == 0
 
 
 def test_search_defaults_are_the_builtin_portfolio_one_lemma_check_and_n_per_request() -> None:
-    options = search_options(load_config(None, environ={}))
-    assert options.portfolio == DEFAULT_PORTFOLIO
-    assert options.automation_on_proof_state is False
-    assert options.prover_samples_per_call == 0  # all of a goal's samples in one request
-    assert options.race_window == 1  # a candidate goes while no earlier one is unanswered (or Lean has room)
+    search = load_config(None, environ={}).search
+    assert search.portfolio is None  # the engine's built-in portfolio
+    assert (search.automation, search.prover_samples_per_call, search.race_window) == ("lemma", 0, 1)
+    assert search.speculation == "prefetch"
 
 
 def test_search_keys_are_validated() -> None:

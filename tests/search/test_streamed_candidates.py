@@ -1,4 +1,4 @@
-"""The search checks a streaming prover's candidates as each sample completes (search/feed.py):
+"""The search checks a streaming prover's candidates as each sample completes (schedule/feed.py):
 before the request answers, once each, and a race won early aborts the samples still decoding."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import asyncio
 
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
+from lemmaforge.schedule.feed import CandidateFeed
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.feed import CandidateFeed
-from lemmaforge.search.interfaces import SearchOptions
+from tests.fakes.agents import AgentStandIn
+from tests.search.scenarios import search_settings
 from tests.search.test_engine_units import (
     PROBLEM,
     Candidate,
@@ -19,7 +20,7 @@ from tests.search.test_engine_units import (
 )
 
 
-class StreamingProver:
+class StreamingProver(AgentStandIn):
     """One request's samples complete at the scheduled seconds; each is told to `on_candidate`
     as it does, and the request answers with all of them after the last."""
 
@@ -56,8 +57,8 @@ class StreamingProver:
 
 def _root_only(prover, verifier, samples: int, recorder=None) -> SearchEngine:
     budget = BudgetConfig(root_whole_proof_attempts=samples, self_corrections=0)
-    options = SearchOptions(budget=budget, prover_samples_per_call=0)  # one request, n = samples
-    return SearchEngine(verifier, None, prover, recorder=recorder or MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, prover_samples_per_call=0)  # one request, n = samples
+    return SearchEngine(verifier, None, prover, recorder=recorder or MemoryRecorder(), settings=options)
 
 
 def _candidate_checks(verifier: CountingVerifier) -> list[str]:
@@ -111,8 +112,8 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     prover = StreamingProver([(0.0, "ok"), (1.0, "bad")], room=True)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
                           sketch_alternatives=1)
-    options = SearchOptions(budget=budget, portfolio=("auto_ok",), prefetch=True, prover_samples_per_call=0)
-    engine = SearchEngine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), options=options)
+    options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch", prover_samples_per_call=0)
+    engine = SearchEngine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     first_automation = min(t for kind, t in log if kind == "automation")

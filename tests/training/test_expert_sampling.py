@@ -9,6 +9,7 @@ from typing import Any
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.training.expert_sampling import RoundSampler, problem_of
 from tests.conftest import BENCHMARKS
+from tests.fakes.agents import AgentStandIn
 
 
 def _minif2f_with_informal() -> ProblemRecord:
@@ -19,7 +20,7 @@ def _minif2f_with_informal() -> ProblemRecord:
                          informal=row["informal_statement"])
 
 
-class RecordingProver:
+class RecordingProver(AgentStandIn):
     def __init__(self) -> None:
         self.asked: list[tuple[str, str | None]] = []
 
@@ -28,7 +29,7 @@ class RecordingProver:
         return []  # nothing to audit
 
 
-class OldProver:
+class OldProver(AgentStandIn):
     def __init__(self) -> None:
         self.asked = 0
 

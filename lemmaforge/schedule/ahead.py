@@ -30,7 +30,7 @@ from typing import Any
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import priority as lean_priority
 from lemmaforge.search.budget import Budget, BudgetedVerifier
-from lemmaforge.search.interfaces import Generated
+from lemmaforge.search.interfaces import Generated, PlannerLike, ProverLike
 
 MakeRequest = Callable[[], Awaitable[Any]]  # makes the request's coroutine when called
 Ahead = asyncio.Task["Generated | None"]  # a request started ahead; None: it was never sent
@@ -54,13 +54,12 @@ class RequestsAhead:
         self.pending: set[Ahead] = set()  # started, not yet taken or dropped
         self.sent: set[asyncio.Task[Any]] = set()  # of those, the ones whose request went out
 
-    def start(self, agent: Any, make: MakeRequest) -> Ahead | None:
+    def start(self, agent: PlannerLike | ProverLike | None, make: MakeRequest) -> Ahead | None:
         """Start `make()` now if it costs nothing (see the module's doc), or when the current goal
         is next in line; charged when it is sent. None: the request will be made when it is needed."""
         if not self.enabled:
             return None
-        room = getattr(agent, "has_room", None)
-        if not callable(room) or not room():
+        if agent is None or not agent.has_room():
             return None
         if not self.budget.has_calls(speculative=True):
             return None
@@ -69,7 +68,7 @@ class RequestsAhead:
         if lean_priority.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
             task = asyncio.ensure_future(self._send(make))
         else:
-            task = asyncio.ensure_future(self._when_next_in_line(path, room, make))
+            task = asyncio.ensure_future(self._when_next_in_line(path, agent.has_room, make))
         self.pending.add(task)
         return task
 

@@ -98,6 +98,10 @@ class AssemblyAhead:
         finally:
             state.pending[index].remove(would_be)
 
+    def tracks(self, goal: Node) -> bool:
+        """Whether `goal` is a hole of an open sketch (a solution for it may complete one)."""
+        return self._state_of(goal) is not None
+
     def _state_of(self, goal: Node) -> _OpenSketch | None:
         if goal.parent_id is None or goal.hole_index is None:
             return None  # the root goal: no sketch above it
