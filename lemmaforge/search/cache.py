@@ -160,6 +160,11 @@ class SubgoalCache:
         found = self._keys.get((header, lemma))
         if found is None:
             found = self._keys[(header, lemma)] = cache_key(header, lemma)
+            # The search fills this lemma's hole with candidates next (`lean_syntax.fill`): its holes
+            # are read now, from the reading the key has just made, and kept (they are small) until
+            # then. Read at fill time, after a big tree has read thousands of other lemmas, the
+            # lemma would be lexed and laid out a second time.
+            lean_syntax.holes(lemma)
         return found
 
     def _count(self, proof: str | None) -> str | None:

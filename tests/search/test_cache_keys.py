@@ -52,3 +52,28 @@ def test_one_reading_per_lemma_across_lookup_meanwhile_and_put() -> None:
     assert sorted(runs) == sorted(lemmas * 2)
     assert asyncio.run(cache.lookup(HEADER, lemmas[0])) == "simp"
     assert (cache.hits, cache.misses) == (4, 3)
+
+
+def test_a_keyed_lemma_is_filled_without_reading_it_again() -> None:
+    """Keyed when its goal starts, filled when a candidate arrives: the fill does not lex or lay
+    out the lemma again, though thousands of other lemmas were read in between."""
+    from lemmaforge.lean import syntax as lean_syntax
+
+    lemma = _lemma(4)
+    cache = SubgoalCache()
+    asyncio.run(cache.lookup(HEADER, lemma))
+    _forget_shared_memos()
+    runs: list[str] = []
+    real = lexer._lex_memo.fn
+
+    def counting(code: str) -> lexer.Lexed:
+        runs.append(code)
+        return real(code)
+
+    lexer._lex_memo.fn = counting
+    try:
+        filled = lean_syntax.fill(lemma, ["simp"])
+    finally:
+        lexer._lex_memo.fn = real
+    assert runs == []
+    assert filled == lemma.replace("sorry", "simp")
