@@ -47,7 +47,7 @@ from lemmaforge.records import (
 )
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.cache import normalize_statement
-from lemmaforge.search.interfaces import SearchOptions, SearchResult
+from lemmaforge.search.interfaces import SearchResult
 from lemmaforge.search.tree import ProofTree
 from lemmaforge.services import Services, agents_for_run, prove_problem
 
@@ -221,11 +221,10 @@ async def prove_with_answers(
     aux = drop_restated(_without_slots(candidate.aux, set(read.values)), filled_context)
     whole = filled_context + (aux.strip("\n") + "\n\n" if aux.strip() else "") + lean_syntax.fill(
         theorem, [candidate.body])
-    options = SearchOptions.from_settings(settings)
     # The verifier itself (gated: judge and audit recognise it), not a wrapper: one Lean request
     # when the audit's text checks let the file through (the probe rides with it).
-    report = await audit(whole, services.verifier, original=code, config=options.audit,
-                         timeout=options.check_timeout)
+    report = await audit(whole, services.verifier, original=code, config=settings.audit,
+                         timeout=settings.verifier.timeout)
     stats.checks = 1 if report.check is not None else 0
     if report.ok:
         return finish("proved", "proved", whole, report)

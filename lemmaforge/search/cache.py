@@ -79,6 +79,12 @@ class SubgoalCache:
     def __init__(self, source: ProofLookup | None = None) -> None:
         self._local: dict[CacheKey, str] = {}
         self._source = source
+        # Each lemma's key, computed once: a goal asks about its lemma when it starts, between its
+        # steps and when it is solved, and a shared memo of keys evicts a big tree's lemmas between
+        # those (thousands of other lemmas are keyed meanwhile), so each ask re-lexed the whole
+        # lemma, whose hypotheses grow with depth. Keyed by the lemma text, which the proof tree
+        # holds anyway; lives as long as this cache (one run, or one `prove`).
+        self._keys: dict[tuple[str, str], CacheKey] = {}
         # Goals still working on a statement, told when a proof of it is put (`watch`).
         self._watchers: dict[CacheKey, list[asyncio.Future[str]]] = {}
         self.hits = 0
@@ -87,7 +93,7 @@ class SubgoalCache:
 
     async def lookup(self, header: str, lemma: str) -> str | None:
         """The cached proof of `lemma` under `header`, or None; the store is read in a thread."""
-        key = cache_key(header, lemma)
+        key = self.key(header, lemma)
         proof = self._local.get(key)
         if proof is None and self._source is not None:
             self.source_reads += 1
@@ -98,7 +104,7 @@ class SubgoalCache:
 
     def get(self, header: str, lemma: str) -> str | None:
         """`lookup` for synchronous callers (reads the store on the calling thread)."""
-        key = cache_key(header, lemma)
+        key = self.key(header, lemma)
         proof = self._local.get(key)
         if proof is None and self._source is not None:
             self.source_reads += 1
@@ -110,13 +116,13 @@ class SubgoalCache:
     def solved_meanwhile(self, header: str, lemma: str) -> str | None:
         """A proof of `lemma` put here since it was looked up (local only: the store already
         answered then). Counted as a hit when found; a miss here is not a new miss."""
-        proof = self._local.get(cache_key(header, lemma))
+        proof = self._local.get(self.key(header, lemma))
         if proof is not None:
             self.hits += 1
         return proof
 
     def put(self, header: str, lemma: str, proof: str) -> CacheKey:
-        key = cache_key(header, lemma)
+        key = self.key(header, lemma)
         proof = self._local.setdefault(key, proof)
         for waiter in self._watchers.pop(key, ()):
             if not waiter.done():
@@ -128,7 +134,7 @@ class SubgoalCache:
         once, with the one already here): a goal still working on a statement that another goal
         has just proved takes that proof instead of finishing its own work. Call `unwatch` when
         the goal ends. On the running event loop (a run's cache belongs to its loop)."""
-        key = cache_key(header, lemma)
+        key = self.key(header, lemma)
         waiter: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         known = self._local.get(key)
         if known is not None:
@@ -138,7 +144,7 @@ class SubgoalCache:
         return waiter
 
     def unwatch(self, header: str, lemma: str, waiter: asyncio.Future[str]) -> None:
-        key = cache_key(header, lemma)
+        key = self.key(header, lemma)
         waiters = self._watchers.get(key)
         if waiters is not None:
             try:
@@ -148,6 +154,18 @@ class SubgoalCache:
             if not waiters:
                 del self._watchers[key]
         waiter.cancel()
+
+    def key(self, header: str, lemma: str) -> CacheKey:
+        """`cache_key(header, lemma)`, computed once per lemma for the life of this cache."""
+        found = self._keys.get((header, lemma))
+        if found is None:
+            found = self._keys[(header, lemma)] = cache_key(header, lemma)
+            # The search fills this lemma's hole with candidates next (`lean_syntax.fill`): its holes
+            # are read now, from the reading the key has just made, and kept (they are small) until
+            # then. Read at fill time, after a big tree has read thousands of other lemmas, the
+            # lemma would be lexed and laid out a second time.
+            lean_syntax.holes(lemma)
+        return found
 
     def _count(self, proof: str | None) -> str | None:
         if proof is None:

@@ -333,6 +333,9 @@ class Declaration:
     docstring: str | None = None
     full_name: str = ""
     attributes: tuple[str, ...] = ()
+    # The signature's tokens (comments dropped), read with the rest of the text: `theorem_key`
+    # normalises them instead of lexing `signature` again (a goal's lemma grows with its depth).
+    signature_tokens: tuple[Token, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def body(self) -> str:
@@ -458,6 +461,7 @@ def _declaration(
         docstring=doc.text if doc else None,
         full_name=full_name(ns, name) if name else "",
         attributes=tuple(attributes),
+        signature_tokens=tuple(toks[i:stop]),
     )
 
 

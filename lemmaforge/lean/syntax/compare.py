@@ -109,7 +109,15 @@ def _statement_key(decl: Declaration) -> tuple[str, ...]:
     )
     # The name as Lean reads it: `theorem «t»` declares `t`, but `«t.x»` is one component, not `t.x`.
     name = format_name(name_components(decl.name)) or decl.name
-    return (kind, name, decl.universe_params, normalize_code(decl.signature), *prefixes)
+    return (kind, name, decl.universe_params, _signature_key(decl), *prefixes)
+
+
+def _signature_key(decl: Declaration) -> str:
+    """`normalize_code(decl.signature)` from the tokens the declaration was read with: the same
+    tokens (the signature is a run of whole tokens of the text), without lexing it again."""
+    if decl.signature_tokens:
+        return join_canonical(canonical_tokens(decl.signature_tokens))
+    return normalize_code(decl.signature)
 
 
 def same_statement(original: str, candidate: str) -> bool:

@@ -83,7 +83,9 @@ def _hole_contexts_uncached(code: str) -> tuple[_HoleContext, ...]:
     return tuple(out)
 
 
-_hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 4 << 20, lambda code, found: 2 * len(code) + 200 * len(found))
+# Sized for a Hilbert-size tree: every open goal's lemma has its holes read when the goal is keyed
+# (search/cache.py) and filled later; ~10,000 lemmas of depth 4 (~1,400 characters each) fit.
+_hole_contexts_memo = ByteBoundedMemo(_hole_contexts_uncached, 32 << 20, lambda code, found: 2 * len(code) + 200 * len(found))
 
 
 def holes(code: str) -> list[Hole]:
