@@ -108,11 +108,14 @@ _provisional: ContextVar[Provisional | None] = ContextVar("lemmaforge_provisiona
 
 
 class Budget:
-    def __init__(self, cfg: BudgetConfig, *, preflight_checks: int = 0) -> None:
+    def __init__(self, cfg: BudgetConfig, *, preflight_checks: int = 0, stats: SearchStats | None = None) -> None:
         """`preflight_checks`: Lean requests the run already sent before its search (the statement
-        check): charged first."""
+        check): charged first. `stats`: the object to count into (a fresh one by default); `prove`'s
+        live view passes its own, so that it reads the very counts the final line reports."""
         self.cfg = cfg
-        self.stats = SearchStats(checks=preflight_checks, preflight_checks=preflight_checks)
+        self.stats = stats if stats is not None else SearchStats()
+        self.stats.checks += preflight_checks
+        self.stats.preflight_checks += preflight_checks
 
     # -- provisional work ----------------------------------------------------------------------
 

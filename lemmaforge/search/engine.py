@@ -56,7 +56,14 @@ from lemmaforge.search.assemble import (
     verdict_of,
 )
 from lemmaforge.search.assembly_ahead import AssemblyAhead
-from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, Provisional, first_leaf
+from lemmaforge.search.budget import (
+    Budget,
+    BudgetedVerifier,
+    BudgetExhausted,
+    Provisional,
+    SearchStats,
+    first_leaf,
+)
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.feed import CandidateFeed, FedRequest
 from lemmaforge.search.interfaces import (
@@ -117,16 +124,18 @@ class SearchEngine:
         versions: dict[str, str | None] | None = None,
         parent_run_id: str | None = None,
         preflight_checks: int = 0,
+        stats: SearchStats | None = None,
     ) -> SearchResult:
         """`preflight_checks`: the Lean requests sent for this run before the search (the
-        statement check, services.preflight), charged to its budget first."""
+        statement check, services.preflight), charged to its budget first. `stats`: the object the
+        run's budget counts into (a live view reads it while the run goes)."""
         # The dataset gate (lean/gate.py): a row outside the whitelist is refused (InputError, exit
         # 2) before anything is recorded or sent; an admitted row's context is trusted by the gated
         # verifier, which refuses everything else a model writes.
         admit = getattr(self.verifier, "admit", None)
         if admit is not None:
             admit(problem.header + problem.statement, row=problem.name)
-        run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks)
+        run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks, stats=stats)
         self.recorder.emit(problem)
         self.recorder.emit(
             RunStarted(run.run_id, "prove", run_config or {}, versions or {}, problem.problem_id, parent_run_id)
@@ -178,7 +187,8 @@ def _aux(candidate: Any) -> str:
 class _Run(TreeJournal):
     """One search for one problem: the state that the engine's methods share."""
 
-    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0) -> None:
+    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0,
+                 stats: SearchStats | None = None) -> None:
         self.engine = engine
         self.opts = engine.options
         self.verifier = engine.verifier
@@ -195,7 +205,7 @@ class _Run(TreeJournal):
         self.theorem = problem.statement[split:]
         self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
-        self.budget = Budget(self.opts.budget, preflight_checks=preflight_checks)
+        self.budget = Budget(self.opts.budget, preflight_checks=preflight_checks, stats=stats)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.opts.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
