@@ -45,7 +45,7 @@ from tenacity import (
     wait_random,
 )
 
-from lemmaforge import waits
+from lemmaforge import sending, waits
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import (
@@ -216,6 +216,7 @@ class KiminaVerifier:
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         limit = self.timeout if timeout is None else timeout
+        sending.queued()  # inside the client until the batcher sends it (lemmaforge/sending.py)
         await self._ensure_shift_plan(code)
         return await self.batcher.check(code, limit)
 

@@ -52,6 +52,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from lemmaforge import sending
 from lemmaforge.lean import priority
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
@@ -90,6 +91,7 @@ class _Item:
     held: bool = False  # waits in the held heap: an earlier sibling on its path is open
     held_order: priority.HeldOrder | None = None  # its live entry's place there (older entries are stale)
     speculated: bool = False  # sent while held (Lean had room)
+    on_sent: Callable[[], None] = lambda: None  # tells the caller's budget it left (lemmaforge/sending.py)
 
     def __lt__(self, other: _Item) -> bool:
         return self.key < other.key
@@ -196,16 +198,18 @@ class CheckBatcher:
         kept = self.orphans.pop(code)
         if kept is not None:
             self.stats.orphan_hits += 1
+            sending.not_sent()  # a verdict kept from a request already sent: nothing leaves now
             return kept
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
         item = _Item(code, timeout, self._loop.create_future(), (priority.current(), next(self._arrivals)),
-                     time.monotonic(), path=priority.current_siblings())
+                     time.monotonic(), path=priority.current_siblings(), on_sent=sending.current())
         if item.path and priority.held(item.path):
             self._hold(item)
         else:
             heapq.heappush(self._queue, item)
         self._arrived.append(item)
+        sending.queued()  # the dispatcher sends it (`_start` tells the caller's budget)
         self.stats.submitted += 1
         self._wake.set()
         try:
@@ -452,6 +456,7 @@ class CheckBatcher:
         assert self._loop is not None
         for item in batch:
             item.sent = True
+            item.on_sent()
         self._in_flight += len(batch)
         self._requests += 1
         self.stats.batches += 1

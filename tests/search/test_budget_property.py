@@ -10,17 +10,17 @@ fake Kimina server (KiminaVerifier, batched HTTP) or the fake REPL processes (Re
 lean-interact, with proof states: extract_goal and, in one half of the worlds, automation as tactic
 steps). The stand-ins count what they received; for every run:
 
-  received ≤ reported ≤ budget        (LLM requests and Lean requests alike: a request is charged
-                                       when it is handed on, speculative or not, used or not)
-  reported − received ≤ cancelled     (one charged and then cancelled may have been stopped inside
-                                       the client before it left: a queue, a concurrency gate)
-  reported = received                 (when nothing was cancelled)
+  received = reported ≤ budget        (LLM requests and Lean requests alike: a request is charged
+                                       when it leaves the process, speculative or not, used or
+                                       not; one cancelled while it still waited inside a client
+                                       never left and is not charged)
 
 and the run's record says the same numbers as its result.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -106,6 +106,9 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
             result = await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()
+    # a request cancelled just after its headers left is the server's to read: let it finish reading
+    # (the stand-ins log a request once its body is read) before counting what they received
+    await asyncio.sleep(0.2)
     finished = [r for r in recorder.records if isinstance(r, RunFinished)]
     return result, finished
 
@@ -117,19 +120,23 @@ def generation_requests(llm: FakeOpenAIServer) -> int:
 
 
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
-                        lean_sent: int) -> None:
+                        lean_sent: int, closing_race: bool = False) -> None:
+    """`closing_race`: the REPL pool's one known gap (docs/budgets.md): a check cancelled just
+    after it got a worker, whose thread had not started when the pool closed, is counted but never
+    reaches the process (the run's record is written before the pool closes)."""
     stats = result.stats
     # Unused work (started ahead and never taken, tried beside an earlier alternative that won) is
     # inside the counts, not beside them: what was sent is what was charged.
-    assert llm_sent <= stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
-    assert stats.llm_calls - llm_sent <= stats.cancelled_calls + stats.prefetched_unused, (llm_sent, stats)
-    assert lean_sent <= stats.checks <= budget["lean_checks"], (lean_sent, stats)
-    assert stats.checks - lean_sent <= stats.cancelled_checks + stats.checks_ahead_unused, (lean_sent, stats)
-    assert stats.preflight_checks == 1
-    if stats.cancelled_calls == stats.prefetched_unused == 0:
-        assert llm_sent == stats.llm_calls, (llm_sent, stats)
-    if stats.cancelled_checks == stats.checks_ahead_unused == 0:
+    # A request is charged when it leaves the process (lemmaforge/sending.py): one cancelled while
+    # it still waited inside a client (a concurrency slot, the batcher's or the pool's queue) is
+    # not, one cancelled after it left is. So what the stand-ins received is what was reported.
+    assert llm_sent == stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
+    assert stats.checks <= budget["lean_checks"], stats
+    if closing_race:
+        assert lean_sent <= stats.checks <= lean_sent + stats.cancelled_checks, (lean_sent, stats)
+    else:
         assert lean_sent == stats.checks, (lean_sent, stats)
+    assert stats.preflight_checks == 1
     # what the search used is what was sent less what it never took
     assert 0 <= stats.used_calls <= stats.llm_calls and 0 <= stats.used_checks <= stats.checks, stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
@@ -190,4 +197,4 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
     # Header imports are the pool's own business (one per process); every other command and every
     # tactic step (extract_goal, automation on a proof state) is a request of the run.
     lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))
-    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent)
+    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, closing_race=True)
