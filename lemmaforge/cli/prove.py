@@ -284,8 +284,12 @@ def prove(
     err.print(result.tree.render())
     if result.proved and result.proof:
         _write_stdout(result.proof)
-    spent = (f"{result.stats.llm_calls} LLM calls, {result.stats.checks} Lean checks, depth "
-             f"{result.depth if result.depth is not None else '-'}, run {result.run_id}")
+    from lemmaforge.viewer.counts import cost_words
+
+    s = result.stats  # the figures --json, `runs`, `show` and the bench report give (viewer/counts.py)
+    spent = (cost_words(s.llm_calls, s.checks, used_calls=s.used_calls, used_checks=s.used_checks,
+                        prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens)
+             + f", depth {result.depth if result.depth is not None else '-'}, run {result.run_id}")
     if status == "proved":
         err.print(f"[green]proved[/] {escape(target.name)} in {result.seconds:.1f}s: {spent}", highlight=False,
                   soft_wrap=True)

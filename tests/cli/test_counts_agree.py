@@ -29,7 +29,7 @@ from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args, script_
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 LIVE = re.compile(r"LLM calls (\d+)/(\d+) · Lean checks (\d+)/(\d+)")
 SHOWN = re.compile(r"LLM calls (\d+)/\d+[^·]*· Lean checks (\d+)/")
-FINAL = re.compile(r"proved t in [\d.]+s: (\d+) LLM calls, (\d+) Lean checks, depth \d+, run (\w+)")
+FINAL = re.compile(r"proved t in [\d.]+s: (\d+) LLM calls(?: \(\d+ used\))?, (\d+) Lean checks(?: \(\d+ used\))?,.*? run (\w+)")
 
 
 def _problem(tmp_path: Path) -> Path:
@@ -115,3 +115,88 @@ def test_the_live_view_ends_on_the_json_counts(tmp_path, monkeypatch):
     assert _last_live_frame(shown) == (data["calls"], data["checks"])
     stored = _stored(tmp_path / "r.db", data["run_id"])
     assert set(stored.values()) == {(data["calls"], data["checks"])}, stored
+
+
+# -- every view of one run, and of one bench, reads the same stored figures ------------------------
+
+COST = re.compile(r"(\d+) LLM calls(?: \((\d+) used\))?, (\d+) Lean checks(?: \((\d+) used\))?"
+                  r"(?:, (\d+) prompt \+ (\d+) completion tokens)?")
+
+
+def _cost(text: str) -> tuple[int, int, int, int, int, int]:
+    """(sent calls, used calls, sent checks, used checks, prompt tokens, completion tokens) as a view
+    says them ("… (N used)" only where used differs from sent)."""
+    m = COST.search(ANSI.sub("", text))
+    assert m is not None, text
+    calls, used_calls, checks, used_checks, prompt, completion = m.groups()
+    return (int(calls), int(used_calls or calls), int(checks), int(used_checks or checks), int(prompt or -1),
+            int(completion or -1))
+
+
+@pytest.mark.slow
+def test_prove_final_line_json_runs_and_show_give_one_count(tmp_path, monkeypatch):
+    _auto_tac(monkeypatch)
+    db = tmp_path / "r.db"
+    runner = CliRunner()
+    with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:
+        script_sketch(llm)
+        args = prove_args(_problem(tmp_path), kimina, llm, f"sqlite:///{db}", "--budget", "prover_samples_per_goal=3")
+        text = runner.invoke(cli.app, args, env=ENV)
+        assert text.exit_code == 0, text.output
+        as_json = runner.invoke(cli.app, [*args, "--json"], env=ENV)
+        assert as_json.exit_code == 0, as_json.output
+    final = _cost(text.stderr)
+    run_id = FINAL.search(ANSI.sub("", text.stderr)).group(3)  # type: ignore[union-attr]
+    data = json.loads(as_json.stdout)
+    url = f"sqlite:///{db}"
+    rows = {r["run_id"]: r for r in json.loads(runner.invoke(cli.app, ["runs", "--db", url, "--json"], env=ENV).stdout)["runs"]}
+    for rid, said in ((run_id, final), (data["run_id"], (data["calls"], data["used_calls"], data["checks"],
+                                                         data["used_checks"], data["prompt_tokens"],
+                                                         data["completion_tokens"]))):
+        row = rows[rid]
+        shown = json.loads(runner.invoke(cli.app, ["show", rid, "--db", url, "--json"], env=ENV).stdout)["budget"]
+        show_text = runner.invoke(cli.app, ["show", rid, "--db", url], env=ENV).stdout
+        views = {
+            "said": said,
+            "runs --json": (row["llm_calls"], row["used_llm_calls"], row["lean_checks"], row["used_lean_checks"],
+                            row["prompt_tokens"], row["completion_tokens"]),
+            "show --json": (shown["llm_calls"]["spent"], shown["llm_calls"]["used"], shown["lean_checks"]["spent"],
+                            shown["lean_checks"]["used"], shown["tokens"]["prompt"], shown["tokens"]["completion"]),
+            "show": _cost(show_text),
+        }
+        assert len(set(views.values())) == 1, views
+        assert said[4] > 0 and said[0] > 0 and said[2] > 0  # tokens and requests were counted at all
+        assert "cost: " in show_text and " LLM calls" in show_text and " Lean checks" in show_text
+
+
+@pytest.mark.slow
+def test_a_bench_report_sums_the_same_figures_its_runs_show(tmp_path):
+    from tests.benchmarks.bench_helpers import ENV as BENCH_ENV
+    from tests.benchmarks.bench_helpers import SOLVABLE, bench_args, fake_servers
+
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    runner = CliRunner()
+    with fake_servers(SOLVABLE[:1]) as (kimina, llm):
+        r = runner.invoke(cli.app, bench_args(kimina, llm, db, "--limit", "2", "--run-id", "B1", "--json"), env=BENCH_ENV)
+        assert r.exit_code in (0, 1), r.output
+    rows = json.loads(runner.invoke(cli.app, ["runs", "--db", db, "--json", "--limit", "0"], env=ENV).stdout)["runs"]
+    children = [row for row in rows if row["parent_run_id"] == "B1" and row["status"] in ("proved", "not_proved")]
+    assert len(children) == 2
+    keys = ("llm_calls", "used_llm_calls", "lean_checks", "used_lean_checks", "prompt_tokens", "completion_tokens")
+    summed = tuple(sum(row[k] for row in children) for k in keys)
+    # each child's `show` says what `runs` says of it
+    for row in children:
+        show_text = runner.invoke(cli.app, ["show", row["run_id"], "--db", db], env=ENV).stdout
+        assert _cost(show_text) == tuple(row[k] for k in keys), (row, show_text)
+    report = json.loads(runner.invoke(cli.app, ["report", "B1", "--db", db, "--json"], env=ENV).stdout)
+    cost = report["cost"]
+    assert tuple(cost[k] for k in keys) == summed, (cost, summed)
+    text = runner.invoke(cli.app, ["report", "B1", "--db", db], env=ENV)
+    assert text.exit_code == 0, text.output
+    line = next(ln for ln in ANSI.sub("", text.stdout).splitlines() if ln.startswith("cost: "))
+    assert _cost(line) == summed, line
+    page = tmp_path / "r.html"
+    html = runner.invoke(cli.app, ["report", "B1", "--db", db, "--html", str(page)], env=ENV)
+    assert html.exit_code == 0, html.output
+    assert _cost(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")).split("Cost and time", 1)[1]) == summed
+    assert report["protocol"]["tokens_per_problem"]["prompt"] == round(summed[4] / 2, 1)
