@@ -77,7 +77,13 @@ def world(seed: int) -> dict[str, Any]:
         "hard_provable": rng.random() < 0.6,
         "closing_provable": rng.random() < 0.7,
         "stuck_sketch": rng.random() < 0.25,
-    }
+    } | _time_key(rng)
+
+
+def _time_key(rng: random.Random) -> dict[str, Any]:
+    """The budget's time key, drawn last (the other draws, and so the earlier worlds, stay as they
+    were): a wall-time budget that often ends the run mid-flight, cancelling what is out."""
+    return {"wall_seconds": rng.choice([3600.0, 3600.0, 0.3, 0.6])}
 
 
 def script(llm: FakeOpenAIServer, w: dict[str, Any]) -> None:
@@ -91,7 +97,7 @@ def settings_for(llm: FakeOpenAIServer, w: dict[str, Any], verifier: dict[str, A
         "verifier": {"timeout": 30, **verifier},
         "planner": {"url": llm.url, "model": "fake-model", "retries": 0},
         "prover": {"url": llm.url, "model": "fake-model", "retries": 0},
-        "budget": w["budget"],
+        "budget": {**w["budget"], "wall_seconds": w["wall_seconds"]},
         "search": w["search"],
     }
     return load_config(None, overrides, environ={})
@@ -113,6 +119,12 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
     return result, finished
 
 
+def served_tokens(llm: FakeOpenAIServer) -> tuple[int, int]:
+    """(prompt, completion) tokens the server answered generation requests with."""
+    answered = [r.usage for r in llm.requests if r.endpoint in ("chat", "completions") and r.usage]
+    return sum(u["prompt_tokens"] for u in answered), sum(u["completion_tokens"] for u in answered)
+
+
 def generation_requests(llm: FakeOpenAIServer) -> int:
     """The model requests the server received (the preflight's `GET /models` probes are not
     requests for generation: no budget unit buys them)."""
@@ -120,7 +132,7 @@ def generation_requests(llm: FakeOpenAIServer) -> int:
 
 
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
-                        lean_sent: int, closing_race: bool = False) -> None:
+                        lean_sent: int, tokens: tuple[int, int], closing_race: bool = False) -> None:
     """`closing_race`: the REPL pool's one known gap (docs/budgets.md): a check cancelled just
     after it got a worker, whose thread had not started when the pool closed, is counted but never
     reaches the process (the run's record is written before the pool closes)."""
@@ -137,6 +149,13 @@ def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int]
     else:
         assert lean_sent == stats.checks, (lean_sent, stats)
     assert stats.preflight_checks == 1
+    # tokens: those of the answers the run read, as the server reported them; an answer the run
+    # stopped waiting for (cancelled) is the only one it may not have read
+    reported = (stats.prompt_tokens, stats.completion_tokens)
+    if stats.cancelled_calls:
+        assert reported[0] <= tokens[0] and reported[1] <= tokens[1], (tokens, stats)
+    else:
+        assert reported == tokens, (tokens, stats)
     # what the search used is what was sent less what it never took
     assert 0 <= stats.used_calls <= stats.llm_calls and 0 <= stats.used_checks <= stats.checks, stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
@@ -170,8 +189,8 @@ async def test_budgets_hold_on_kimina(seed: int) -> None:
         finally:
             await verifier.close()
         lean_sent = sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
-        llm_sent = generation_requests(llm)
-    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent)
+        llm_sent, tokens = generation_requests(llm), served_tokens(llm)
+    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens)
 
 
 REPL_RULES = (
@@ -193,8 +212,9 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
             result, finished = await run_world(settings, verifier)
         finally:
             await verifier.close()
-        llm_sent = generation_requests(llm)
+        llm_sent, tokens = generation_requests(llm), served_tokens(llm)
     # Header imports are the pool's own business (one per process); every other command and every
     # tactic step (extract_goal, automation on a proof state) is a request of the run.
     lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))
-    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, closing_race=True)
+    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens,
+                        closing_race=True)
