@@ -3,25 +3,26 @@
 A budget is a cap on work SENT. Every Lean request a run makes (candidate checks, sketch checks,
 lemma building's `extract_goal` and round-trip check, automation, the final audit, the preflight's
 statement check) passes through `BudgetedVerifier`, and every model request through `Budget.call`
-or `RequestsAhead` (search/ahead.py); each is charged one unit of `lean_checks` / `llm_calls` at the
-moment it is handed on, and a request that would exceed its cap is not sent (`BudgetExhausted`).
-The unit of `llm_calls` is one request, whatever its `n` (a prover request for 8 samples is one
-call; samples per goal are `prover_samples_per_goal`).
+or `RequestsAhead` (search/ahead.py). Each holds one unit of `lean_checks` / `llm_calls` when it is
+handed to its client (a request that would exceed its cap is not sent: `BudgetExhausted`), and the
+unit is charged when the request leaves the process: the client says so (lemmaforge/sending.py).
+A request cancelled while it still waited inside its client (a concurrency slot, the Kimina
+batcher's or the REPL pool's queue) never left: its unit is given back, and it is not counted.
+Held units count against the cap, so the cap holds while requests wait. The unit of `llm_calls` is
+one request, whatever its `n` (a prover request for 8 samples is one call; samples per goal are
+`prover_samples_per_goal`).
 
 Speculation spends the same units: a model request or a check started ahead of need (`[search]
 prefetch`) is charged when it is sent, and work tried before its turn (`[search]
 parallel_alternatives`) is charged as it sends. It may only spend budget that is there, and never
-a budget's last unit (left to work on its turn); nothing is held, lent or refunded, so
-`stats.llm_calls` / `stats.checks` are what the run sent. Beside them the stats say how much of it
-the search never took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`,
-`speculative_checks`): `used_calls` / `used_checks` are the rest, what the proof's search used.
-Identical checks are deduplicated (one request, every caller gets its verdict; `dedup_hits` sent
-nothing). A request started ahead and dropped before its task ran never left: it is not charged.
+a budget's last unit (left to work on its turn); nothing is lent or refunded, so `stats.llm_calls`
+/ `stats.checks` are what the run sent. Beside them the stats say how much of it the search never
+took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`, `speculative_checks`):
+`used_calls` / `used_checks` are the rest, what the proof's search used. Identical checks are
+deduplicated (one request, every caller gets its verdict; `dedup_hits` sent nothing).
 
-`cancelled_calls` / `cancelled_checks` count the requests charged and then cancelled before an
-answer came: a request cancelled while it still waited inside the client (its concurrency gate,
-the Kimina batcher's or the REPL pool's queue) never left, so what a server received can be lower
-than what was charged by at most these.
+`cancelled_calls` / `cancelled_checks` count the requests sent and then cancelled before an answer
+came (counted in `llm_calls` / `checks`: they reached a server).
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class SearchStats:
     cache_hits: int = 0  # at the goal's start, or proved meanwhile by another hole (checked again before each step)
     cache_misses: int = 0
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
-    cancelled_calls: int = 0  # charged, then cancelled before the model answered
-    cancelled_checks: int = 0  # charged, then cancelled before Lean answered
+    cancelled_calls: int = 0  # sent, then cancelled before the model answered
+    cancelled_checks: int = 0  # sent, then cancelled before Lean answered
     # `[search] prefetch`: model requests started before the search needed them (in `llm_calls`);
     # of those, the ones the search never took (their goal closed first), aborted.
     prefetched_calls: int = 0
