@@ -32,3 +32,11 @@ def bench_cost_words(cost: dict[str, Any]) -> str:
     return cost_words(cost["llm_calls"], cost["lean_checks"], used_calls=cost.get("used_llm_calls"),
                       used_checks=cost.get("used_lean_checks"), prompt_tokens=cost.get("prompt_tokens"),
                       completion_tokens=cost.get("completion_tokens"))
+
+
+def run_cost_words(budget: dict[str, Any]) -> str:
+    """A run view's `budget` (viewer/model.py: its record's stored figures) in the same words."""
+    calls, checks, tokens = budget.get("llm_calls") or {}, budget.get("lean_checks") or {}, budget.get("tokens") or {}
+    return cost_words(calls.get("spent"), checks.get("spent"), used_calls=calls.get("used"),
+                      used_checks=checks.get("used"), prompt_tokens=tokens.get("prompt"),
+                      completion_tokens=tokens.get("completion"))

@@ -156,6 +156,10 @@ def test_prove_final_line_json_runs_and_show_give_one_count(tmp_path, monkeypatc
         row = rows[rid]
         shown = json.loads(runner.invoke(cli.app, ["show", rid, "--db", url, "--json"], env=ENV).stdout)["budget"]
         show_text = runner.invoke(cli.app, ["show", rid, "--db", url], env=ENV).stdout
+        page = tmp_path / f"{rid}.html"
+        assert runner.invoke(cli.app, ["show", rid, "--db", url, "--html", str(page)], env=ENV).exit_code == 0
+        html_cost = re.search(r'<p class="cost">(.*?)</p>', page.read_text(encoding="utf-8"))
+        assert html_cost is not None
         views = {
             "said": said,
             "runs --json": (row["llm_calls"], row["used_llm_calls"], row["lean_checks"], row["used_lean_checks"],
@@ -163,6 +167,7 @@ def test_prove_final_line_json_runs_and_show_give_one_count(tmp_path, monkeypatc
             "show --json": (shown["llm_calls"]["spent"], shown["llm_calls"]["used"], shown["lean_checks"]["spent"],
                             shown["lean_checks"]["used"], shown["tokens"]["prompt"], shown["tokens"]["completion"]),
             "show": _cost(show_text),
+            "show --html": _cost(html_cost.group(1)),
         }
         assert len(set(views.values())) == 1, views
         assert said[4] > 0 and said[0] > 0 and said[2] > 0  # tokens and requests were counted at all
