@@ -127,7 +127,8 @@ def served_tokens(llm: FakeOpenAIServer) -> tuple[int, int]:
 
 def generation_requests(llm: FakeOpenAIServer) -> int:
     """The model requests the server received (the preflight's `GET /models` probes are not
-    requests for generation: no budget unit buys them)."""
+    requests for generation: no budget unit buys them). One cancelled between its headers and its
+    body arrives cut short: received all the same."""
     return sum(1 for r in llm.requests if r.endpoint in ("chat", "completions"))
 
 

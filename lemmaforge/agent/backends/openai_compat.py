@@ -168,15 +168,16 @@ async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
 
 
 async def _tell_when_written(request: httpx.Request) -> None:
-    """httpx's request hook: the request's budget is told it left once its headers are on the wire
-    (httpcore's `trace` extension, "…send_request_headers.complete": no await lies between the
-    socket write and that event, so a cancellation cannot fall between them; from then on the
-    server has the request). Until then a request cancelled waiting for the concurrency slot, a
-    pooled connection or a connect never reached the server."""
+    """httpx's request hook: the request's budget is told it left as its headers go on the wire
+    (httpcore's `trace` extension, "…send_request_headers.started": from that event to the socket
+    write nothing yields to the event loop, so a cancellation cannot come between them, while the
+    write's own end does yield, so "…complete" can miss a request that went). Until then a request
+    cancelled waiting for the concurrency slot, a pooled connection or a connect never reached the
+    server. One cancelled between its headers and its body reaches it cut short: sent."""
     tell = sending.current()
 
     async def trace(event: str, info: dict[str, Any]) -> None:
-        if event.endswith(".send_request_headers.complete"):
+        if event.endswith(".send_request_headers.started"):
             tell()
 
     request.extensions["trace"] = trace
