@@ -37,6 +37,7 @@ from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
 from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
+from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.interfaces import SearchResult, store_lookup
@@ -382,11 +383,13 @@ async def prove_problem(
     versions_record: dict[str, Any] | None = None,
     recorder: Recorder | None = None,
     preflight_checks: int = 0,
+    stats: SearchStats | None = None,
 ) -> SearchResult:
     """One search, its LLM calls attributed to the run. `recorder` overrides the services' one for
     this run (a bench wraps it to scope the subgoal cache to the attempt); `run_config` replaces
     the recorded config (a bench adds the attempt number); `preflight_checks`: the Lean requests
-    `preflight` sent for this run, charged to its budget first."""
+    `preflight` sent for this run, charged to its budget first; `stats`: the object the run's
+    budget counts into (`prove`'s live view reads it: the numbers the final line gives)."""
     run_id = run_id or new_id()
     if recorder is not None:
         services = replace(services, recorder=recorder)
@@ -400,7 +403,7 @@ async def prove_problem(
     result = await engine.prove(
         problem, run_id=run_id, run_config=config,
         versions=versions_record if versions_record is not None else versions(settings), parent_run_id=parent_run_id,
-        preflight_checks=preflight_checks,
+        preflight_checks=preflight_checks, stats=stats,
     )
     result.stats.prompt_tokens, result.stats.completion_tokens = tally.prompt_tokens, tally.completion_tokens
     return result

@@ -388,8 +388,9 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
         for call in store.llm_calls(a.run_id):
             if call.role == "prover":
                 samples += len(call.completions)
-            prompt_tokens += call.prompt_tokens
-            completion_tokens += call.completion_tokens
+        # the run's stored figures, as `cost`, `show` and `runs` give them (viewer/counts.py)
+        prompt_tokens += a.prompt_tokens
+        completion_tokens += a.completion_tokens
     tried = len({p.problem_id for p in data.problems if p.attempts}) or None
 
     def per_problem(x: int) -> float | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lemmaforge.benchmarks.report_answers import answer_lines
 from lemmaforge.benchmarks.report_text import fmt_pct, fmt_value, headline_ks, one_line, protocol_lines
+from lemmaforge.viewer.counts import bench_cost_words
 from lemmaforge.viewer.html import esc, page, render_run_page
 from lemmaforge.viewer.model import run_view
 
@@ -190,7 +191,7 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
         _group_table("By category", rep["by_category"], "by-category"),
         _group_table("By split", rep["by_split"], "by-split"),
         "<h2>Cost and time</h2>",
-        f'<p>{cost["llm_calls"]} LLM calls, {cost["lean_checks"]} Lean checks; per solved problem '
+        f'<p>{esc(bench_cost_words(cost))}; per solved problem '
         f'{esc(fmt_value(cost["llm_calls_per_solved"]))} calls, {esc(fmt_value(cost["lean_checks_per_solved"]))} checks. '
         f'{esc(fmt_value(tm["search_seconds"]))} s of search; per problem mean {esc(fmt_value(tm["per_problem"]["mean"]))} s.</p>',
         _depth_and_strategies(rep),

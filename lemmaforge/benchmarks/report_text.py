@@ -12,6 +12,7 @@ from typing import Any
 from rich.table import Table
 
 from lemmaforge.benchmarks.report_answers import answer_lines
+from lemmaforge.viewer.counts import bench_cost_words
 from lemmaforge.viewer.inert import inert, markup
 
 
@@ -128,7 +129,7 @@ def render(rep: dict[str, Any], console: Any) -> None:
     cost, tm = rep["cost"], rep["time"]
     _say(
         console,
-        f"cost: {cost['llm_calls']} LLM calls, {cost['lean_checks']} Lean checks; per solved problem "
+        f"cost: {bench_cost_words(cost)}; per solved problem "
         f"{fmt_value(cost['llm_calls_per_solved'])} calls, {fmt_value(cost['lean_checks_per_solved'])} checks; per proving "
         f"attempt {fmt_value(cost['per_proved_attempt']['llm_calls'])} calls")
     pp = tm["per_problem"]

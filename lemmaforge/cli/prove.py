@@ -244,7 +244,8 @@ def prove(
     try:
         try:
             with stdout_to_stderr(as_json):
-                result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id))
+                result = asyncio.run(_prove(settings, problem, watch, cot=cot, show_live=show_live, run_id=run_id,
+                                                   stats=watch.stats))
         finally:
             try:
                 close_recorder()
@@ -283,8 +284,12 @@ def prove(
     err.print(result.tree.render())
     if result.proved and result.proof:
         _write_stdout(result.proof)
-    spent = (f"{result.stats.llm_calls} LLM calls, {result.stats.checks} Lean checks, depth "
-             f"{result.depth if result.depth is not None else '-'}, run {result.run_id}")
+    from lemmaforge.viewer.counts import cost_words
+
+    s = result.stats  # the figures --json, `runs`, `show` and the bench report give (viewer/counts.py)
+    spent = (cost_words(s.llm_calls, s.checks, used_calls=s.used_calls, used_checks=s.used_checks,
+                        prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens)
+             + f", depth {result.depth if result.depth is not None else '-'}, run {result.run_id}")
     if status == "proved":
         err.print(f"[green]proved[/] {escape(target.name)} in {result.seconds:.1f}s: {spent}", highlight=False,
                   soft_wrap=True)
@@ -344,7 +349,8 @@ def _write_stdout(text: str) -> None:
 
 
 async def _prove(
-    settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None
+    settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None,
+    stats: Any = None,
 ) -> Any:
     from lemmaforge.services import open_services, preflight, prove_problem
 
@@ -354,7 +360,7 @@ async def _prove(
         # and the statement compiles. Its statement check is charged to the run's Lean budget.
         settings, sent = await preflight(services, settings, problem, cot=cot, say=_say)
         if not show_live:
-            return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent)
+            return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent, stats=stats)
         from rich.live import Live
 
         from lemmaforge.viewer.live import LiveView
@@ -362,4 +368,4 @@ async def _prove(
         view = LiveView(recorder)
         with Live(view, console=err, refresh_per_second=4, transient=True):
             return await prove_problem(services, settings, problem, run_id=run_id, on_update=view.update,
-                                       preflight_checks=sent)
+                                       preflight_checks=sent, stats=stats)

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from lemmaforge import sending
 from lemmaforge.errors import InputError
 from lemmaforge.lean import syntax
 from lemmaforge.lean.priority import CheckOrder, LeanIdle
@@ -651,6 +652,7 @@ class GatedVerifier:
         violations = self.violations(code)
         if violations:
             self.refused += 1
+            sending.not_sent()  # refused here: nothing leaves (a run's budget gives its unit back)
             return _gate_result(violations, self.inner.name)
         if order is not None and isinstance(self.inner, QueuedVerifier):
             return await self.inner.check(code, timeout=timeout, order=order)
@@ -684,6 +686,7 @@ class GatedVerifier:
         violations = self.violations(code)
         if violations:
             self.refused += 1
+            sending.not_sent()
             return _gate_result(violations, self.inner.name), None
         if not valid_probe_name(declaration):
             raise ValueError(f"not a declaration name: {declaration!r}")
@@ -693,6 +696,7 @@ class GatedVerifier:
         violations = check_tactic(tactic)
         if violations:
             self.refused += 1
+            sending.not_sent()
             return TacticResult(
                 messages=[Message(Severity.ERROR, f"lemmaforge gate: {v}") for v in violations],
                 proof_status="Error: refused by the gate",

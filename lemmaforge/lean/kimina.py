@@ -45,7 +45,7 @@ from tenacity import (
     wait_random,
 )
 
-from lemmaforge import waits
+from lemmaforge import sending, waits
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import priority
 from lemmaforge.lean.kimina_batcher import CheckBatcher
@@ -225,6 +225,7 @@ class KiminaVerifier:
         """`code`'s verdict; it waits its turn in `order` (read from the context now when None)."""
         order = order or priority.order_now()
         limit = self.timeout if timeout is None else timeout
+        sending.queued()  # inside the client until the batcher sends it (lemmaforge/sending.py)
         await self._ensure_shift_plan(code)
         return await self.batcher.check(code, limit, order=order)
 

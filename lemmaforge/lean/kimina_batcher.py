@@ -40,6 +40,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from lemmaforge import sending
 from lemmaforge.lean import priority
 from lemmaforge.lean.check_queue import CheckQueue, Ticket
 from lemmaforge.lean.priority import LeanIdle
@@ -76,6 +77,7 @@ class _Item:
     sent: bool = False
     orphaned: bool = False  # the caller left after the request was sent
     speculated: bool = False  # sent while held (Lean had room)
+    on_sent: Callable[[], None] = lambda: None  # tells the caller's budget it left (lemmaforge/sending.py)
 
 
 @dataclass(slots=True)
@@ -166,11 +168,13 @@ class CheckBatcher:
         kept = self.orphans.pop(code)
         if kept is not None:
             self.stats.orphan_hits += 1
+            sending.not_sent()  # a verdict kept from a request already sent: nothing leaves now
             return kept
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
-        item = _Item(code, timeout, self._loop.create_future())
+        item = _Item(code, timeout, self._loop.create_future(), on_sent=sending.current())
         item.ticket = self._queue.put(item, order or priority.order_now(), lane=timeout)
+        sending.queued()  # the dispatcher sends it (`_start` tells the caller's budget)
         self.stats.submitted += 1
         self._wake.set()
         try:
@@ -281,6 +285,7 @@ class CheckBatcher:
         assert self._loop is not None
         for item in batch:
             item.sent = True
+            item.on_sent()
         self._in_flight += len(batch)
         self._requests += 1
         self.stats.batches += 1

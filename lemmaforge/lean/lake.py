@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lemmaforge import sending
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.install import find_lake
 from lemmaforge.lean.sandbox import Sandbox, make_sandbox
@@ -91,7 +92,9 @@ class LakeVerifier:
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         limit = self.timeout if timeout is None else timeout
+        sending.queued()
         async with self._slots:
+            sending.sent()  # past the worker slot: Lean runs it now (a run's budget charges it here)
             with tempfile.TemporaryDirectory(prefix="lemmaforge-lake-") as tmp:
                 # Outside the project: `lake env` puts the project's build on LEAN_PATH, so imports
                 # resolve from anywhere, and the user's source tree stays untouched.

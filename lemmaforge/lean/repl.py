@@ -56,6 +56,7 @@ from lean_interact import Command, LeanREPLConfig, ProofStep
 from lean_interact.interface import BaseREPLQuery
 from lean_interact.server import LeanServer
 
+from lemmaforge import sending
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import priority
 from lemmaforge.lean import syntax as lean_syntax
@@ -246,17 +247,23 @@ class ReplVerifier:
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         if hole.proof_state is None:
+            sending.not_sent()
             return TacticResult(error="this hole has no proof state (Lean reported none for it)")
         handle = hole.worker
         if not isinstance(handle, WorkerHandle) or handle.pool != self._pool_id or handle.slot >= len(self._workers):
+            sending.not_sent()
             return TacticResult(error="this hole was not produced by this verifier")
         worker = self._workers[handle.slot]
         if self._is_stale(worker, hole.generation):
+            sending.not_sent()
             return TacticResult(error=_LOST)
+        sending.queued()
         worker = await self._acquire(None, slot=handle.slot)  # the process that holds the state
         try:
             if self._is_stale(worker, hole.generation):  # restarted while we waited for it
+                sending.not_sent()
                 return TacticResult(error=_LOST)
+            sending.sent()  # the step runs now on the worker holding the state
             self._counters.bump("tactic_steps")
             request = ProofStep(proof_state=hole.proof_state, tactic=tactic)
             outcome = await self._in_thread(worker, lambda: self._send(worker, request, timeout or self._timeout))
@@ -314,8 +321,11 @@ class ReplVerifier:
         probe: str | None = None,
     ) -> tuple[CheckResult, list[Message] | None]:
         if header in self._failed_headers:
+            sending.not_sent()  # the header's failure is known: nothing leaves
             return copy_result(self._failed_headers[header]), None
+        sending.queued()
         worker = await self._acquire(header, order=order)
+        sending.sent()  # a worker is ours: the check runs now (a run's budget charges it here)
         try:
             self._counters.bump("checks")
             outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout, probe))

@@ -52,6 +52,7 @@ class RequestsAhead:
         self.enabled = enabled
         self._generate = generate  # the search's own budgeted request, for what was not started ahead
         self.pending: set[Ahead] = set()  # started, not yet taken or dropped
+        self.held: set[asyncio.Task[Any]] = set()  # of those, the ones holding a unit (handed to the client)
         self.sent: set[asyncio.Task[Any]] = set()  # of those, the ones whose request went out
 
     def start(self, agent: PlannerLike | ProverLike | None, make: MakeRequest) -> Ahead | None:
@@ -80,19 +81,24 @@ class RequestsAhead:
         return await self._send(make)
 
     async def _send(self, make: MakeRequest) -> Generated | None:
-        """Charge the request and send it, in its own task as that task runs: one dropped before
-        it ran was never sent, and is not charged. None: no unit left, not sent."""
+        """Hand the request to the client, in its own task as that task runs, holding a unit that
+        is charged when the request leaves: one dropped before it ran, or while it waited for the
+        client's slot, was never sent and is not charged. None: no unit left, not sent."""
         if not self.budget.has_calls(speculative=True):
             return None  # the request is made when needed, through the budget
-        self.budget.spend_call(ahead=True)
         task = asyncio.current_task()
         assert task is not None
-        self._sent(task)
-        return await _request(make)
+        unit = self.budget.hold_call(ahead=True, on_sent=lambda delta: self._sent(task, delta))
+        self.held.add(task)
+        return await self.budget.send(unit, _request(make))
 
-    def _sent(self, task: asyncio.Task[Any]) -> None:
-        self.sent.add(task)
-        self.budget.stats.prefetched_calls += 1
+    def _sent(self, task: asyncio.Task[Any], delta: int = 1) -> None:
+        """The request is out of the process (+1), or, after all, still queued in the client (-1)."""
+        if delta > 0:
+            self.sent.add(task)
+        else:
+            self.sent.discard(task)
+        self.budget.stats.prefetched_calls += delta
 
     async def take(self, ahead: Ahead | None, make: MakeRequest) -> Generated:
         """The request's answer: the one started ahead (charged when sent), else one made now
@@ -100,15 +106,12 @@ class RequestsAhead:
         if ahead is None or ahead not in self.pending:
             return await self._generate(make())
         self.pending.discard(ahead)
-        if ahead not in self.sent:  # still waiting for its turn, or it came without room: never sent
+        if ahead not in self.held:  # still waiting for its turn, or it came without room: never sent
             ahead.cancel()
             return await self._generate(make())
+        self.held.discard(ahead)
         self.sent.discard(ahead)
-        try:
-            out = await ahead
-        except asyncio.CancelledError:
-            self.budget.stats.cancelled_calls += 1
-            raise
+        out = await ahead  # (cancelled: its unit is given back, or counted cancelled if it had left)
         assert out is not None  # a sent request's answer
         self.budget.stats.generation_seconds += out.seconds
         return out
@@ -119,6 +122,7 @@ class RequestsAhead:
         if ahead is None or ahead not in self.pending:
             return
         self.pending.discard(ahead)
+        self.held.discard(ahead)
         if ahead in self.sent:
             self.sent.discard(ahead)
             self.budget.stats.prefetched_unused += 1

@@ -3,25 +3,26 @@
 A budget is a cap on work SENT. Every Lean request a run makes (candidate checks, sketch checks,
 lemma building's `extract_goal` and round-trip check, automation, the final audit, the preflight's
 statement check) passes through `BudgetedVerifier`, and every model request through `Budget.call`
-or `RequestsAhead` (search/ahead.py); each is charged one unit of `lean_checks` / `llm_calls` at the
-moment it is handed on, and a request that would exceed its cap is not sent (`BudgetExhausted`).
-The unit of `llm_calls` is one request, whatever its `n` (a prover request for 8 samples is one
-call; samples per goal are `prover_samples_per_goal`).
+or `RequestsAhead` (search/ahead.py). Each holds one unit of `lean_checks` / `llm_calls` when it is
+handed to its client (a request that would exceed its cap is not sent: `BudgetExhausted`), and the
+unit is charged when the request leaves the process: the client says so (lemmaforge/sending.py).
+A request cancelled while it still waited inside its client (a concurrency slot, the Kimina
+batcher's or the REPL pool's queue) never left: its unit is given back, and it is not counted.
+Held units count against the cap, so the cap holds while requests wait. The unit of `llm_calls` is
+one request, whatever its `n` (a prover request for 8 samples is one call; samples per goal are
+`prover_samples_per_goal`).
 
 Speculation spends the same units: a model request or a check started ahead of need (`[search]
 prefetch`) is charged when it is sent, and work tried before its turn (`[search]
 parallel_alternatives`) is charged as it sends. It may only spend budget that is there, and never
-a budget's last unit (left to work on its turn); nothing is held, lent or refunded, so
-`stats.llm_calls` / `stats.checks` are what the run sent. Beside them the stats say how much of it
-the search never took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`,
-`speculative_checks`): `used_calls` / `used_checks` are the rest, what the proof's search used.
-Identical checks are deduplicated (one request, every caller gets its verdict; `dedup_hits` sent
-nothing). A request started ahead and dropped before its task ran never left: it is not charged.
+a budget's last unit (left to work on its turn); nothing is lent or refunded, so `stats.llm_calls`
+/ `stats.checks` are what the run sent. Beside them the stats say how much of it the search never
+took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`, `speculative_checks`):
+`used_calls` / `used_checks` are the rest, what the proof's search used. Identical checks are
+deduplicated (one request, every caller gets its verdict; `dedup_hits` sent nothing).
 
-`cancelled_calls` / `cancelled_checks` count the requests charged and then cancelled before an
-answer came: a request cancelled while it still waited inside the client (its concurrency gate,
-the Kimina batcher's or the REPL pool's queue) never left, so what a server received can be lower
-than what was charged by at most these.
+`cancelled_calls` / `cancelled_checks` count the requests sent and then cancelled before an answer
+came (counted in `llm_calls` / `checks`: they reached a server).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
+from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult, Verifier
 
@@ -62,8 +64,8 @@ class SearchStats:
     cache_hits: int = 0  # at the goal's start, or proved meanwhile by another hole (checked again before each step)
     cache_misses: int = 0
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
-    cancelled_calls: int = 0  # charged, then cancelled before the model answered
-    cancelled_checks: int = 0  # charged, then cancelled before Lean answered
+    cancelled_calls: int = 0  # sent, then cancelled before the model answered
+    cancelled_checks: int = 0  # sent, then cancelled before Lean answered
     # `[search] prefetch`: model requests started before the search needed them (in `llm_calls`);
     # of those, the ones the search never took (their goal closed first), aborted.
     prefetched_calls: int = 0
@@ -107,12 +109,31 @@ class Provisional:
 _provisional: ContextVar[Provisional | None] = ContextVar("lemmaforge_provisional", default=None)
 
 
+@dataclass(eq=False, slots=True)
+class Unit:
+    """One request's unit of budget: held when the request is handed on (`Budget.hold_call` /
+    `hold_check`), charged while the request is out of the process, given back when it is cancelled
+    inside the client or answered without sending (lemmaforge/sending.py)."""
+
+    kind: Literal["calls", "checks"]
+    ledger: Provisional | None  # the provisional work it was held in (None: work on its turn)
+    on_sent: Callable[[int], object] | None = None  # told +1 when it is charged, -1 if that is undone
+    state: Literal["held", "sent", "returned"] = "held"
+    confirmed: bool = False  # the client said it left (a later "queued", a retry's, changes nothing)
+
+
 class Budget:
-    def __init__(self, cfg: BudgetConfig, *, preflight_checks: int = 0) -> None:
+    def __init__(self, cfg: BudgetConfig, *, preflight_checks: int = 0, stats: SearchStats | None = None) -> None:
         """`preflight_checks`: Lean requests the run already sent before its search (the statement
-        check): charged first."""
+        check): charged first. `stats`: the object to count into (a fresh one by default); `prove`'s
+        live view passes its own, so that it reads the very counts the final line reports."""
         self.cfg = cfg
-        self.stats = SearchStats(checks=preflight_checks, preflight_checks=preflight_checks)
+        self.stats = stats if stats is not None else SearchStats()
+        self.stats.checks += preflight_checks
+        self.stats.preflight_checks += preflight_checks
+        # units held by requests handed on and not yet sent: they count against the caps
+        self.held_calls = 0
+        self.held_checks = 0
 
     # -- provisional work ----------------------------------------------------------------------
 
@@ -191,37 +212,128 @@ class Budget:
     # hole's sketch drafted ahead before the hole's own prover request, say).
 
     def has_calls(self, *, speculative: bool = False) -> bool:
-        """Whether one more model request fits the budget (`speculative`: and leaves one unit)."""
-        return self.stats.llm_calls + speculative < self.cfg.llm_calls
+        """Whether one more model request fits the budget (`speculative`: and leaves one unit).
+        Units held by requests waiting inside a client count as spent."""
+        return self.stats.llm_calls + self.held_calls + speculative < self.cfg.llm_calls
 
     def has_checks(self, *, speculative: bool = False) -> bool:
-        return self.stats.checks + speculative < self.cfg.lean_checks
+        return self.stats.checks + self.held_checks + speculative < self.cfg.lean_checks
 
-    # -- spends: one unit each, charged when the request is handed on --------------------------
+    # -- spends: one unit each, held when the request is handed on, charged when it leaves -----
 
-    def spend_call(self, *, ahead: bool = False) -> None:
-        """Charge one model request about to be sent, or raise BudgetExhausted (nothing sent).
-        `ahead`: started ahead of need, accounted as such (`RequestsAhead`), not as the current
-        provisional work's."""
+    def hold_call(self, *, ahead: bool = False, on_sent: Callable[[int], object] | None = None) -> Unit:
+        """Hold one unit for a model request about to be handed on, or raise BudgetExhausted
+        (nothing sent). `ahead`: started ahead of need, accounted as such (`RequestsAhead`), not as
+        the current provisional work's. Pass the unit to `send`."""
         ledger = None if ahead else self._open_ledger()
         if not self.has_calls(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
             raise BudgetExhausted("llm_calls")  # (refunded: work being cancelled sends nothing more)
-        self.stats.llm_calls += 1
-        if ledger is not None:
-            ledger.calls += 1
+        self.held_calls += 1
+        return Unit("calls", ledger, on_sent)
 
-    def spend_check(self, *, ahead: bool = False) -> None:
+    def hold_check(self, *, ahead: bool = False, on_sent: Callable[[int], object] | None = None) -> Unit:
         ledger = None if ahead else self._open_ledger()
         if not self.has_checks(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
             raise BudgetExhausted("lean_checks")  # (refunded: work being cancelled sends nothing more)
-        self.stats.checks += 1
-        if ledger is not None:
-            ledger.checks += 1
+        self.held_checks += 1
+        return Unit("checks", ledger, on_sent)
+
+    def spend_call(self, *, ahead: bool = False) -> None:
+        """Charge one model request sent now (held and charged at once), or raise BudgetExhausted."""
+        self._charge(self.hold_call(ahead=ahead), +1)
+
+    def spend_check(self, *, ahead: bool = False) -> None:
+        self._charge(self.hold_check(ahead=ahead), +1)
+
+    def _report(self, unit: Unit, word: sending.Word) -> None:
+        """The client's word on `unit`'s request (lemmaforge/sending.py). A request is charged when
+        it is handed on (a client that says nothing has no queue); "queued" undoes that until the
+        client says "sent"; "not_sent" gives the unit back."""
+        if unit.state == "returned":
+            return
+        if word == "sent":
+            unit.confirmed = True
+            if unit.state == "held":
+                self._charge(unit, +1)
+        elif word == "queued":
+            if unit.state == "sent" and not unit.confirmed:
+                self._charge(unit, -1)
+        elif not unit.confirmed:  # "not_sent"
+            if unit.state == "sent":
+                self._charge(unit, -1)
+            self._release(unit)
+
+    def _release(self, unit: Unit) -> None:
+        if unit.state == "held":
+            if unit.kind == "calls":
+                self.held_calls -= 1
+            else:
+                self.held_checks -= 1
+            unit.state = "returned"
+
+    def _charge(self, unit: Unit, delta: int) -> None:
+        """Move `unit` between held (-1) and sent (+1), in the stats and in the provisional work it
+        was held in (or where that work's spends went since)."""
+        unit.state = "sent" if delta > 0 else "held"
+        if unit.kind == "calls":
+            self.held_calls -= delta
+            self.stats.llm_calls += delta
+        else:
+            self.held_checks -= delta
+            self.stats.checks += delta
+        ledger = unit.ledger
+        while ledger is not None and ledger.state == "charged":
+            ledger = ledger.parent
+        if ledger is not None and ledger.state == "refunded":  # sent after its work lost its turn
+            if unit.kind == "calls":
+                self.stats.speculative_calls += delta
+            else:
+                self.stats.speculative_checks += delta
+        elif ledger is not None:
+            if unit.kind == "calls":
+                ledger.calls += delta
+            else:
+                ledger.checks += delta
+        if unit.on_sent is not None:
+            unit.on_sent(delta)
+
+    def give_back(self, unit: Unit) -> None:
+        """A held unit whose request will never be sent (its task was dropped before it ran)."""
+        self._report(unit, "not_sent")
+
+    async def send(self, unit: Unit, request: Awaitable[T]) -> T:
+        """Await `request` with `unit`: charged as it is handed on, unless the client says it waits
+        inside (then when the client says it left), given back when it is cancelled still inside
+        the client (lemmaforge/sending.py). One cancelled after leaving counts in
+        `cancelled_calls` / `cancelled_checks`."""
+        if unit.state != "held":  # given back before its task ran: not sent
+            close = getattr(request, "close", None)
+            if close is not None:
+                close()
+            raise asyncio.CancelledError
+        self._charge(unit, +1)
+        try:
+            with sending.reporting(lambda word: self._report(unit, word)):
+                result = await request
+        except asyncio.CancelledError:
+            if unit.state == "held":
+                self._release(unit)  # cancelled inside the client: it never left
+            elif unit.state == "sent":
+                if unit.kind == "calls":
+                    self.stats.cancelled_calls += 1
+                else:
+                    self.stats.cancelled_checks += 1
+            raise
+        except BaseException:
+            self._report(unit, "sent")  # it failed after the client took it: it was tried
+            raise
+        self._report(unit, "sent")
+        return result
 
     async def call(self, request: Awaitable[T]) -> T:
         """Await one model request under the budget (the coroutine is closed unsent when none is left)."""
         try:
-            self.spend_call()
+            unit = self.hold_call()
         except BudgetExhausted:
             close = getattr(request, "close", None)
             if close is not None:
@@ -229,10 +341,7 @@ class Budget:
             raise
         started = time.monotonic()
         try:
-            return await request
-        except asyncio.CancelledError:
-            self.stats.cancelled_calls += 1
-            raise
+            return await self.send(unit, request)
         finally:
             self.stats.generation_seconds += time.monotonic() - started
 
@@ -254,6 +363,7 @@ class BudgetedVerifier:
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
         self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
         self._requests: dict[str, Awaitable[CheckResult]] = {}  # their requests, to see if one ran
+        self._units: dict[str, Unit] = {}  # their units of budget
 
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
@@ -271,18 +381,17 @@ class BudgetedVerifier:
             return await asyncio.shield(running)
         ahead = self._ahead.pop(code, None)
         self._requests.pop(code, None)
-        if ahead is None:
-            self.budget.spend_check()  # BudgetExhausted: not sent
+        self._units.pop(code, None)
+        unit = self.budget.hold_check() if ahead is None else None  # BudgetExhausted: not sent
         future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
         self._inflight[code] = future
         try:
-            if ahead is not None:  # started ahead of need (charged then): taken now
+            if ahead is not None:  # started ahead of need (its unit held then): taken now
                 result = await ahead
             else:
-                result = await self.inner.check(code, timeout=self.timeout if timeout is None else timeout)
+                assert unit is not None
+                result = await self.budget.send(unit, self.inner.check(code, timeout=self.timeout if timeout is None else timeout))
         except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError):
-                self.budget.stats.cancelled_checks += 1
             future.set_exception(exc)
             future.exception()  # mark retrieved: waiters re-raise it themselves
             raise
@@ -303,12 +412,22 @@ class BudgetedVerifier:
             return False
         if not self.budget.has_checks(speculative=True) or not self.has_room():
             return False
-        self.budget.spend_check(ahead=True)  # the unit now: a check taken later must not find it gone
-        self.budget.stats.checks_ahead += 1
-        request = self.inner.check(code, timeout=self.timeout)
+        stats = self.budget.stats
+
+        def counted(delta: int) -> None:
+            stats.checks_ahead += delta
+
+        # the unit held now (a check taken later must not find it gone), charged as the check leaves
+        unit = self.budget.hold_check(ahead=True, on_sent=counted)
+        request = self._check_ahead(unit, code)
         self._requests[code] = request
+        self._units[code] = unit
         self._ahead[code] = asyncio.ensure_future(request)
         return True
+
+    async def _check_ahead(self, unit: Unit, code: str) -> CheckResult:
+        # the request is made as the task runs: one dropped before that leaves nothing unawaited
+        return await self.budget.send(unit, self.inner.check(code, timeout=self.timeout))
 
     def drop_ahead(self, code: str) -> None:
         """A check started ahead that the search will not take: charged (it was sent), reported
@@ -316,14 +435,15 @@ class BudgetedVerifier:
         lean/kimina_batcher.py)."""
         task = self._ahead.pop(code, None)
         request = self._requests.pop(code, None)
+        unit = self._units.pop(code, None)
         if task is None:
             return
-        if inspect.iscoroutine(request) and inspect.getcoroutinestate(request) == inspect.CORO_CREATED:
-            # its task never ran: the request never left, and its unit is not spent
-            self.budget.stats.checks -= 1
-            self.budget.stats.checks_ahead -= 1
-        else:
+        if unit is not None and unit.state == "sent":
             self.budget.stats.checks_ahead_unused += 1
+        elif inspect.iscoroutine(request) and inspect.getcoroutinestate(request) == inspect.CORO_CREATED and unit is not None:
+            # its task never ran: the request never left, and its unit is given back now
+            self.budget.give_back(unit)
+        # (still waiting inside the client: cancelled below, it gives its unit back itself)
         if not task.done():
             task.cancel()
         elif not task.cancelled():
@@ -333,13 +453,10 @@ class BudgetedVerifier:
         return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
-        self.budget.spend_check()
+        unit = self.budget.hold_check()
         started = time.monotonic()
         try:
-            return await self.inner.run_tactic(hole, tactic, timeout=timeout)
-        except asyncio.CancelledError:
-            self.budget.stats.cancelled_checks += 1
-            raise
+            return await self.budget.send(unit, self.inner.run_tactic(hole, tactic, timeout=timeout))
         finally:
             self.budget.checked(time.monotonic() - started)
 

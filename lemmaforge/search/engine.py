@@ -58,7 +58,7 @@ from lemmaforge.search.assemble import (
     proof_body,
     verdict_of,
 )
-from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, first_leaf
+from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, SearchStats, first_leaf
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
 from lemmaforge.search.candidates import candidate_file, proves, solution_of
 from lemmaforge.search.interfaces import (
@@ -106,12 +106,14 @@ class SearchEngine:
     async def prove(
         self, problem: ProblemRecord, *, run_id: str | None = None, run_config: dict[str, Any] | None = None,
         versions: dict[str, str | None] | None = None, parent_run_id: str | None = None, preflight_checks: int = 0,
+        stats: SearchStats | None = None,
     ) -> SearchResult:
         """`preflight_checks`: the Lean requests sent for this run before the search (the
         statement check, services.preflight), charged to its budget first. The dataset gate
         admitted the problem before (services.check_statement): a gated verifier refuses the
-        problem's context otherwise."""
-        run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks)
+        problem's context otherwise. `stats`: the object the run's budget counts into (a live view
+        reads it while the run goes)."""
+        run = _Run(self, problem, run_id or new_id(), preflight_checks=preflight_checks, stats=stats)
         self.recorder.emit(problem)
         self.recorder.emit(
             RunStarted(run.run_id, "prove", run_config or {}, versions or {}, problem.problem_id, parent_run_id)
@@ -142,7 +144,8 @@ _NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
 class _Run(TreeJournal):
     """One search for one problem: the state that the engine's methods share."""
 
-    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0) -> None:
+    def __init__(self, engine: SearchEngine, problem: ProblemRecord, run_id: str, *, preflight_checks: int = 0,
+                 stats: SearchStats | None = None) -> None:
         self.engine = engine
         self.planner, self.prover = engine.planner, engine.prover
         settings = engine.settings
@@ -161,7 +164,7 @@ class _Run(TreeJournal):
         self.theorem = problem.statement[split:]
         self._context_lines = self.header.count("\n")
         self.tree = ProofTree()
-        self.budget = Budget(self.limits, preflight_checks=preflight_checks)
+        self.budget = Budget(self.limits, preflight_checks=preflight_checks, stats=stats)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))

@@ -19,6 +19,7 @@ import html as _html
 from collections.abc import Sequence
 from typing import Any
 
+from lemmaforge.viewer.counts import run_cost_words
 from lemmaforge.viewer.text import budget_line, stop_line
 from lemmaforge.viewer.words import status_class, status_words, strategy_words
 
@@ -274,6 +275,7 @@ def render_run_page(view: dict[str, Any]) -> str:
         + (f'; part of bench <code>{esc(run["parent_run_id"])}</code>' if run.get("parent_run_id") else "")
         + (f'; models: {esc(", ".join(run["models"]))}' if run.get("models") else "") + "</p>",
         f'<table class="budget"><tr><th>budget</th><th>spent</th><th>limit</th></tr>{"".join(rows)}</table>',
+        f'<p class="cost">cost: {esc(run_cost_words(view["budget"]))}</p>',  # as `show` and `prove` say it
     ]
     if run.get("error"):
         head.append(f'<p class="failed">error: {esc(run["error"])}</p>')

@@ -1,8 +1,13 @@
 """What `prove` shows while it runs and says when it stops, on stderr.
 
 `RunWatch` wraps the run's recorder: every record passes through unchanged to the real one, and
-the watch keeps the few numbers the live line and the stop message need (run id, LLM calls, Lean
-checks, depth, the goal being worked on, Lean's last error). It never blocks: `emit` only counts.
+the watch keeps the few facts the live line and the stop message need (run id, depth, the goal
+being worked on, Lean's last error). It never blocks: `emit` only looks.
+
+Its LLM calls and Lean checks are not counted from records: `stats` is the very object the run's
+budget counts the requests it sends into (`prove_problem(stats=…)`, search/budget.py), so the live
+line ends on the numbers of the final line, `--json`, `runs` and `show` (records differ: the
+statement check and deduplicated checks have none, a call record is written when it answers).
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from lemmaforge.records import AttemptRecord, LLMCallRecord, NodeCreated, RunFinished, RunStarted
+from lemmaforge.records import AttemptRecord, NodeCreated, RunFinished, RunStarted
+from lemmaforge.search.budget import SearchStats
 from lemmaforge.viewer.inert import Inert, inert, markup
 from lemmaforge.viewer.model import first_error
 from lemmaforge.viewer.words import SEARCH_EXHAUSTED, stop_words
@@ -33,8 +39,7 @@ class RunWatch:
         self.started = time.monotonic()
         self.run_id: str | None = None
         self.finished: str | None = None
-        self.llm_calls = 0
-        self.lean_checks = 0
+        self.stats = SearchStats()  # counted into by the run's budget: what it sent
         self.depth = 0
         self.current_goal: str | None = None
         self.last_error: str | None = None
@@ -48,21 +53,27 @@ class RunWatch:
             self.run_id = record.run_id
         elif isinstance(record, RunFinished) and record.run_id == self.run_id:
             self.finished = record.status
-        elif isinstance(record, LLMCallRecord):
-            self.llm_calls += 1
         elif isinstance(record, NodeCreated):
             self.depth = max(self.depth, record.depth)
             if record.kind == "goal":
                 self._goals[record.node_id] = _line(record.text)
                 self.current_goal = self._goals[record.node_id]
         elif isinstance(record, AttemptRecord):
-            if record.code:
-                self.lean_checks += 1
             self.current_goal = self._goals.get(record.node_id, self.current_goal)
             if record.verdict != "valid":
                 err = first_error(record.errors)
                 if err:
                     self.last_error = err
+
+    @property
+    def llm_calls(self) -> int:
+        """Model requests the run sent so far (its budget's count)."""
+        return self.stats.llm_calls
+
+    @property
+    def lean_checks(self) -> int:
+        """Lean requests the run sent so far, the statement check included (its budget's count)."""
+        return self.stats.checks
 
     def cached_proof(self, header: str, normalized_statement: str) -> str | None:
         return self.inner.cached_proof(header, normalized_statement)

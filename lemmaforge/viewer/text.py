@@ -13,6 +13,7 @@ from typing import Any
 from rich.table import Table
 from rich.tree import Tree
 
+from lemmaforge.viewer.counts import run_cost_words
 from lemmaforge.viewer.inert import inert, markup
 from lemmaforge.viewer.words import SEARCH_EXHAUSTED, status_class, status_words, stop_words, strategy_words
 
@@ -138,6 +139,8 @@ def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False
                   soft_wrap=True)
     if run.get("parent_run_id"):
         console.print(f"part of bench run {escape(run['parent_run_id'])}", soft_wrap=True)
+    # the run's stored figures, in the words every view uses (viewer/counts.py)
+    console.print(f"cost: {run_cost_words(view['budget'])}", highlight=False, markup=False, soft_wrap=True)
     console.print(f"budgets (spent/limit): {budget_line(view['budget'])}", highlight=False, markup=False,
                   soft_wrap=True)
     console.print(f"stop: {escape(stop_line(run['stop_reason']))}", highlight=False, soft_wrap=True)

@@ -99,6 +99,7 @@ class Received:
     headers: dict[str, str]  # names lower-cased
     at: float
     status: int | None = None  # what the server answered; None for a dropped connection
+    usage: dict[str, int] | None = None  # the token counts it answered with (a generation's)
 
     @property
     def endpoint(self) -> Endpoint | Literal["models", "other"]:
@@ -595,6 +596,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                      "total_tokens": prompt_tokens + completion_tokens}
+            req.usage = usage
             self._stream(req, texts, reasons, afters, ident, common, usage, cut, error_event)
             return
         if req.endpoint == "chat":
@@ -624,6 +626,7 @@ class _Handler(BaseHTTPRequestHandler):
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
         }
+        req.usage = payload["usage"]
         self._send(req, 200, payload)
 
     def _stream(self, req: Received, texts: list[str], reasons: list[str], afters: list[float], ident: int,

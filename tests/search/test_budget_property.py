@@ -10,17 +10,17 @@ fake Kimina server (KiminaVerifier, batched HTTP) or the fake REPL processes (Re
 lean-interact, with proof states: extract_goal and, in one half of the worlds, automation as tactic
 steps). The stand-ins count what they received; for every run:
 
-  received ≤ reported ≤ budget        (LLM requests and Lean requests alike: a request is charged
-                                       when it is handed on, speculative or not, used or not)
-  reported − received ≤ cancelled     (one charged and then cancelled may have been stopped inside
-                                       the client before it left: a queue, a concurrency gate)
-  reported = received                 (when nothing was cancelled)
+  received = reported ≤ budget        (LLM requests and Lean requests alike: a request is charged
+                                       when it leaves the process, speculative or not, used or
+                                       not; one cancelled while it still waited inside a client
+                                       never left and is not charged)
 
 and the run's record says the same numbers as its result.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -76,7 +76,13 @@ def world(seed: int) -> dict[str, Any]:
         "hard_provable": rng.random() < 0.6,
         "closing_provable": rng.random() < 0.7,
         "stuck_sketch": rng.random() < 0.25,
-    }
+    } | _time_key(rng)
+
+
+def _time_key(rng: random.Random) -> dict[str, Any]:
+    """The budget's time key, drawn last (the other draws, and so the earlier worlds, stay as they
+    were): a wall-time budget that often ends the run mid-flight, cancelling what is out."""
+    return {"wall_seconds": rng.choice([3600.0, 3600.0, 0.3, 0.6])}
 
 
 def script(llm: FakeOpenAIServer, w: dict[str, Any]) -> None:
@@ -90,7 +96,7 @@ def settings_for(llm: FakeOpenAIServer, w: dict[str, Any], verifier: dict[str, A
         "verifier": {"timeout": 30, **verifier},
         "planner": {"url": llm.url, "model": "fake-model", "retries": 0},
         "prover": {"url": llm.url, "model": "fake-model", "retries": 0},
-        "budget": w["budget"],
+        "budget": {**w["budget"], "wall_seconds": w["wall_seconds"]},
         "search": w["search"],
     }
     return load_config(None, overrides, environ={})
@@ -105,30 +111,51 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
             result = await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()
+    # a request cancelled just after its headers left is the server's to read: let it finish reading
+    # (the stand-ins log a request once its body is read) before counting what they received
+    await asyncio.sleep(0.2)
     finished = [r for r in recorder.records if isinstance(r, RunFinished)]
     return result, finished
 
 
+def served_tokens(llm: FakeOpenAIServer) -> tuple[int, int]:
+    """(prompt, completion) tokens the server answered generation requests with."""
+    answered = [r.usage for r in llm.requests if r.endpoint in ("chat", "completions") and r.usage]
+    return sum(u["prompt_tokens"] for u in answered), sum(u["completion_tokens"] for u in answered)
+
+
 def generation_requests(llm: FakeOpenAIServer) -> int:
     """The model requests the server received (the preflight's `GET /models` probes are not
-    requests for generation: no budget unit buys them)."""
+    requests for generation: no budget unit buys them). One cancelled between its headers and its
+    body arrives cut short: received all the same."""
     return sum(1 for r in llm.requests if r.endpoint in ("chat", "completions"))
 
 
 def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int], *, llm_sent: int,
-                        lean_sent: int) -> None:
+                        lean_sent: int, tokens: tuple[int, int], closing_race: bool = False) -> None:
+    """`closing_race`: the REPL pool's one known gap (docs/budgets.md): a check cancelled just
+    after it got a worker, whose thread had not started when the pool closed, is counted but never
+    reaches the process (the run's record is written before the pool closes)."""
     stats = result.stats
     # Unused work (started ahead and never taken, tried beside an earlier alternative that won) is
     # inside the counts, not beside them: what was sent is what was charged.
-    assert llm_sent <= stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
-    assert stats.llm_calls - llm_sent <= stats.cancelled_calls + stats.prefetched_unused, (llm_sent, stats)
-    assert lean_sent <= stats.checks <= budget["lean_checks"], (lean_sent, stats)
-    assert stats.checks - lean_sent <= stats.cancelled_checks + stats.checks_ahead_unused, (lean_sent, stats)
-    assert stats.preflight_checks == 1
-    if stats.cancelled_calls == stats.prefetched_unused == 0:
-        assert llm_sent == stats.llm_calls, (llm_sent, stats)
-    if stats.cancelled_checks == stats.checks_ahead_unused == 0:
+    # A request is charged when it leaves the process (lemmaforge/sending.py): one cancelled while
+    # it still waited inside a client (a concurrency slot, the batcher's or the pool's queue) is
+    # not, one cancelled after it left is. So what the stand-ins received is what was reported.
+    assert llm_sent == stats.llm_calls <= budget["llm_calls"], (llm_sent, stats)
+    assert stats.checks <= budget["lean_checks"], stats
+    if closing_race:
+        assert lean_sent <= stats.checks <= lean_sent + stats.cancelled_checks, (lean_sent, stats)
+    else:
         assert lean_sent == stats.checks, (lean_sent, stats)
+    assert stats.preflight_checks == 1
+    # tokens: those of the answers the run read, as the server reported them; an answer the run
+    # stopped waiting for (cancelled) is the only one it may not have read
+    reported = (stats.prompt_tokens, stats.completion_tokens)
+    if stats.cancelled_calls:
+        assert reported[0] <= tokens[0] and reported[1] <= tokens[1], (tokens, stats)
+    else:
+        assert reported == tokens, (tokens, stats)
     # what the search used is what was sent less what it never took
     assert 0 <= stats.used_calls <= stats.llm_calls and 0 <= stats.used_checks <= stats.checks, stats
     assert stats.prefetched_unused <= stats.prefetched_calls, stats
@@ -162,8 +189,8 @@ async def test_budgets_hold_on_kimina(seed: int) -> None:
         finally:
             await verifier.close()
         lean_sent = sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
-        llm_sent = generation_requests(llm)
-    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent)
+        llm_sent, tokens = generation_requests(llm), served_tokens(llm)
+    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens)
 
 
 REPL_RULES = (
@@ -185,8 +212,9 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
             result, finished = await run_world(settings, verifier)
         finally:
             await verifier.close()
-        llm_sent = generation_requests(llm)
+        llm_sent, tokens = generation_requests(llm), served_tokens(llm)
     # Header imports are the pool's own business (one per process); every other command and every
     # tactic step (extract_goal, automation on a proof state) is a request of the run.
     lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))
-    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent)
+    assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens,
+                        closing_race=True)

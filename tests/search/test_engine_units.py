@@ -629,6 +629,9 @@ async def test_a_check_ahead_needs_lean_room_and_a_unit_left_and_is_charged_once
     inner.has_room = lambda: True
     assert lean.check_ahead("a  ok") and lean.check_ahead("b")
     assert not lean.check_ahead("a  ok")  # already ahead
+    assert (stats.checks, stats.checks_ahead) == (0, 0)  # units held, not yet sent: their tasks have not run
+    assert not lean.budget.has_checks(speculative=True) or lean.budget.held_checks == 2
+    await asyncio.sleep(0)
     assert (stats.checks, stats.checks_ahead) == (2, 2)  # charged as they are sent
     assert (await lean.check("a  ok")).status is CheckStatus.VALID
     assert stats.checks == 2  # taken: not charged again

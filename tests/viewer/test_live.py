@@ -36,10 +36,13 @@ def test_run_watch_counts_and_passes_records_on():
     for r in records:
         watch.emit(r)
     assert inner.records == records
-    assert (watch.run_id, watch.llm_calls, watch.lean_checks, watch.depth) == ("r1", 1, 2, 1)
+    # the counts are the run budget's (what was sent), never the records': the run counts into
+    # `watch.stats` (prove_problem(stats=watch.stats))
+    assert (watch.run_id, watch.llm_calls, watch.lean_checks, watch.depth) == ("r1", 0, 0, 1)
+    watch.stats.llm_calls, watch.stats.checks = 3, 5
     assert watch.current_goal == "Hard x" and watch.last_error == "1:2: error: nope"
     line = watch.status_line()
-    assert "LLM calls 1/10" in line and "Lean checks 2/20" in line and "depth 1/2" in line and "goal: Hard x" in line
+    assert "LLM calls 3/10" in line and "Lean checks 5/20" in line and "depth 1/2" in line and "goal: Hard x" in line
 
 
 @pytest.mark.slow

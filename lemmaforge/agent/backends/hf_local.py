@@ -7,6 +7,7 @@ import threading
 from types import SimpleNamespace
 from typing import Any
 
+from lemmaforge import sending
 from lemmaforge.agent.backends.base import InProcessLLM, PromptInput, RawOutput, Sampling, trim_at_stop
 
 TRANSFORMERS_MISSING = (
@@ -115,4 +116,5 @@ class TransformersLLM(InProcessLLM):
         return RawOutput(texts, reasons, prompt_len, sum(per), per)
 
     async def _generate(self, inp: PromptInput, sampling: Sampling) -> RawOutput:
+        sending.sent()  # the thread runs it to the end, even if its caller is cancelled
         return await asyncio.to_thread(self._run, inp, sampling)

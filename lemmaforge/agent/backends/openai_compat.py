@@ -15,7 +15,7 @@ import httpx
 import openai
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, stop_after_delay
 
-from lemmaforge import waits
+from lemmaforge import sending, waits
 from lemmaforge.agent.backends.base import (
     DEFAULT_MAX_TOKENS,
     BaseLLM,
@@ -167,6 +167,22 @@ async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
         yield "\n".join(data)
 
 
+async def _tell_when_written(request: httpx.Request) -> None:
+    """httpx's request hook: the request's budget is told it left as its headers go on the wire
+    (httpcore's `trace` extension, "…send_request_headers.started": from that event to the socket
+    write nothing yields to the event loop, so a cancellation cannot come between them, while the
+    write's own end does yield, so "…complete" can miss a request that went). Until then a request
+    cancelled waiting for the concurrency slot, a pooled connection or a connect never reached the
+    server. One cancelled between its headers and its body reaches it cut short: sent."""
+    tell = sending.current()
+
+    async def trace(event: str, info: dict[str, Any]) -> None:
+        if event.endswith(".send_request_headers.started"):
+            tell()
+
+    request.extensions["trace"] = trace
+
+
 class OpenAICompatibleLLM(BaseLLM):
     """An OpenAI-compatible server (`vllm serve`, SGLang, hosted APIs) through `openai.AsyncOpenAI`.
 
@@ -251,6 +267,7 @@ class OpenAICompatibleLLM(BaseLLM):
             base_url=url, api_key=key, max_retries=0,
             # the SDK's annotation names its own httpx alias; the object is httpx's Timeout, as it expects
             timeout=cast(Any, httpx.Timeout(timeout or 60.0, connect=CONNECT_TIMEOUT)),
+            http_client=openai.DefaultAsyncHttpxClient(event_hooks={"request": [_tell_when_written]}),
         )
         self._semaphore = asyncio.Semaphore(concurrency)
         # mutable state shared with the views `bind` makes (a view is a shallow copy)
@@ -356,8 +373,9 @@ class OpenAICompatibleLLM(BaseLLM):
         kwargs = self._request_kwargs(sampling, n, seed)
         deadline = self._deadline(sampling)
         self._shared.requests += 1  # waiting for a slot or in flight
+        sending.queued()
         try:
-            async with self._semaphore:
+            async with self._semaphore:  # (it leaves when its body is written: `_tell_when_written`)
                 with waits.waiting(self._where()) as wait:
                     try:
                         async with asyncio.timeout(deadline):
@@ -393,6 +411,7 @@ class OpenAICompatibleLLM(BaseLLM):
         events = 0
         deadline = self._deadline(sampling)
         self._shared.requests += 1
+        sending.queued()
         try:
             async with self._semaphore:
                 with waits.waiting(self._where(), streamed=True) as wait:
@@ -563,6 +582,7 @@ class OpenAICompatibleLLM(BaseLLM):
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _generate(self, inp: PromptInput, sampling: Sampling) -> RawOutput:
+        sending.queued()  # from here the request waits inside the client until `_request` sends it
         await self._resolve_model()
         if sampling.n == 1 or self.native_n:
             return await self._with_retries(lambda: self._request(inp, sampling, sampling.n, sampling.seed))
@@ -574,6 +594,7 @@ class OpenAICompatibleLLM(BaseLLM):
         return sampling.n > 1 and (self.stream_samples or not self.native_n)
 
     async def _generate_streaming(self, inp: PromptInput, sampling: Sampling, sink: SampleSink) -> RawOutput:
+        sending.queued()
         await self._resolve_model()
         if not self.native_n:
             parts = await self._fan_out(inp, sampling, sink)
