@@ -191,9 +191,14 @@ async def test_a_broken_recorder_does_not_lose_the_answer(fake_openai, make_clie
 
 
 async def test_concurrency_limit_is_respected(fake_openai, make_client):
-    fake_openai.delay = 0.05
+    release = threading.Event()  # answers are held until three requests are in flight at once
+    fake_openai.add_rule(None, Reply("ok", gate=release))
     llm = make_client(concurrency=3)
-    outs = await asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
+    calls_ = asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
+    await until(lambda: fake_openai.in_flight >= 3)
+    await asyncio.sleep(0.05)  # room for a fourth to arrive, were the limit not kept (never needed to pass)
+    release.set()
+    outs = await calls_
     assert len(outs) == 10
     assert fake_openai.count("chat") == 10
     assert fake_openai.max_in_flight == 3
@@ -207,9 +212,15 @@ async def test_fan_out_for_servers_that_reject_n(make_client, recorder):
             await native.generate("x", n=4)
         assert server.count("chat") == 1  # a 400 is not retried
 
-        server.delay = 0.05
+        release = threading.Event()  # answers are held until two requests are in flight at once
+        server.rules.clear()
+        server.add_rule(None, [Reply(t, gate=release) for t in "abcd"])
         fanned = make_client(url=server.url, native_n=False, concurrency=2)
-        outs = await fanned.generate("x", n=4, seed=10)
+        call = asyncio.create_task(fanned.generate("x", n=4, seed=10))
+        await until(lambda: server.in_flight >= 2)
+        await asyncio.sleep(0.05)  # room for a third to arrive, were the limit not kept (never needed to pass)
+        release.set()
+        outs = await call
 
         assert sorted(o.text for o in outs) == ["a", "b", "c", "d"]
         fan_requests = server.requests_to("chat")[1:]
