@@ -40,7 +40,8 @@ every route answer 401 to a request without that bearer token, as hosted APIs do
 Order without clocks: `Reply(text, gate=threading.Event())` holds that choice until the test sets
 the event (say, from `on_sample` after it saw the first sample). A gate not set within
 `srv.gate_timeout` seconds (a does-not-hang bound, not a measurement) is let through and noted in
-`srv.unreleased`, which the `fake_openai` fixture checks is empty at teardown.
+`srv.unreleased`, which the `fake_openai` fixture checks is empty at teardown. `srv.gate = Event()`
+holds every generation request the same way (whatever rule answers it).
 
 Unknown input (no rule matches and no default) is answered with a 400 naming the text, so a test
 sees the problem at once instead of retrying.
@@ -272,6 +273,8 @@ class FakeOpenAIServer(HTTPFake):
         self.trickle_stop = threading.Event()  # set on stop(): no handler thread outlives the fake
         self.gate_timeout = 60.0  # seconds a gated reply waits for its release before it is let through
         self.unreleased: list[str] = []  # texts of gated replies let through without their release
+        # every generation request waits for this event, when set to one (a server-wide Reply.gate)
+        self.gate: threading.Event | None = None
 
     def stop(self) -> None:
         self.trickle_stop.set()
@@ -361,15 +364,16 @@ class FakeOpenAIServer(HTTPFake):
 
     def _await_gate(self, reply: Reply) -> bool:
         """Wait for a gated reply's release; False when the fake is stopping (send nothing then)."""
-        if reply.gate is None:
-            return True
+        return reply.gate is None or self._await(reply.gate, reply.text)
+
+    def _await(self, gate: threading.Event, what: str) -> bool:
         deadline = time.monotonic() + self.gate_timeout
-        while not reply.gate.wait(0.05):
+        while not gate.wait(0.05):
             if self.trickle_stop.is_set():
                 return False
             if time.monotonic() > deadline:
                 with self._lock:
-                    self.unreleased.append(reply.text)
+                    self.unreleased.append(what)
                 return True
         return True
 
@@ -593,6 +597,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(req, 400, chosen)
             return
         replies, rule_delay = chosen
+        if fake.gate is not None and not fake._await(fake.gate, "server gate"):
+            self._drop()
+            return
         if fake.delay or rule_delay:
             time.sleep(fake.delay + rule_delay)
         afters = [reply.after for reply in replies]
