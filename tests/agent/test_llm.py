@@ -7,6 +7,7 @@ import asyncio
 import importlib.util
 import socket
 import sys
+import threading
 import types
 
 import pytest
@@ -27,6 +28,7 @@ from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
 from tests.agent.conftest import MODEL
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
+from tests.waiting import until
 
 
 def calls(recorder: MemoryRecorder) -> list[LLMCallRecord]:
@@ -189,9 +191,14 @@ async def test_a_broken_recorder_does_not_lose_the_answer(fake_openai, make_clie
 
 
 async def test_concurrency_limit_is_respected(fake_openai, make_client):
-    fake_openai.delay = 0.05
+    release = threading.Event()  # answers are held until three requests are in flight at once
+    fake_openai.add_rule(None, Reply("ok", gate=release))
     llm = make_client(concurrency=3)
-    outs = await asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
+    calls_ = asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
+    await until(lambda: fake_openai.in_flight >= 3)
+    await asyncio.sleep(0.05)  # room for a fourth to arrive, were the limit not kept (never needed to pass)
+    release.set()
+    outs = await calls_
     assert len(outs) == 10
     assert fake_openai.count("chat") == 10
     assert fake_openai.max_in_flight == 3
@@ -205,9 +212,15 @@ async def test_fan_out_for_servers_that_reject_n(make_client, recorder):
             await native.generate("x", n=4)
         assert server.count("chat") == 1  # a 400 is not retried
 
-        server.delay = 0.05
+        release = threading.Event()  # answers are held until two requests are in flight at once
+        server.rules.clear()
+        server.add_rule(None, [Reply(t, gate=release) for t in "abcd"])
         fanned = make_client(url=server.url, native_n=False, concurrency=2)
-        outs = await fanned.generate("x", n=4, seed=10)
+        call = asyncio.create_task(fanned.generate("x", n=4, seed=10))
+        await until(lambda: server.in_flight >= 2)
+        await asyncio.sleep(0.05)  # room for a third to arrive, were the limit not kept (never needed to pass)
+        release.set()
+        outs = await call
 
         assert sorted(o.text for o in outs) == ["a", "b", "c", "d"]
         fan_requests = server.requests_to("chat")[1:]
@@ -239,12 +252,15 @@ async def test_transient_errors_are_retried(fake_openai, make_client, recorder, 
 
 
 async def test_retry_after_is_honoured_within_the_cap(fake_openai, make_client):
-    fake_openai.fail_next(1, status=429, retry_after=0.2)
+    fake_openai.fail_next(1, status=429, retry_after=30)
     llm = make_client(backoff_max=0.05)  # the cap wins over a long Retry-After
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     await llm.generate("x")
-    assert 0.04 <= loop.time() - t0 < 0.19
+    waited = loop.time() - t0
+    # a lower bound: the client did wait; the upper one only tells the capped 0.05 s from the
+    # 30 s asked for, far enough apart that a busy machine cannot blur them
+    assert 0.04 <= waited < 15
     assert fake_openai.count("chat") == 2
 
 
@@ -285,7 +301,8 @@ async def test_unreachable_endpoint_raises_unavailable(make_client, recorder):
 
 
 async def test_timeouts_are_retried_then_unavailable(fake_openai, make_client):
-    fake_openai.delay = 0.5
+    never = threading.Event()  # the answer never comes: only the client's timeout ends each attempt
+    fake_openai.add_rule(None, Reply("too late", gate=never))
     llm = make_client(timeout=0.1, retries=1)
     with pytest.raises(LLMUnavailableError, match="Timeout"):
         await llm.generate("x")
@@ -312,10 +329,11 @@ async def test_no_matching_rule_is_a_400_from_the_fake(make_client):
 
 
 async def test_cancelled_call_is_recorded(fake_openai, make_client, recorder):
-    fake_openai.delay = 1.0
+    never = threading.Event()  # the answer is held until the fake stops
+    fake_openai.add_rule(None, Reply("too late", gate=never))
     llm = make_client()
     task = asyncio.create_task(llm.generate("x"))
-    await asyncio.sleep(0.1)
+    await until(lambda: fake_openai.count("chat") == 1)  # the request is out
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -443,16 +461,18 @@ async def test_has_room_while_fewer_requests_are_out_than_half_the_concurrency(f
     """`has_room` (the search starts requests ahead of need only then) counts this client's and
     its views' requests in flight or waiting for a slot against half of `concurrency`; the
     in-process backends never claim room."""
-    fake_openai.delay = 0.3
+    release = threading.Event()  # both answers are held until the test has looked
+    fake_openai.add_rule(None, Reply("ok", gate=release))
     llm = make_client(concurrency=4)
     view = llm.bind(role="planner")
     assert llm.has_room() and view.has_room()
     one = asyncio.create_task(llm.generate("a"))
-    await asyncio.sleep(0.05)
+    await until(lambda: fake_openai.count("chat") == 1)
     assert llm.has_room()  # 1 of 4
     two = asyncio.create_task(view.generate("b"))
-    await asyncio.sleep(0.05)
+    await until(lambda: fake_openai.count("chat") == 2)
     assert not llm.has_room() and not view.has_room()  # 2 of 4: half
+    release.set()
     await asyncio.gather(one, two)
     assert llm.has_room()
     assert VLLMOfflineLLM.has_room(object.__new__(VLLMOfflineLLM)) is False

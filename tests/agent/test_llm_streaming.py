@@ -5,6 +5,7 @@ cancellation, and the backends that do not stream."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -22,28 +23,31 @@ def calls(recorder: MemoryRecorder) -> list[LLMCallRecord]:
 
 
 class Told:
-    """An `on_sample` that notes each sample and when it came."""
+    """An `on_sample` that notes each sample and whether the held one (a reply gated on `release`)
+    had been released when it came, then releases it: order by what happened, not by the clock,
+    so that a busy machine cannot fail the test."""
 
-    def __init__(self) -> None:
-        self.samples: list[tuple[Completion, float]] = []
+    def __init__(self, release: threading.Event | None = None) -> None:
+        self.release = release or threading.Event()
+        self.samples: list[tuple[Completion, bool]] = []
 
     def __call__(self, sample: Completion) -> None:
-        self.samples.append((sample, asyncio.get_running_loop().time()))
+        self.samples.append((sample, self.release.is_set()))
+        self.release.set()
 
 
 @pytest.mark.parametrize("mode", ["chat", "completion"])
 async def test_each_sample_is_told_when_it_completes_not_when_the_slowest_does(fake_openai, make_client,
                                                                                recorder, mode):
-    fake_openai.add_rule(None, [Reply("slow one", after=0.6), Reply("quick", after=0.0), Reply("cut", "length", 0.1)])
+    told = Told()  # the slow sample is held until a sample has been told
+    fake_openai.add_rule(None, [Reply("slow one", gate=told.release), Reply("quick", after=0.0),
+                                Reply("cut", "length", 0.1)])
     llm = make_client(mode=mode, stream_samples=True)
-    told = Told()
-    loop = asyncio.get_running_loop()
-    started = loop.time()
     outs = await llm.generate("x", n=3, on_sample=told)
-    returned = loop.time()
 
     assert [c.text for c, _ in told.samples] == ["quick", "cut", "slow one"]  # in order of completion
-    assert told.samples[0][1] - started < 0.4 < returned - started  # the first long before the call ends
+    assert told.samples[0][1] is False  # the first told before the slow one was even released
+    assert not fake_openai.unreleased  # (a client that told all at the end would leave it held)
     assert [o.text for o in outs] == ["slow one", "quick", "cut"]  # the call's result: sample order
     assert {id(o) for o in outs} == {id(c) for c, _ in told.samples}  # the very objects told, once each
     assert [o.finish_reason for o in outs] == ["stop", "stop", "length"]
@@ -75,12 +79,16 @@ async def test_without_on_sample_or_with_one_sample_or_by_default_the_request_is
 async def test_stream_samples_off_tells_every_sample_when_the_call_answers(fake_openai, make_client):
     fake_openai.add_rule(None, [Reply("a", after=0.0), Reply("b", after=0.3)])
     llm = make_client(stream_samples=False)
-    told = Told()
-    loop = asyncio.get_running_loop()
-    outs = await llm.generate("x", n=2, on_sample=told)
-    done = loop.time()
-    assert [c for c, _ in told.samples] == outs
-    assert all(abs(at - done) < 0.05 for _, at in told.samples)
+    told: list[Completion] = []
+    answered: list[bool] = []  # whether the server had sent its whole answer when each sample was told
+
+    def on_sample(sample: Completion) -> None:
+        told.append(sample)
+        answered.append(fake_openai.requests_to("chat")[0].answered)
+
+    outs = await llm.generate("x", n=2, on_sample=on_sample)
+    assert told == outs
+    assert answered == [True, True]  # none told while "b" was still being generated
     assert fake_openai.requests_to("chat")[0].body.get("stream") is None
 
 
@@ -100,11 +108,12 @@ async def test_a_stream_that_breaks_is_retried_for_the_samples_not_yet_told(fake
 
 
 async def test_a_stream_cancelled_half_way_records_the_samples_it_told(fake_openai, make_client, recorder):
-    fake_openai.add_rule(None, [Reply("early", after=0.0), Reply("never", after=5.0)])
+    never = threading.Event()  # the second sample is held until the fake stops
+    fake_openai.add_rule(None, [Reply("early", after=0.0), Reply("never", gate=never)])
     llm = make_client(stream_samples=True)
     told = Told()
     task = asyncio.create_task(llm.generate("x", n=2, on_sample=told))
-    while not told.samples:
+    while not told.samples:  # polls for an event; no time limit but the test run's
         await asyncio.sleep(0.01)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -117,14 +126,12 @@ async def test_a_stream_cancelled_half_way_records_the_samples_it_told(fake_open
 
 async def test_servers_that_reject_n_tell_each_sample_as_its_own_request_answers(make_client):
     with FakeOpenAIServer(default="", max_n=1) as server:
-        server.add_rule(None, [Reply("slow", after=0.5), Reply("quick")])
-        llm = make_client(url=server.url, native_n=False)
         told = Told()
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        server.add_rule(None, [Reply("slow", gate=told.release), Reply("quick")])
+        llm = make_client(url=server.url, native_n=False)
         outs = await llm.generate("x", n=2, on_sample=told)
         assert [c.text for c, _ in told.samples] == ["quick", "slow"]
-        assert told.samples[0][1] - started < 0.3
+        assert told.samples[0][1] is False and not server.unreleased  # told before the slow one was released
         assert {id(o) for o in outs} == {id(c) for c, _ in told.samples}
         assert all(r.body.get("stream") is None and r.n == 1 for r in server.requests_to("chat"))
 
@@ -146,16 +153,20 @@ async def test_a_streamed_choice_with_an_index_out_of_range_is_a_misconfigured_s
 
 
 async def test_the_prover_tells_each_candidate_as_its_sample_completes(fake_openai, make_client):
-    fake_openai.add_rule(None, [Reply(LEAN.format("omega"), after=0.4), Reply("no code here"),
+    release = threading.Event()  # "omega" is held until a candidate has been told
+    fake_openai.add_rule(None, [Reply(LEAN.format("omega"), gate=release), Reply("no code here"),
                                 Reply(LEAN.format("simp"), after=0.0)])
     prover = Prover(make_client(stream_samples=True))
-    told: list[tuple[str, float]] = []
-    loop = asyncio.get_running_loop()
-    started = loop.time()
+    told: list[tuple[str, bool]] = []
+
+    def on_candidate(c) -> None:
+        told.append((c.body, release.is_set()))
+        release.set()
+
     candidates = await prover.prove("import Mathlib\n", "theorem t (x : ℕ) : x = x := by sorry", n=3,
-                                    on_candidate=lambda c: told.append((c.body, loop.time())))
+                                    on_candidate=on_candidate)
     assert [body for body, _ in told] == ["simp", "omega"]  # the output without Lean code is no candidate
-    assert told[0][1] - started < 0.3
+    assert told[0][1] is False and not fake_openai.unreleased  # told before "omega" was released
     assert [c.body for c in candidates] == ["omega", "simp"]
 
 

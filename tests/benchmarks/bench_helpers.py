@@ -4,6 +4,7 @@ command-line arguments, and the environment that makes the fakes fast."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -11,7 +12,7 @@ from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.benchmarks.spec import child_attempt
 from lemmaforge.db import Store
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
-from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
 
 #: the first problems of miniF2F's valid split; the fake prover proves SOLVABLE ones
 NAMES = [p.name for p in load_dataset("minif2f", split="valid", limit=6)]
@@ -83,3 +84,16 @@ def outcome(store: Store, bench_id: str) -> dict[tuple[str, int], tuple]:
         proofs = [p.proof for p in store.proofs(run_id=r.run_id, kind="whole")]
         out[key] = (r.status, r.summary["calls"], r.summary["checks"], r.summary["depth"], proofs)
     return out
+
+
+def hold_all_but(llm: FakeOpenAIServer, names: Iterable[str]) -> threading.Event:
+    """While the returned event is set, the model answers only the problems `names`; every other
+    request is held until the fake stops. A test that must stop a bench mid-run (kill, signal)
+    thus finds it mid-run however busy the machine, instead of racing it with slow answers.
+    Clear the event before the resume: the held requests are the stopped process's."""
+    hold = threading.Event()
+    answered = re.compile("|".join(rf"theorem {re.escape(n)}\b" for n in names))
+    llm.rules.insert(0, Rule(None, Reply("held", gate=threading.Event()),
+                             when=lambda q: hold.is_set() and not answered.search(q.all_text)))
+    hold.set()
+    return hold

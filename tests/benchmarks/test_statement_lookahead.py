@@ -12,6 +12,7 @@ from lemmaforge.benchmarks import runner
 from lemmaforge.config import load_config
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal
 from lemmaforge.records import ProblemRecord
+from tests.waiting import until
 
 HEADER = "import Mathlib\n\n"
 
@@ -54,7 +55,11 @@ async def test_upcoming_problems_are_checked_while_the_first_search_runs(monkeyp
     seen_when_searching: dict[str, list[str]] = {}
 
     async def fake_attempt(services: Any, settings: Any, prob: ProblemRecord, **kw: Any) -> runner.AttemptResult:
-        await asyncio.sleep(0.01)  # the search's first LLM call: the look-ahead checks run meanwhile
+        # the search's first LLM call: it answers once the look-ahead has checked the next two
+        # problems, which can only happen if the look-ahead runs meanwhile (it would hang otherwise)
+        i = int(prob.name[1:])
+        await until(lambda: {f"p{j}" for j in range(i + 1, min(i + 3, 4))} <= set(verifier.checked),
+                    what=f"the look-ahead past {prob.name}")
         seen_when_searching[prob.name] = list(verifier.checked)
         searched.append(prob.name)
         return runner.AttemptResult(prob.problem_id, kw["attempt"], "r", "not_proved")

@@ -26,7 +26,15 @@ from typer.testing import CliRunner
 
 from lemmaforge.db import Store, StoreError
 from tests.benchmarks.bench_entry import app
-from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
+from tests.benchmarks.bench_helpers import (
+    ENV,
+    NAMES,
+    SOLVABLE,
+    bench_args,
+    fake_servers,
+    hold_all_but,
+    outcome,
+)
 from tests.conftest import REPO_ROOT, error_lines
 
 runner = CliRunner()
@@ -80,9 +88,9 @@ def finished_children(url: str, bench_id: str) -> tuple[int, int]:
 @pytest.mark.slow
 def test_kill_9_mid_run_then_resume_matches_a_fault_free_run(any_db_url: str, reference) -> None:
     expected, ref_store, kimina, llm = reference
-    # slower answers than the reference's, so the kill lands mid-run however fast the client is
-    # (answers are scripted: the delay changes when the bench ends, not what it reports)
-    llm.delay = 0.4
+    # the first two problems are answered, the others held until the kill: it lands mid-run
+    # however fast or busy the machine (answers are scripted: holding changes when, not what)
+    hold = hold_all_but(llm, NAMES[:2])
     args = bench_args(kimina, llm, any_db_url, "--limit", "6", "--concurrency", "2", "--run-id", "K", "--json")
     proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
                             env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -97,6 +105,7 @@ def test_kill_9_mid_run_then_resume_matches_a_fault_free_run(any_db_url: str, re
     finally:
         if proc.poll() is None:
             proc.kill()
+        hold.clear()
     assert proc.returncode == -signal.SIGKILL
     store = Store(any_db_url)
     assert store.get_run("K").status == "running"  # type: ignore[union-attr]

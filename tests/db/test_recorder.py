@@ -25,6 +25,7 @@ from lemmaforge.records import (
     RunFinished,
     RunStarted,
 )
+from tests.waiting import HANG_LIMIT, until, until_sync
 
 from .synth import HEADER, expected_nodes, synthetic_run
 
@@ -112,10 +113,7 @@ def test_batch_size_triggers_a_write_before_the_interval(store: Store) -> None:
     run = synthetic_run()
     for r in run.records[:12]:
         rec.emit(r)
-    deadline = time.monotonic() + 5
-    while rec.written < 10 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert rec.written >= 10
+    until_sync(lambda: rec.written >= 10, what="a write of the first batch")  # the interval is an hour
     rec.close()
     assert rec.written == 12
 
@@ -123,10 +121,7 @@ def test_batch_size_triggers_a_write_before_the_interval(store: Store) -> None:
 def test_flush_interval_writes_without_flush(store: Store) -> None:
     rec = SqlRecorder(store, flush_interval=0.02)
     rec.emit(RunStarted(run_id="r", kind="prove", config={}, versions={}))
-    deadline = time.monotonic() + 5
-    while store.get_run("r") is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert store.get_run("r") is not None
+    until_sync(lambda: store.get_run("r") is not None, what="the interval's write")
     rec.close()
 
 
@@ -160,16 +155,20 @@ def test_writes_from_several_threads(store: Store) -> None:
     assert rec.written == n_threads * (1 + 2 * n_nodes) and not rec.failed
 
 
-async def test_from_a_running_event_loop(store: Store) -> None:
+async def test_from_a_running_event_loop(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop never waits for the database: the database is held busy (its writer stuck in a
+    write the test has not let through) while concurrent tasks emit ~1000 records, and all of
+    them are emitted before it is let go."""
     rec = SqlRecorder(store, batch_size=50, flush_interval=0.01)
-    ticks: list[float] = []
+    db_open, db_busy = threading.Event(), threading.Event()
+    real_write = store.write
 
-    async def ticker() -> None:
-        while True:
-            ticks.append(time.perf_counter())
-            await asyncio.sleep(0.001)
+    def held_write(batch):  # the writer thread's one way into the database
+        db_busy.set()
+        assert db_open.wait(HANG_LIMIT), "the test never let the database go"
+        return real_write(batch)
 
-    tick_task = asyncio.create_task(ticker())
+    monkeypatch.setattr(store, "write", held_write)
     run = synthetic_run("async-run")
 
     async def search_branch(i: int) -> None:  # concurrent tasks emitting, as the engine does
@@ -195,17 +194,14 @@ async def test_from_a_running_event_loop(store: Store) -> None:
 
     rec.emit(run.records[0])
     rec.emit(run.records[1])
-    started = time.perf_counter()
+    await until(db_busy.is_set, what="the writer's first write")
     await asyncio.gather(*(search_branch(i) for i in range(5)))
-    emitting = time.perf_counter() - started
+    assert rec.queued >= 1000  # every emit returned while the database was busy
+    db_open.set()
     await rec.aflush()
-    tick_task.cancel()
     await rec.aclose()
     assert len(store.llm_calls(run.run_id)) == 1000
     assert len(store.nodes(run.run_id)) == len(run.of(NodeCreated))
-    assert emitting < 1.0  # ~1000 emits: the loop never waited for the database
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
-    assert gaps and max(gaps) < 0.5
 
 
 @pytest.mark.slow
@@ -218,10 +214,17 @@ def test_emit_is_cheap(store: Store) -> None:
     t0 = time.perf_counter()
     for r in records:
         rec.emit(r)
-    per_record = (time.perf_counter() - t0) / len(records)
+    emitting = time.perf_counter() - t0
     rec.close()
-    assert per_record < 50e-6, f"emit took {per_record * 1e6:.1f} µs"  # measured ≈ 0.3 µs
     assert len(store.nodes("r")) == 20_000
+    # against what it saves the caller: the same records written by the store itself, timed in
+    # this process just after, so that a busy machine slows both alike (a ratio, not a µs budget)
+    store.write([RunStarted(run_id="w", kind="prove", config={}, versions={})])
+    again = [NodeCreated(run_id="w", node_id=f"n{i}", kind="goal", depth=0, text="t") for i in range(20_000)]
+    t0 = time.perf_counter()
+    store.write(again)
+    writing = time.perf_counter() - t0
+    assert emitting * 3 < writing, f"emit {emitting:.3f} s against the store's own write {writing:.3f} s"
 
 
 def test_writer_errors_are_raised_from_flush_and_good_records_kept(store: Store) -> None:
@@ -283,11 +286,17 @@ def test_close_from_a_signal_handler_during_flush(store: Store) -> None:
     rec.emit(RunStarted(run_id="r", kind="prove", config={}, versions={}))
     for i in range(5000):
         rec.emit(NodeCreated(run_id="r", node_id=f"n{i}", kind="goal", depth=0, text="x" * 500))
-    old = signal.signal(signal.SIGUSR1, lambda *_: rec.close())
+    handled = threading.Event()
+
+    def handler(*_: object) -> None:
+        rec.close()
+        handled.set()
+
+    old = signal.signal(signal.SIGUSR1, handler)
     try:
         threading.Timer(0.005, os.kill, (os.getpid(), signal.SIGUSR1)).start()
-        rec.flush()
-        time.sleep(0.05)  # let the handler run if flush finished first
+        rec.flush()  # the signal comes during the flush, or (on a busy machine) after it
+        until_sync(handled.is_set, what="the SIGUSR1 handler")  # never restore the default before it ran
     finally:
         signal.signal(signal.SIGUSR1, old)
     rec.close()

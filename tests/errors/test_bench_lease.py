@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 from typer.testing import CliRunner
 
@@ -19,6 +20,7 @@ from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
 from tests.conftest import REPO_ROOT, error_lines
 from tests.errors.test_signals import rows, wait_for
+from tests.waiting import until_sync
 
 LIMIT, ATTEMPTS = 3, 2
 KEYS = ("problems", "solved", "tried", "attempts_done", "attempts_planned", "pass_at_k", "complete", "invalid")
@@ -46,9 +48,12 @@ def stopped_bench(kimina, llm, db: str, run_id: str) -> None:
 def test_two_resumes_racing_one_runs_the_other_is_refused_naming_the_holder(tmp_path):
     db_path = tmp_path / "race.db"
     db = f"sqlite:///{db_path}"
-    with fake_servers(SOLVABLE, delay=0.2) as (kimina, llm):
+    with fake_servers(SOLVABLE) as (kimina, llm):
         stopped_bench(kimina, llm, db, "R")
-        first, second = start(resume_args(db, "R")), start(resume_args(db, "R"))
+        llm.gate = threading.Event()  # the winner's LLM calls are held until the loser has given up:
+        first, second = start(resume_args(db, "R")), start(resume_args(db, "R"))  # truly at once
+        until_sync(lambda: first.poll() is not None or second.poll() is not None, what="a refused resume")
+        llm.gate.set()
         outs = [p.communicate(timeout=300) for p in (first, second)]
         codes = sorted(p.returncode for p in (first, second))
         assert codes == [0, 2], outs
@@ -72,7 +77,8 @@ def test_two_resumes_racing_one_runs_the_other_is_refused_naming_the_holder(tmp_
 def test_a_resume_while_the_bench_runs_is_refused_and_a_killed_holder_s_lease_is_taken_over(tmp_path):
     db_path = tmp_path / "live.db"
     db = f"sqlite:///{db_path}"
-    with fake_servers(SOLVABLE, delay=0.3) as (kimina, llm):
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        llm.gate = threading.Event()  # LLM calls held: the bench is still running when the resume comes
         proc = start(bench_args(kimina, llm, db, "--limit", str(LIMIT), "--attempts", str(ATTEMPTS),
                                 "--concurrency", "2", "--run-id", "L", "--json"))
         try:
@@ -90,6 +96,7 @@ def test_a_resume_while_the_bench_runs_is_refused_and_a_killed_holder_s_lease_is
         finally:
             if proc.poll() is None:
                 proc.kill()
+        llm.gate = None  # the resume below is answered at once
         r = runner.invoke(app, resume_args(db, "L"), env=ENV)  # its holder is gone: taken over at once
         assert r.exit_code == 0, r.output
         resumed = json.loads(r.stdout)

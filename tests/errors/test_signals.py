@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,12 +23,12 @@ from typer.testing import CliRunner
 
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app as bench_app
-from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
+from tests.benchmarks.bench_helpers import ENV, NAMES, SOLVABLE, bench_args, fake_servers, outcome
 from tests.conftest import REPO_ROOT
 from tests.errors.test_prove_faults import ENV as PROVE_ENV
 from tests.errors.test_prove_faults import HEADER, THEOREM
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
-from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
 
 SIGNALS = [(signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 FAILING = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  bad_tactic\n```"
@@ -66,16 +68,21 @@ def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
     path = tmp_path / "t.lean"
     path.write_text(HEADER + THEOREM, encoding="utf-8")
     db_path = tmp_path / "runs.db"
-    with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=FAILING, delay=0.3) as llm:
+    never = threading.Event()  # every LLM request after the first is held until the fake stops
+    with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=FAILING) as llm:
+        llm.add_rule(None, Reply(FAILING, gate=never),
+                     when=lambda q: next(r for r in llm.requests if r.endpoint == "chat") is not q)
         args = ["prove", str(path), "--verifier", "kimina", "--kimina-url", kimina.url, "--prover-url", llm.url,
                 "--prover-model", "fake-model", "--db", f"sqlite:///{db_path}", "--no-live",
                 "--budget", "root_whole_proof_attempts=50", "--budget", "max_depth=0"]
         proc = start(args, PROVE_ENV)
         try:
-            # at least one answered call stored and the next in flight: the run is mid-way
+            # the answered call stored and the next held in flight: the run is mid-way, however slow
+            # the machine (the held call cannot be answered half-way through the signal)
             wait_for("answered LLM call", lambda: rows(db_path, "SELECT count(*) FROM llm_calls")[:1] not in ([], [(0,)])
                      and llm.in_flight > 0, proc)
             answered = sum(1 for q in llm.requests if q.endpoint == "chat" and q.status == 200)
+            assert answered == 1
             proc.send_signal(sig)
             stdout, stderr = proc.communicate(timeout=60)
         finally:
@@ -92,7 +99,14 @@ def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
 @pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_stops_bench_and_resume_gives_the_fault_free_report(tmp_path, sig, code):
     limit, attempts = 3, 2
-    with fake_servers(SOLVABLE, delay=0.2) as (kimina, llm):
+    hold, never = threading.Event(), threading.Event()
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        # while `hold` is set, only the first problem's requests are answered, the others held until
+        # the fake stops: the bench cannot finish before the signal, however busy the machine
+        first = re.compile(rf"theorem {re.escape(NAMES[0])}\b")
+        llm.rules.insert(0, Rule(None, Reply("held", gate=never),
+                                 when=lambda q: hold.is_set() and not first.search(q.all_text)))
+        hold.set()
         db_path = tmp_path / "sig.db"
         args = bench_args(kimina, llm, f"sqlite:///{db_path}", "--limit", str(limit), "--attempts", str(attempts),
                           "--concurrency", "2", "--run-id", "S", "--json")
@@ -106,6 +120,7 @@ def test_a_signal_stops_bench_and_resume_gives_the_fault_free_report(tmp_path, s
         finally:
             if proc.poll() is None:
                 proc.kill()
+        hold.clear()  # the resume and the reference run are answered in full
         assert proc.returncode == code, (stdout, stderr)
         assert stdout == ""
         assert "interrupted" in stderr and "--resume S" in stderr, stderr

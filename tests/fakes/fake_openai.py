@@ -34,8 +34,14 @@ response), then delay (`srv.delay = 0.2`, or a rule's `delay`). Malformed answer
 (valid JSON that is not a completion) or "empty_choices" (`choices: []`). `api_key="sk-…"` makes
 every route answer 401 to a request without that bearer token, as hosted APIs do. `max_n=1` makes the server reject
 `n > 1` with a 400, like APIs that do not support it. Every request is logged in `srv.requests`
-(`Received`: path, parsed body, headers, status sent); `srv.max_in_flight` is the highest number of
-generation requests being served at once.
+(`Received`: path, parsed body, headers, status sent, `answered` once its last byte is about to go);
+`srv.max_in_flight` is the highest number of generation requests being served at once.
+
+Order without clocks: `Reply(text, gate=threading.Event())` holds that choice until the test sets
+the event (say, from `on_sample` after it saw the first sample). A gate not set within
+`srv.gate_timeout` seconds (a does-not-hang bound, not a measurement) is let through and noted in
+`srv.unreleased`, which the `fake_openai` fixture checks is empty at teardown. `srv.gate = Event()`
+holds every generation request the same way (whatever rule answers it).
 
 Unknown input (no rule matches and no default) is answered with a 400 naming the text, so a test
 sees the problem at once instead of retrying.
@@ -82,6 +88,10 @@ class Reply:
     # seconds after the request's other delays at which this choice is complete: a streamed
     # answer (`stream: true`) sends the choices in that order; a plain one waits for the last
     after: float = 0.0
+    # a choice with a gate is complete only once the test sets it (and `after` has passed): tests
+    # order events by what they observed instead of by wall-clock delays a busy machine stretches.
+    # A streamed answer sends its gated choices after the others; a plain one waits for every gate.
+    gate: threading.Event | None = field(default=None, compare=False)
 
 
 ReplySpec = (
@@ -100,6 +110,7 @@ class Received:
     at: float
     status: int | None = None  # what the server answered; None for a dropped connection
     usage: dict[str, int] | None = None  # the token counts it answered with (a generation's)
+    answered: bool = False  # set just before the last byte of a complete answer is written
 
     @property
     def endpoint(self) -> Endpoint | Literal["models", "other"]:
@@ -261,6 +272,10 @@ class FakeOpenAIServer(HTTPFake):
         self._ids = itertools.count(1)
         self.trickle_gap = 0.2  # seconds between the bytes of a "trickle" fault's body
         self.trickle_stop = threading.Event()  # set on stop(): no handler thread outlives the fake
+        self.gate_timeout = 60.0  # seconds a gated reply waits for its release before it is let through
+        self.unreleased: list[str] = []  # texts of gated replies let through without their release
+        # every generation request waits for this event, when set to one (a server-wide Reply.gate)
+        self.gate: threading.Event | None = None
 
     def stop(self) -> None:
         self.trickle_stop.set()
@@ -348,6 +363,21 @@ class FakeOpenAIServer(HTTPFake):
 
     # -- serving (called from handler threads) ----------------------------------------------
 
+    def _await_gate(self, reply: Reply) -> bool:
+        """Wait for a gated reply's release; False when the fake is stopping (send nothing then)."""
+        return reply.gate is None or self._await(reply.gate, reply.text)
+
+    def _await(self, gate: threading.Event, what: str) -> bool:
+        deadline = time.monotonic() + self.gate_timeout
+        while not gate.wait(0.05):
+            if self.trickle_stop.is_set():
+                return False
+            if time.monotonic() > deadline:
+                with self._lock:
+                    self.unreleased.append(what)
+                return True
+        return True
+
     def _failure_for(self) -> _Failure | None:
         with self._lock:
             if self._permanent is not None:
@@ -413,6 +443,7 @@ class _Handler(BaseHTTPRequestHandler):
         data = json.dumps(payload).encode()
         if req is not None:
             req.status = status  # before answering: the client may look as soon as it has the reply
+            req.answered = True
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -567,11 +598,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(req, 400, chosen)
             return
         replies, rule_delay = chosen
+        if fake.gate is not None and not fake._await(fake.gate, "server gate"):
+            self._drop()
+            return
         if fake.delay or rule_delay:
             time.sleep(fake.delay + rule_delay)
         afters = [reply.after for reply in replies]
         if not body.get("stream") and max(afters) > 0:
             time.sleep(max(afters))
+        if not body.get("stream") and not all(fake._await_gate(reply) for reply in replies):
+            self._drop()
+            return
         stop = body.get("stop")
         stops = [stop] if isinstance(stop, str) else list(stop or [])
         max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
@@ -597,7 +634,10 @@ class _Handler(BaseHTTPRequestHandler):
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                      "total_tokens": prompt_tokens + completion_tokens}
             req.usage = usage
-            self._stream(req, texts, reasons, afters, ident, common, usage, cut, error_event)
+            gates = {i: reply for i, reply in enumerate(replies) if reply.gate is not None}
+            # passed only when there are gates: tests replace `_stream` with the older signature
+            self._stream(req, texts, reasons, afters, ident, common, usage, cut, error_event,
+                         **({"gates": gates} if gates else {}))
             return
         if req.endpoint == "chat":
             choices = [
@@ -630,7 +670,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(req, 200, payload)
 
     def _stream(self, req: Received, texts: list[str], reasons: list[str], afters: list[float], ident: int,
-                common: dict[str, Any], usage: dict[str, int], cut: int | None, error_event: bool = False) -> None:
+                common: dict[str, Any], usage: dict[str, int], cut: int | None, error_event: bool = False,
+                gates: dict[int, Reply] | None = None) -> None:
         """Server-sent events over chunked transfer encoding, as `vllm serve` streams."""
         chat = req.endpoint == "chat"
         req.status = 200
@@ -655,7 +696,8 @@ class _Handler(BaseHTTPRequestHandler):
 
         started = time.monotonic()
         try:
-            for sent, i in enumerate(sorted(range(len(texts)), key=lambda i: (afters[i], i))):
+            gates = gates or {}
+            for sent, i in enumerate(sorted(range(len(texts)), key=lambda i: (i in gates, afters[i], i))):
                 if cut is not None and sent >= cut:
                     if not error_event:
                         self._drop()  # mid-stream: no terminating chunk
@@ -669,12 +711,16 @@ class _Handler(BaseHTTPRequestHandler):
                 wait = started + afters[i] - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
+                if i in gates and not self.fake._await_gate(gates[i]):
+                    self._drop()
+                    return
                 half = len(texts[i]) // 2
                 event(chunk(i, texts[i][:half], None))
                 event(chunk(i, texts[i][half:], reasons[i]))
             if (req.body.get("stream_options") or {}).get("include_usage"):
                 event({"id": f"fake-{ident}", "object": "chat.completion.chunk" if chat else "text_completion",
                        **common, "choices": [], "usage": usage})
+            req.answered = True
             event("[DONE]")
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
@@ -711,3 +757,4 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A started fake server with no rules and default reply "" (script it in the test)."""
     with FakeOpenAIServer(default="") as server:
         yield server
+    assert not server.unreleased, f"gated replies never released by the test: {server.unreleased}"
