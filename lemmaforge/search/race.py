@@ -58,7 +58,12 @@ async def race_candidates(
         if id(candidate) in verifying:
             return
         verifying.add(id(candidate))
-        pending.add(asyncio.ensure_future(race.add(rank, verify_one(candidate, seconds))))
+        ranked = rank
+
+        async def checked() -> Any:  # the check's coroutine is made only if its task starts
+            return await race.add(ranked, verify_one(candidate, seconds))
+
+        pending.add(asyncio.ensure_future(checked()))
         rank += 1
         if not woken.done():
             woken.set_result(None)
