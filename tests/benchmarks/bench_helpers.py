@@ -3,14 +3,20 @@ command-line arguments, and the environment that makes the fakes fast."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.benchmarks.spec import child_attempt
 from lemmaforge.db import Store
+from tests.conftest import REPO_ROOT
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
 
@@ -97,3 +103,22 @@ def hold_all_but(llm: FakeOpenAIServer, names: Iterable[str]) -> threading.Event
                              when=lambda q: hold.is_set() and not answered.search(q.all_text)))
     hold.set()
     return hold
+
+
+def bench_killed_when(args: list[str], ready: Callable[[], bool], *, seconds: float) -> int:
+    """Runs the bench CLI with `args` in a subprocess, SIGKILLs it once `ready()` holds (polled),
+    and returns its exit status; fails if it exits first or makes no progress within `seconds`."""
+    proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
+                            env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + seconds
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the bench made no progress"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode

@@ -28,7 +28,15 @@ from lemmaforge.benchmarks import spec as sp
 from lemmaforge.benchmarks.datasets import load_dataset
 from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
-from tests.benchmarks.bench_helpers import ENV, NAMES, SOLVABLE, bench_args, fake_servers, outcome
+from tests.benchmarks.bench_helpers import (
+    ENV,
+    NAMES,
+    SOLVABLE,
+    bench_args,
+    bench_killed_when,
+    fake_servers,
+    outcome,
+)
 from tests.conftest import REPO_ROOT
 
 runner = CliRunner()
@@ -63,22 +71,11 @@ def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
         db_path = tmp_path / "killed.db"
         args = bench_args(kimina, llm, f"sqlite:///{db_path}", "--limit", str(limit), "--attempts", str(attempts),
                           "--concurrency", "2", "--run-id", "K", "--json")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
-            env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while (counts := child_counts(db_path, "K"))[0] < 4 or counts[1] < 1:
-                assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "the bench made no progress"
-                time.sleep(0.05)
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        assert proc.returncode == -signal.SIGKILL
+        def ready() -> bool:
+            finished, in_flight = child_counts(db_path, "K")
+            return finished >= 4 and in_flight >= 1
+
+        assert bench_killed_when(args, ready, seconds=60) == -signal.SIGKILL
 
         store = Store(f"sqlite:///{db_path}")
         before = store.runs(parent="K")

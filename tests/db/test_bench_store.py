@@ -14,8 +14,6 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,11 +29,12 @@ from tests.benchmarks.bench_helpers import (
     NAMES,
     SOLVABLE,
     bench_args,
+    bench_killed_when,
     fake_servers,
     hold_all_but,
     outcome,
 )
-from tests.conftest import REPO_ROOT, error_lines
+from tests.conftest import error_lines
 
 runner = CliRunner()
 REPORT_KEYS = ("problems", "solved", "tried", "attempts_done", "attempts_planned", "pass_at_k", "complete",
@@ -92,21 +91,14 @@ def test_kill_9_mid_run_then_resume_matches_a_fault_free_run(any_db_url: str, re
     # however fast or busy the machine (answers are scripted: holding changes when, not what)
     hold = hold_all_but(llm, NAMES[:2])
     args = bench_args(kimina, llm, any_db_url, "--limit", "6", "--concurrency", "2", "--run-id", "K", "--json")
-    proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
-                            env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def ready() -> bool:
+        finished, in_flight = finished_children(any_db_url, "K")
+        return finished >= 2 and in_flight >= 1
+
     try:
-        deadline = time.monotonic() + 90
-        while (counts := finished_children(any_db_url, "K"))[0] < 2 or counts[1] < 1:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the bench made no progress"
-            time.sleep(0.05)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        assert bench_killed_when(args, ready, seconds=90) == -signal.SIGKILL
     finally:
-        if proc.poll() is None:
-            proc.kill()
         hold.clear()
-    assert proc.returncode == -signal.SIGKILL
     store = Store(any_db_url)
     assert store.get_run("K").status == "running"  # type: ignore[union-attr]
     cut_off = [r.run_id for r in store.runs(parent="K") if r.status == "running"]

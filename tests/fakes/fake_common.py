@@ -326,6 +326,22 @@ LISTED_KINDS = {"theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev"
                 "class": "inductive"}
 
 
+def namespace_prefix(scopes: list[tuple[int, str, str]], at: int) -> str:
+    """The namespace in force at offset `at`, from the (offset, "namespace"/"section"/"end", name)
+    scope commands before it."""
+    stack: list[str] = []
+    for pos, kind, name in scopes:
+        if pos >= at:
+            break
+        if kind == "namespace":
+            stack.append(name)
+        elif kind == "section":
+            stack.append("")
+        elif stack:
+            stack.pop()
+    return ".".join(p for p in stack if p)
+
+
 def listing_of(
     code: str,
     axioms_of: Any = None,
@@ -341,17 +357,7 @@ def listing_of(
     scopes = [(m.start(), m.group("kind"), m.group("name")) for m in _LISTED_SCOPE_RE.finditer(masked)]
 
     def namespace(at: int) -> str:
-        stack: list[str] = []
-        for pos, kind, name in scopes:
-            if pos >= at:
-                break
-            if kind == "namespace":
-                stack.append(name)
-            elif kind == "section":
-                stack.append("")
-            elif stack:
-                stack.pop()
-        return ".".join(p for p in stack if p)
+        return namespace_prefix(scopes, at)
 
     consts: list[tuple[str, str, bool, list[str]]] = []
     exts = {"instance": 0, "macro": 0, "elab": 0, "parser": 0}

@@ -252,17 +252,7 @@ class _Elaboration:
         ]
 
         def prefix(offset: int) -> str:
-            stack: list[str] = []
-            for at, kind, name in events:
-                if at >= offset:
-                    break
-                if kind == "namespace":
-                    stack.append(name)
-                elif kind == "section":
-                    stack.append("")
-                elif stack:
-                    stack.pop()
-            return ".".join(part for part in stack if part)
+            return fake_common.namespace_prefix(events, offset)
 
         return prefix
 
