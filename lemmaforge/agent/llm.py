@@ -17,7 +17,7 @@ Two input modes: `chat` (a list of `{"role", "content"}` messages; a plain strin
 message) and `completion` (a raw prompt string, no chat template: `/v1/completions`).
 
 Errors (`lemmaforge.agent.errors`, in the tree of `lemmaforge.errors`; each backend module maps its
-library's exceptions at the boundary — `backends/openai_compat.py` for the OpenAI client):
+library's exceptions at the boundary — `backends/openai_errors.py` for the OpenAI client):
 
 | what the endpoint did                                         | raised                  | kind                 |
 |---------------------------------------------------------------|-------------------------|----------------------|

@@ -49,6 +49,35 @@ from lemmaforge import sending, waits
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import priority
 from lemmaforge.lean.kimina_batcher import CheckBatcher
+from lemmaforge.lean.kimina_http import (
+    RETRYABLE_STATUSES as RETRYABLE_STATUSES,  # importable from here, as before the split
+)
+from lemmaforge.lean.kimina_http import (
+    _auth_headers,
+    _BadResponse,
+    _DeadlinePassed,
+    _decode,
+    _describe,
+    _HttpStatusError,
+    _is_transient,
+    _json_or_none,
+    _one_line,
+    _ServerCrash,
+)
+from lemmaforge.lean.kimina_replies import (
+    _SHIFT_PLANS,
+    _first_line,
+    _is_header_timeout,
+    _is_timeout,
+    _shift_lines,
+    _ShiftPlan,
+    _without_proof_states,
+    kimina_header_lines,
+    position_probe,
+)
+from lemmaforge.lean.kimina_replies import (
+    PROBE_COMMAND as PROBE_COMMAND,  # importable from here, as before the split
+)
 from lemmaforge.lean.priority import CheckOrder, LeanIdle
 from lemmaforge.lean.verifier import (
     CheckResult,
@@ -75,8 +104,6 @@ KIMINA_CLIENT_KEY_ENV = "LEAN_SERVER_API_KEY"
 SERVER_MAX_WAIT_S = 60.0
 HTTP_SLACK_S = 30.0
 PING_DEADLINE_S = 15.0  # GET /health, from sending it to its last byte
-RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
-PROBE_COMMAND = "example : True := sorry"
 # What Lean the server runs: the REPL answers with an info message `"4.9.0"` (Lean's `Repr` of a String).
 LEAN_VERSION_COMMAND = "#eval Lean.versionString"
 _VERSION_RE = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?")
@@ -96,39 +123,6 @@ class KiminaStats:
     requests: int = 0  # HTTP requests sent, retries included
     retries: int = 0
     snippets: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _ShiftPlan:
-    """Which line numbers the client must move by the header length (the server did not)."""
-
-    messages: bool
-    sorries: bool
-
-
-# Keyed by what the server shifts itself (config `kimina_position_mode`); the plan is what is left
-# for the client to shift.
-_SHIFT_PLANS: dict[str, _ShiftPlan] = {
-    "all": _ShiftPlan(messages=False, sorries=False),
-    "messages": _ShiftPlan(messages=False, sorries=True),
-    "none": _ShiftPlan(messages=True, sorries=True),
-    "server": _ShiftPlan(messages=False, sorries=False),  # older name of "all"
-    "client": _ShiftPlan(messages=True, sorries=True),  # older name of "none"
-}
-
-
-class _HttpStatusError(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(f"HTTP {status}: {detail}" if detail else f"HTTP {status}")
-        self.status = status
-
-
-class _BadResponse(Exception):
-    """A 2xx answer that is not the JSON we expect (a proxy's error page, a truncated body)."""
-
-
-class _ServerCrash(Exception):
-    """HTTP 500 persisted: Kimina's answer when a snippet crashed its REPL."""
 
 
 @dataclass(slots=True)
@@ -529,140 +523,12 @@ def server_lean_version(url: str, *, api_key: str | None = None, timeout: float 
     return None
 
 
-def kimina_header_lines(code: str) -> int:
-    """How many leading lines Kimina splits off as the header: blank lines and `import` lines, up
-    to the first other line (mirrors its `split_snippet`). The body's line 1 is the file's line n+1."""
-    count = 0
-    for line in code.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("import "):
-            break
-        count += 1
-    return count
-
-
-def position_probe(sample: str) -> str:
-    """`sample`'s header followed by PROBE_COMMAND. With no header, one blank line stands in for it,
-    so that shifted (line 2) and unshifted (line 1) answers differ."""
-    header_lines = kimina_header_lines(sample)
-    if header_lines == 0:
-        return "\n" + PROBE_COMMAND
-    header = "\n".join(sample.splitlines()[:header_lines])
-    return f"{header}\n{PROBE_COMMAND}"
-
-
-def _shift_lines(response: dict[str, Any], *, messages_by: int, sorries_by: int) -> dict[str, Any]:
-    if not (messages_by or sorries_by):
-        return response
-    out = dict(response)
-    for key, offset in (("messages", messages_by), ("sorries", sorries_by)):
-        if offset and isinstance(response.get(key), list):
-            out[key] = [_shift_entry(entry, offset) for entry in response[key]]
-    return out
-
-
-def _shift_entry(entry: Any, offset: int) -> Any:
-    if not isinstance(entry, dict):
-        return entry
-    out = dict(entry)
-    for key in ("pos", "endPos"):
-        pos = entry.get(key)
-        if isinstance(pos, dict) and isinstance(pos.get("line"), int):
-            out[key] = {**pos, "line": pos["line"] + offset}
-    return out
-
-
-def _without_proof_states(response: dict[str, Any]) -> dict[str, Any]:
-    """The server passes its REPL's `proofState` ids through, but they name states in a process we
-    cannot reach: holes must not look usable for tactics."""
-    sorries = response.get("sorries")
-    if not isinstance(sorries, list):
-        return response
-    stripped = [
-        {k: v for k, v in s.items() if k != "proofState"} if isinstance(s, dict) else s for s in sorries
-    ]
-    return {**response, "sorries": stripped}
-
-
-def _first_line(entries: Any) -> int | None:
-    if isinstance(entries, list) and entries and isinstance(entries[0], dict):
-        pos = entries[0].get("pos")
-        if isinstance(pos, dict) and isinstance(pos.get("line"), int):
-            return int(pos["line"])
-    return None
-
-
-def _auth_headers(api_key: str | None) -> dict[str, str]:
-    if not api_key:
-        return {}
-    # Current servers read `Authorization` (a "Bearer " prefix is stripped); older ones `X-Auth-Token`.
-    return {"Authorization": f"Bearer {api_key}", "X-Auth-Token": api_key}
-
-
-def _decode(response: httpx.Response) -> Any:
-    if response.status_code >= 400:
-        raise _HttpStatusError(response.status_code, _error_detail(response))
-    try:
-        return response.json()
-    except ValueError:
-        raise _BadResponse(
-            f"HTTP {response.status_code} with a body that is not JSON: {_one_line(response.text)}"
-        ) from None
-
-
-def _error_detail(response: httpx.Response) -> str:
-    body = _json_or_none(response)
-    if isinstance(body, dict) and "detail" in body:
-        return _one_line(str(body["detail"]))
-    return _one_line(response.text)
-
-
-def _json_or_none(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return None
-
-
-class _DeadlinePassed(Exception):
-    """A request not complete within its total deadline: transient, retried, then unavailable."""
-
-
-def _is_transient(exc: BaseException) -> bool:
-    if isinstance(exc, _HttpStatusError):
-        return exc.status in RETRYABLE_STATUSES
-    return isinstance(exc, (httpx.TransportError, _BadResponse, _DeadlinePassed))
-
-
-def _is_timeout(error: str) -> bool:
-    # Kimina: "Lean REPL command timed out in 30.0 seconds" / "Lean REPL header command timed out in …";
-    # its own client classifies by "timed out" too.
-    lowered = error.lower()
-    return "timed out" in lowered or "timeout" in lowered
-
-
-def _is_header_timeout(error: str | None) -> bool:
-    return error is not None and "header" in error.lower() and _is_timeout(error)
-
-
 def _failed(status: CheckStatus, error: str, raw: dict[str, Any] | None = None) -> CheckResult:
     return CheckResult(status=status, backend=KiminaVerifier.name, error=error, raw=raw)
 
 
 def _crashed(crash: _ServerCrash) -> CheckResult:
     return _failed(CheckStatus.CRASHED, f"Kimina server error: {crash}")
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc)
-    if isinstance(exc, (_HttpStatusError, _BadResponse, _ServerCrash)):
-        return _one_line(text)
-    return _one_line(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 async def _gather_or_raise(aws: Sequence[Awaitable[T]]) -> list[T]:

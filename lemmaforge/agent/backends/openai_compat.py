@@ -1,5 +1,6 @@
-"""OpenAI-compatible HTTP servers (`vllm serve`, SGLang, hosted APIs) through `openai.AsyncOpenAI`,
-and the mapping of the client's exceptions onto the LLM error kinds (see `lemmaforge.agent.llm`)."""
+"""OpenAI-compatible HTTP servers (`vllm serve`, SGLang, hosted APIs) through `openai.AsyncOpenAI`.
+The mapping of the client's exceptions onto the LLM error kinds is in `openai_errors.py`; the
+stream's server-sent events and the hook that tells a request's budget it left, in `openai_wire.py`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,13 +26,15 @@ from lemmaforge.agent.backends.base import (
     Sampling,
     apportion,
 )
-from lemmaforge.agent.errors import (
-    LLMError,
-    LLMMisconfiguredError,
-    LLMRequestError,
-    LLMUnavailableError,
-    one_line,
+from lemmaforge.agent.backends.openai_errors import (
+    _TRANSPORT_ERRORS,
+    _DeadlineTimeout,
+    _retry_after,
+    is_transient,
+    map_openai_error,
 )
+from lemmaforge.agent.backends.openai_wire import _tell_when_written, sse_data
+from lemmaforge.agent.errors import LLMMisconfiguredError, one_line
 from lemmaforge.records import Recorder
 from lemmaforge.waits import Wait
 
@@ -41,36 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# What a broken connection raises while a streamed response is read: httpx's, and httpx2's where
-# the `openai` SDK is built on that fork of it (openai 3.x).
-_TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError,)
-try:
-    import httpx2
-
-    _TRANSPORT_ERRORS += (httpx2.TransportError,)
-except ImportError:  # pragma: no cover - SDKs built on httpx
-    pass
-
 DEFAULT_API_KEY = "EMPTY"  # what `vllm serve` accepts when started without --api-key
 
-
-class _DeadlineTimeout(TimeoutError):
-    """A request (or stream) not complete within its total deadline: transient, retried, then the
-    endpoint is unavailable (never the model's failure)."""
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Worth retrying: connection errors, timeouts, 408, 429 and 5xx. Not other 4xx."""
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-        return True
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        return status in (408, 429) or status >= 500
-    return isinstance(exc, (TimeoutError, ConnectionError))
-
-
-#: words of a 4xx that says the model name is wrong (some servers answer 400, not 404)
-_NO_MODEL_WORDS = ("does not exist", "model not found", "unknown model", "no such model", "not a valid model")
 
 MIN_TOKENS_PER_SECOND = 25.0  # the slowest decode rate a request is given time for
 REQUEST_TIMEOUT_BASE = 30.0  # seconds on top: queueing, prefill, network
@@ -84,103 +58,6 @@ def request_timeout(max_tokens: int, configured: float | None = None) -> float:
     if configured is not None:
         return configured
     return REQUEST_TIMEOUT_BASE + max(int(max_tokens), 1) / MIN_TOKENS_PER_SECOND
-
-
-def map_openai_error(
-    exc: BaseException, *, where: str, role: str, api_key_env: str | None, attempts: int
-) -> LLMError | None:
-    """The `LLMError` for an exception the openai client raised (or `None`: not the client's, a bug).
-
-    `where` names the endpoint and model; `role` is the config section (`prover`, `planner`) used to
-    say which key to fix."""
-    section = f"[{role}]"
-    if is_transient(exc):
-        return LLMUnavailableError(
-            f"unavailable after {attempts} attempt(s): {one_line(exc)}", backend=where,
-            fix=f"start or fix the server, or raise {section}.retry_deadline / {section}.timeout",
-        )
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        text = one_line(exc).lower()
-        if status in (401, 403):
-            env = f"${api_key_env}" if api_key_env else "the API key"
-            return LLMMisconfiguredError(
-                f"rejected the API key (HTTP {status}): {one_line(exc)}", backend=where,
-                fix=f"set {env} to a key this endpoint accepts; {section}.api_key_env names the variable",
-            )
-        if status == 404 or any(w in text for w in _NO_MODEL_WORDS):
-            if "model" in text:
-                fix = f"set {section}.model (--{role}-model) to a model the server lists under /models"
-            else:
-                fix = f"check {section}.url (--{role}-url): an OpenAI-compatible base URL ends in /v1"
-            return LLMMisconfiguredError(f"HTTP {status}: {one_line(exc)}", backend=where, fix=fix)
-        if status in (400, 413, 422):
-            # About this request's content (a prompt longer than the context: corrections quote the
-            # model's own output): the attempt failed; the next request may well pass.
-            return LLMRequestError(f"{where} rejected the request: {one_line(exc)}", status)
-        return LLMMisconfiguredError(
-            f"HTTP {status}: {one_line(exc)}", backend=where,
-            fix=f"check {section}.url: the server does not speak the OpenAI API there",
-        )
-    if isinstance(exc, UnicodeDecodeError):  # a 200 whose body is not UTF-8: not an OpenAI server's JSON
-        return LLMMisconfiguredError(
-            f"answered with a body that is not UTF-8 JSON ({one_line(exc)})", backend=where,
-            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
-        )
-    if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError)):
-        return LLMMisconfiguredError(
-            f"answered with a body that is not an OpenAI-compatible response ({one_line(exc)})", backend=where,
-            fix=f"point {section}.url at an OpenAI-compatible server: vLLM, SGLang or a hosted API",
-        )
-    if isinstance(exc, openai.OpenAIError):
-        return LLMMisconfiguredError(
-            one_line(exc), backend=where, fix=f"check the {section} settings (url, model, api_key_env)"
-        )
-    return None
-
-
-def _retry_after(exc: BaseException | None) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    value = headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-async def sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
-    """The data of each server-sent event (its `data:` lines joined by newlines; comments, `event:`,
-    `id:` and `retry:` fields skipped), from the response's lines."""
-    data: list[str] = []
-    async for line in lines:
-        if not line:
-            if data:
-                yield "\n".join(data)
-                data = []
-        elif line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        yield "\n".join(data)
-
-
-async def _tell_when_written(request: httpx.Request) -> None:
-    """httpx's request hook: the request's budget is told it left as its headers go on the wire
-    (httpcore's `trace` extension, "…send_request_headers.started": from that event to the socket
-    write nothing yields to the event loop, so a cancellation cannot come between them, while the
-    write's own end does yield, so "…complete" can miss a request that went). Until then a request
-    cancelled waiting for the concurrency slot, a pooled connection or a connect never reached the
-    server. One cancelled between its headers and its body reaches it cut short: sent."""
-    tell = sending.current()
-
-    async def trace(event: str, info: dict[str, Any]) -> None:
-        if event.endswith(".send_request_headers.started"):
-            tell()
-
-    request.extensions["trace"] = trace
 
 
 class OpenAICompatibleLLM(BaseLLM):
