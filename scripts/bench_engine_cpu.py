@@ -67,6 +67,9 @@ class TreePlanner:
     holes: int
     drafts: int = 0
 
+    def has_room(self) -> bool:  # nothing is started ahead of need: the engine's own CPU is measured
+        return False
+
     async def draft(self, header: str, statement: str, informal: str | None = None, n: int = 1, *,
                     avoid: Sequence[str] = ()) -> list[sim.SimSketch]:
         with sim.StandinCpu():
@@ -88,6 +91,10 @@ class TreeProver:
 
     depth: int
     calls: int = 0
+    corrects = True
+
+    def has_room(self) -> bool:
+        return False
 
     async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[sim.SimCandidate]:
         with sim.StandinCpu():

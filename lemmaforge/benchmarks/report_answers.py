@@ -14,12 +14,43 @@ dataset's reference (see `benchmarks.answers`, `benchmarks.answer_task`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from lemmaforge.benchmarks.answers import MATCH, NEEDS_REVIEW
 
-if TYPE_CHECKING:
-    from lemmaforge.benchmarks.report import ProblemResult, RunData
+
+# What this section reads of report.py's RunData / ProblemResult / attempts, declared here so that
+# report.py can import this module without an import cycle.
+class _Attempt(Protocol):
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def proved(self) -> bool: ...
+
+
+class _Problem(Protocol):
+    @property
+    def problem_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def answer_slots(self) -> Any: ...
+    @property
+    def attempts(self) -> Sequence[_Attempt]: ...
+
+
+class _Bench(Protocol):
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def problems(self) -> Sequence[_Problem]: ...
+    @property
+    def invalid(self) -> Sequence[tuple[_Problem, Any]]: ...
 
 __all__ = ["LABELS", "answer_lines", "answer_task_section"]
 
@@ -34,7 +65,7 @@ LABELS = {
 }
 
 
-def answer_task_section(store: Any, data: RunData) -> dict[str, Any] | None:
+def answer_task_section(store: Any, data: _Bench) -> dict[str, Any] | None:
     """The answer section of a bench's report; None when none of its problems has answer slots."""
     mode = str((data.config.get("bench") or {}).get("answers") or "slots")
     summaries = {run.run_id: run.summary or {} for run in store.runs(parent=data.run_id)} if mode == "fill" else {}
@@ -59,7 +90,7 @@ def answer_task_section(store: Any, data: RunData) -> dict[str, Any] | None:
     return out
 
 
-def _problem_row(p: ProblemResult, summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _problem_row(p: _Problem, summaries: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The attempt that speaks for the problem: a proving one with a matching answer, else a
     proving one, else the last one; its answer as the run recorded it."""
     answers = [(a, (summaries.get(a.run_id) or {}).get("answer") or {}) for a in p.attempts]

@@ -97,6 +97,15 @@ class BenchLease:
     def acquire(cls, store: Any, run_id: str, *, ttl: float | None = None, owner: str | None = None) -> BenchLease:
         """Take the lease of bench `run_id` or raise LeaseHeld naming its live holder."""
         lease = cls(store, run_id, owner or owner_id(), ttl or lease_ttl())
+        try:
+            lease._take(store, run_id)
+        except BaseException:
+            _HELD.discard(lease.owner)
+            raise
+        return lease
+
+    def _take(self, store: Any, run_id: str) -> None:
+        lease = self
         with store_errors(f"cannot take the lease of bench {run_id} in database {store.url}"), \
                 store._guard, store._begin(write=True) as conn:
             now = time.time()
@@ -119,9 +128,10 @@ class BenchLease:
             else:
                 if row.expires_at > now:
                     log.info("bench %s: lease of %s taken over (its process is gone)", run_id, row.owner)
+                # held before the commit: another thread of this process that reads the row
+                # once it is committed must find its holder alive (`_holder_gone`)
+                _HELD.add(lease.owner)
                 conn.execute(update(BenchLeaseRow).where(BenchLeaseRow.run_id == run_id).values(**values))
-        _HELD.add(lease.owner)
-        return lease
 
     def renew(self) -> bool:
         """Push the expiry on; False when the lease is no longer ours (taken over meanwhile)."""
