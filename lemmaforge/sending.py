@@ -67,3 +67,29 @@ def reporting(report: Report) -> Iterator[None]:
         yield
     finally:
         _report.reset(token)
+
+
+class Sent:
+    """Whether one request made outside any run's budget left the process (a bench's statement
+    check: the bench reports it as its own), by the same words a budget hears: a request handed to
+    a client that says nothing left; "queued" means not yet; "sent" settles it; "not_sent" means it
+    never will. Listen with `reporting(flag.hear)`; `settle` once the request is over."""
+
+    __slots__ = ("_word", "left")
+
+    def __init__(self) -> None:
+        self.left = True
+        self._word: Word | None = None
+
+    def hear(self, word: Word) -> None:
+        if self._word in ("sent", "not_sent"):
+            return
+        self._word = word
+        self.left = word == "sent"
+
+    def settle(self, *, cancelled: bool) -> bool:
+        """Whether it left: one answered or failed after "queued" alone was sent (the client had no
+        more to say); one cancelled while queued never left."""
+        if self._word == "queued" and not cancelled:
+            self.left = True
+        return self.left

@@ -134,6 +134,9 @@ class RunData:
     summary: dict[str, Any] | None = None
     invalid: list[tuple[ProblemResult, str]] = field(default_factory=list)  # statement does not compile
     versions: dict[str, Any] = field(default_factory=dict)  # the run's versions record (Lean, models…)
+    # Requests sent by the bench that no counted attempt reports: its statement checks, and what
+    # attempts that do not count (cancelled, failed, duplicates) had sent ("calls", "checks", "statement_checks")
+    outside: dict[str, int] = field(default_factory=lambda: {"calls": 0, "checks": 0, "statement_checks": 0})
 
     @property
     def dataset(self) -> str | None:
@@ -202,8 +205,16 @@ def load_run(store: Any, run_id: str) -> RunData:
     results = {pid: _problem_result(store, pid) for pid in order}
     seen: set[tuple[str, int]] = set()
     invalid: dict[str, str] = {}
+    outside = {"calls": 0, "checks": 0, "statement_checks": 0}
     for child in store.runs(parent=run_id):  # oldest first: the earliest finished run of a slot counts
         attempt = child_attempt(child)
+        said = child.summary or {}
+        outside["statement_checks"] += int(said.get("statement_checks") or 0)
+        counted = (child.status in STATUS_DONE and not said.get("invalid") and child.problem_id in results
+                   and attempt is not None and attempt < planned and (child.problem_id, attempt) not in seen)
+        if not counted:  # its requests were sent all the same
+            outside["calls"] += int(said.get("calls") or 0)
+            outside["checks"] += int(said.get("checks") or 0)
         if (child.summary or {}).get("invalid") and child.problem_id in results:
             invalid.setdefault(child.problem_id, str((child.summary or {}).get("error") or ""))
             continue
@@ -225,7 +236,8 @@ def load_run(store: Any, run_id: str) -> RunData:
     # a problem with counted attempts is not invalid (its statement compiled then)
     bad = [(results.pop(pid), error) for pid, error in invalid.items() if not results[pid].attempts]
     return RunData(run.run_id, run.kind, run.status, run.config, planned, list(results.values()), ignored,
-                   run.started_at, run.finished_at, run.summary, bad, versions=dict(run.versions or {}))
+                   run.started_at, run.finished_at, run.summary, bad, versions=dict(run.versions or {}),
+                   outside=outside)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -307,8 +319,9 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
     counted = [a for p in problems for a in p.attempts]
     proved = [a for a in counted if a.proved]
     pk, pk_n = pass_at_ks(problems, data.attempts_planned, invalid)
-    calls = sum(a.calls for a in counted)
-    checks = sum(a.checks for a in counted)
+    # sent: by the counted attempts, and by the bench besides (statement checks, attempts not counted)
+    calls = sum(a.calls for a in counted) + data.outside["calls"]
+    checks = sum(a.checks for a in counted) + data.outside["checks"] + data.outside["statement_checks"]
     tried = [p for p in problems if p.n]
     out: dict[str, Any] = {
         "run_id": data.run_id,
@@ -335,6 +348,11 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
             # sent; of those, used by the searches (an older run's summary may not say: counted as sent)
             "used_llm_calls": sum(a.calls if a.used_calls is None else a.used_calls for a in counted),
             "used_lean_checks": sum(a.checks if a.used_checks is None else a.used_checks for a in counted),
+            # of the sent: the bench's statement checks (one per problem and session, in no attempt's
+            # budget) and what attempts that do not count (cancelled, failed, duplicate) had sent
+            "statement_checks": data.outside["statement_checks"],
+            "uncounted_llm_calls": data.outside["calls"],
+            "uncounted_lean_checks": data.outside["checks"],
             "prompt_tokens": sum(a.prompt_tokens for a in counted),
             "completion_tokens": sum(a.completion_tokens for a in counted),
             "llm_calls_per_solved": round(calls / len(solved), 2) if solved else None,

@@ -48,14 +48,16 @@ import json
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge import sending
 from lemmaforge.benchmarks.answer_task import is_answer_problem, prove_with_answers
 from lemmaforge.benchmarks.resume import BenchPlan, flush_recorder
 from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
 from lemmaforge.errors import BackendError, StatementInvalid, is_fatal
 from lemmaforge.records import ProblemRecord, Record, Recorder, RunFinished, RunStarted, new_id
+from lemmaforge.search.budget import SearchStats
 from lemmaforge.services import Services, check_statement, prove_problem
 
 if TYPE_CHECKING:
@@ -103,15 +105,20 @@ class _AttemptRecorder:
     """The recorder one child run sees: passes records on, notes whether its `RunStarted` went
     out, and (unless the cache is shared) hides other runs' subgoal proofs from the search."""
 
-    def __init__(self, inner: Any, run_id: str, *, shared_cache: bool) -> None:
+    def __init__(self, inner: Any, run_id: str, *, shared_cache: bool, statement_checks: int = 0) -> None:
         self.inner = inner
         self.run_id = run_id
         self.shared_cache = shared_cache
         self.started = False
+        self.statement_checks = statement_checks
 
     def emit(self, record: Record) -> None:
         if type(record) is RunStarted and record.run_id == self.run_id:
             self.started = True
+        if type(record) is RunFinished and record.run_id == self.run_id and self.statement_checks:
+            # the bench's statement check this attempt waited for: sent for the bench, reported with
+            # this run (the report adds it to the bench's cost), charged to no attempt's budget
+            record = replace(record, summary={**record.summary, "statement_checks": self.statement_checks})
         self.inner.emit(record)
 
     def cached_proof(self, header: str, normalized_statement: str) -> str | None:
@@ -136,6 +143,7 @@ async def run_attempt(
     shared_cache: bool = False,
     run_config: dict[str, Any] | None = None,
     preflight_checks: int = 0,
+    statement_checks: int = 0,
 ) -> AttemptResult:
     """One child prove run of a bench, always closed in the store: proved / not_proved by the
     engine; `failed` + re-raised on a backend error (fatal) or a bug (exit 70); `cancelled` +
@@ -143,20 +151,25 @@ async def run_attempt(
     Flushed before it returns.
 
     `services.prove_problem` with the bench's attempt in the child's config and the per-attempt subgoal
-    cache (see the module docstring)."""
+    cache (see the module docstring). `statement_checks`: the bench's statement check of the problem
+    that this attempt waited for, when it was sent (reported with the run, in no budget). A run
+    closed cancelled or failed still says what its search had sent by then."""
     run_id = new_id()
-    rec = _AttemptRecorder(services.recorder, run_id, shared_cache=shared_cache)
+    rec = _AttemptRecorder(services.recorder, run_id, shared_cache=shared_cache, statement_checks=statement_checks)
+    stats = SearchStats()
     config = dict(run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str)))
     config["bench"] = {"run_id": bench_run_id, "attempt": attempt}
     started = time.monotonic()
 
     def close(status: str, summary: dict[str, Any]) -> None:
         if not rec.started:
-            if status == "cancelled":
-                return  # nothing was recorded: nothing to close
+            if status == "cancelled" and not statement_checks:
+                return  # nothing was recorded or sent: nothing to close
             rec.emit(problem)
             rec.emit(RunStarted(run_id, CHILD_KIND, config, versions, problem.problem_id, bench_run_id))
-        rec.emit(RunFinished(run_id, status, {**summary, "seconds": round(time.monotonic() - started, 3)}))  # type: ignore[arg-type]
+        sent = {"calls": stats.llm_calls, "checks": stats.checks}  # what the search had sent by then
+        rec.emit(RunFinished(run_id, status, {**summary, **sent,  # type: ignore[arg-type]
+                                              "seconds": round(time.monotonic() - started, 3)}))
 
     try:
         if is_answer_problem(problem):  # PutnamBench's answer task: the model fills the answers too
@@ -167,7 +180,7 @@ async def run_attempt(
         else:
             result = await prove_problem(
                 services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
-                versions_record=versions, recorder=rec, preflight_checks=preflight_checks,
+                versions_record=versions, recorder=rec, preflight_checks=preflight_checks, stats=stats,
             )
     except asyncio.CancelledError:
         close("cancelled", {"reason": "the bench stopped (interrupted, or a fatal error in another attempt)"})
@@ -212,18 +225,31 @@ async def run_jobs(
     results: list[AttemptResult] = []
     run_config = json.loads(json.dumps(settings.to_record(), default=str))
     checks: dict[str, asyncio.Task[StatementInvalid | None]] = {}
+    # problem -> its statement check was sent this session and no attempt has reported it yet
+    unreported: set[str] = set()
 
     async def statement_check(problem: ProblemRecord) -> StatementInvalid | None:
+        flag = sending.Sent()
         try:
-            await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+            with sending.reporting(flag.hear):
+                await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
         except StatementInvalid as exc:
             record_invalid(services.recorder, problem, exc, bench_run_id=bench_run_id, versions=versions,
-                           run_config=run_config)
+                           run_config=run_config, checks=int(flag.settle(cancelled=False)))
             await _aflush(services.recorder)
             return exc
+        except asyncio.CancelledError:
+            if flag.settle(cancelled=True):
+                unreported.add(problem.problem_id)
+            raise
+        if flag.settle(cancelled=False):
+            unreported.add(problem.problem_id)
         return None
 
+    looked_ahead: dict[str, ProblemRecord] = {}
+
     def start_statement_check(problem: ProblemRecord) -> None:
+        looked_ahead[problem.problem_id] = problem
         if problem.problem_id not in checks:
             task = asyncio.ensure_future(statement_check(problem))
             task.add_done_callback(_retrieve)  # a look-ahead check nobody awaits (the bench stopped)
@@ -250,9 +276,12 @@ async def run_jobs(
             else:
                 # The statement check is the bench's, shared by the problem's attempts (sent once per
                 # problem and session): no attempt's budget pays for it, so attempts stay alike.
+                # Reported with the first attempt that waited for it (the bench's cost counts it).
+                reported = int(problem.problem_id in unreported)
+                unreported.discard(problem.problem_id)
                 res = await run_attempt(
                     services, settings, problem, bench_run_id=bench_run_id, attempt=attempt, versions=versions,
-                    shared_cache=shared_cache, run_config=run_config,
+                    shared_cache=shared_cache, run_config=run_config, statement_checks=reported,
                 )
             results.append(res)
             if on_result is not None:
@@ -271,6 +300,15 @@ async def run_jobs(
     finally:
         for task in checks.values():
             task.cancel()
+        await asyncio.gather(*checks.values(), return_exceptions=True)
+        # statement checks sent ahead for problems no attempt reached (the bench stopped): recorded
+        # too, so that the bench's cost says every request it sent
+        for problem_id in sorted(unreported):
+            record_unattempted(services.recorder, looked_ahead[problem_id], bench_run_id=bench_run_id,
+                               versions=versions, run_config=run_config)
+        if unreported:
+            with contextlib.suppress(BackendError):
+                await _aflush(services.recorder)
     return results
 
 
@@ -288,7 +326,7 @@ def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
 
 def record_invalid(
     recorder: Recorder, problem: ProblemRecord, error: StatementInvalid, *, bench_run_id: str,
-    versions: dict[str, Any], run_config: dict[str, Any],
+    versions: dict[str, Any], run_config: dict[str, Any], checks: int = 1,
 ) -> str:
     """A child run that says the problem's statement does not compile: closed `failed` with
     `summary.invalid`, so it is never counted as an attempt; reports list the problem apart."""
@@ -296,7 +334,8 @@ def record_invalid(
     config = {**run_config, "bench": {"run_id": bench_run_id, "attempt": None}}
     recorder.emit(problem)
     recorder.emit(RunStarted(run_id, CHILD_KIND, config, versions, problem.problem_id, bench_run_id))
-    recorder.emit(RunFinished(run_id, "failed", {"invalid": True, "error": error.detail, "seconds": 0.0}))
+    recorder.emit(RunFinished(run_id, "failed", {"invalid": True, "error": error.detail, "seconds": 0.0,
+                                                 "checks": 0, "statement_checks": checks}))
     return run_id
 
 
@@ -343,3 +382,20 @@ class Tally:
             self.invalid.add(res.problem_id)
         elif res.status == "failed":
             self.failed += 1
+
+
+def record_unattempted(
+    recorder: Recorder, problem: ProblemRecord, *, bench_run_id: str, versions: dict[str, Any],
+    run_config: dict[str, Any],
+) -> str:
+    """A child run closed `cancelled` that says only that the problem's statement check was sent
+    (ahead of its attempts, which the stopped bench never started): the report adds it to the
+    bench's cost and counts no attempt; a resumed bench runs the problem as usual."""
+    run_id = new_id()
+    config = {**run_config, "bench": {"run_id": bench_run_id, "attempt": None}}
+    recorder.emit(problem)
+    recorder.emit(RunStarted(run_id, CHILD_KIND, config, versions, problem.problem_id, bench_run_id))
+    recorder.emit(RunFinished(run_id, "cancelled", {
+        "reason": "the bench stopped before an attempt of this problem ran", "seconds": 0.0,
+        "calls": 0, "checks": 0, "statement_checks": 1}))
+    return run_id

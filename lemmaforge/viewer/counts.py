@@ -28,10 +28,18 @@ def cost_words(calls: int | None, checks: int | None, *, used_calls: int | None 
 
 
 def bench_cost_words(cost: dict[str, Any]) -> str:
-    """A bench report's `cost` (sums of its runs' stored figures) in the same words."""
-    return cost_words(cost["llm_calls"], cost["lean_checks"], used_calls=cost.get("used_llm_calls"),
-                      used_checks=cost.get("used_lean_checks"), prompt_tokens=cost.get("prompt_tokens"),
-                      completion_tokens=cost.get("completion_tokens"))
+    """A bench report's `cost` (sums of its runs' stored figures) in the same words, then what of it
+    no counted attempt sent: the bench's statement checks, and attempts that do not count."""
+    words = cost_words(cost["llm_calls"], cost["lean_checks"], used_calls=cost.get("used_llm_calls"),
+                       used_checks=cost.get("used_lean_checks"), prompt_tokens=cost.get("prompt_tokens"),
+                       completion_tokens=cost.get("completion_tokens"))
+    besides = []
+    if cost.get("statement_checks"):
+        besides.append(f"{cost['statement_checks']} statement checks")
+    if cost.get("uncounted_llm_calls") or cost.get("uncounted_lean_checks"):
+        besides.append(f"{cost.get('uncounted_llm_calls') or 0} LLM calls and {cost.get('uncounted_lean_checks') or 0}"
+                       " Lean checks of attempts that do not count")
+    return words + (f" (including {' and '.join(besides)})" if besides else "")
 
 
 def run_cost_words(budget: dict[str, Any]) -> str:

@@ -411,8 +411,17 @@ def test_ctrl_c_closes_in_flight_attempts_as_cancelled_and_resume_finishes(tmp_p
         r = invoke(["bench", "--resume", "I", "--db", f"sqlite:///{db_path}", "--json", "--no-progress"])
         assert r.exit_code == 0, r.output
         out = json.loads(r.stdout)
+        llm_sent = llm.count("chat") + llm.count("completions")
+        snippets = [s["id"] for q in kimina.check_requests for s in q.body["snippets"]]
     assert out["complete"] and out["attempts_done"] == 6 and out["solved"] == 3
     assert out["cut_off_closed"] == 0 and out["ignored"] == {"cancelled": len(cancelled)}
+    # what the interrupted session sent is in the cost too: its cancelled attempts said what they had
+    # sent, its statement checks are reported; only each session's Lean-version probe is left out
+    versions = snippets.count("lf-lean-version")
+    assert versions == 2
+    assert out["cost"]["llm_calls"] == llm_sent, (out["cost"], llm_sent)
+    assert out["cost"]["lean_checks"] == len(snippets) - versions - snippets.count("lf-position-probe"), out["cost"]
+    assert out["cost"]["uncounted_llm_calls"] >= 1  # the request the interrupted attempt was waiting on
 
 
 @pytest.mark.slow

@@ -195,6 +195,9 @@ def test_a_bench_report_sums_the_same_figures_its_runs_show(tmp_path):
         assert _cost(show_text) == tuple(row[k] for k in keys), (row, show_text)
     report = json.loads(runner.invoke(cli.app, ["report", "B1", "--db", db, "--json"], env=ENV).stdout)
     cost = report["cost"]
+    # the bench's statement checks (one per problem, in no attempt's budget) are in what it sent
+    assert cost["statement_checks"] == 2, cost
+    summed = (summed[0], summed[1], summed[2] + 2, *summed[3:])
     assert tuple(cost[k] for k in keys) == summed, (cost, summed)
     text = runner.invoke(cli.app, ["report", "B1", "--db", db], env=ENV)
     assert text.exit_code == 0, text.output
