@@ -252,6 +252,8 @@ def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
     lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
     plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
     paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
+    # lean-interact's own (private) attribute, not one of ours: where it built the REPL. It is set
+    # only on some of its setup paths and has no public reader, hence read with a default.
     repl_dir = getattr(repl_config, "_cache_repl_dir", None)
     if repl_dir is not None:
         paths.append(Path(repl_dir))

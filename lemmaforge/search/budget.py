@@ -38,7 +38,7 @@ from typing import Literal, TypeVar
 
 from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult, Verifier
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, ReportsRoom, TacticResult, Verifier
 
 T = TypeVar("T")
 
@@ -307,9 +307,7 @@ class Budget:
         the client (lemmaforge/sending.py). One cancelled after leaving counts in
         `cancelled_calls` / `cancelled_checks`."""
         if unit.state != "held":  # given back before its task ran: not sent
-            close = getattr(request, "close", None)
-            if close is not None:
-                close()
+            _close_unsent(request)
             raise asyncio.CancelledError
         self._charge(unit, +1)
         try:
@@ -335,9 +333,7 @@ class Budget:
         try:
             unit = self.hold_call()
         except BudgetExhausted:
-            close = getattr(request, "close", None)
-            if close is not None:
-                close()  # never awaited: close it so asyncio does not warn
+            _close_unsent(request)
             raise
         started = time.monotonic()
         try:
@@ -366,9 +362,9 @@ class BudgetedVerifier:
         self._units: dict[str, Unit] = {}  # their units of budget
 
     def has_room(self) -> bool:
-        """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
-        room = getattr(self.inner, "has_room", None)
-        return bool(room()) if callable(room) else False
+        """Whether the verifier would start a check submitted now at once (`ReportsRoom`; False
+        when it cannot say)."""
+        return self.inner.has_room() if isinstance(self.inner, ReportsRoom) else False
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         known = self._checked.get(code)
@@ -462,6 +458,13 @@ class BudgetedVerifier:
 
     async def close(self) -> None:  # the run does not own the verifier
         return None
+
+
+def _close_unsent(request: Awaitable[object]) -> None:
+    """A request that will never be awaited: a coroutine is closed, so that asyncio does not warn
+    that it was never awaited (any other awaitable has nothing to close)."""
+    if inspect.iscoroutine(request):
+        request.close()
 
 
 def leaves(error: BaseException) -> list[BaseException]:
