@@ -26,6 +26,7 @@ def _bodies(fake) -> list[str]:
     return [e["head"].split("\n")[0][3:] for e in fake.requests() if e["head"].startswith("-- ")]
 
 
+@pytest.mark.slow  # starts fake REPL processes (about 2 s each on 2 shared cores)
 @pytest.mark.parametrize("cancelled", [False, True], ids=["closed", "cancelled-and-closed"])
 async def test_a_check_handed_a_worker_as_the_pool_closes_counts_only_if_it_reached_lean(tmp_path, cancelled) -> None:
     fake = make_fake_repl_config(tmp_path / "fake", latency={"cmd_s": 0.2}, transcripts=False)
