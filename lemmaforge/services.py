@@ -35,6 +35,7 @@ from lemmaforge.doctor import require_llm
 from lemmaforge.errors import InputError, StatementInvalid
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
+from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
 from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
 from lemmaforge.search.budget import SearchStats
@@ -318,9 +319,8 @@ async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout
 
 def _admit(verifier: Verifier, problem: ProblemRecord) -> None:
     """The dataset gate (lean/gate.py) on the problem's text, where the verifier is gated."""
-    admit = getattr(verifier, "admit", None)
-    if admit is not None:
-        admit(problem.header + problem.statement, row=problem.name)
+    if isinstance(verifier, GatedVerifier):
+        verifier.admit(problem.header + problem.statement, row=problem.name)
 
 
 async def check_verifier(verifier: Verifier, header: str = "", *, timeout: float) -> None:

@@ -35,7 +35,7 @@ from lemmaforge.benchmarks import answers as ans
 from lemmaforge.benchmarks.answers import ANSWER_TASK
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import audit
-from lemmaforge.lean.gate import DatasetRejected
+from lemmaforge.lean.gate import DatasetRejected, GatedVerifier
 from lemmaforge.records import (
     LLMCallRecord,
     ProblemRecord,
@@ -209,10 +209,9 @@ async def prove_with_answers(
         extra["answer"]["refused"] = "the answer's text changes the problem beyond the slot's value"
         extra["answer"].pop("match", None)
         return finish("not_proved", "answer refused: it changes the problem beyond the slot's value")
-    admit = getattr(services.verifier, "admit", None)
-    if admit is not None:
+    if isinstance(services.verifier, GatedVerifier):  # the dataset gate, where the verifier is gated
         try:
-            admit(problem.header + filled.statement, row=problem.name)
+            services.verifier.admit(problem.header + filled.statement, row=problem.name)
         except DatasetRejected as exc:
             extra["answer"]["refused"] = f"the answer is outside the dataset whitelist: {exc}"[:300]
             extra["answer"].pop("match", None)

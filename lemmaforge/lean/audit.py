@@ -41,7 +41,7 @@ Its parts: `audit_report.py` (the report, its reasons and how they rank), `audit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lemmaforge.config import AuditConfig
 from lemmaforge.lean import gate, judge
@@ -57,7 +57,10 @@ from lemmaforge.lean.audit_report import (
 )
 from lemmaforge.lean.judge import name_key as _name_key
 from lemmaforge.lean.judge import parse_probe
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Verifier
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Verifier
+
+if TYPE_CHECKING:
+    from lemmaforge.lean.safeverify import StatementChecker
 
 # The report types live in `audit_report.py`, the listing's verdict in `audit_listing.py`; their
 # public names stay importable from here.
@@ -256,8 +259,9 @@ def _stage(
 ) -> AuditReport | _Staged:
     """The audit up to Lean: a final report when it is decided without Lean (the text is then never
     sent), else what the Lean part needs."""
+    gated = verifier if isinstance(verifier, gate.GatedVerifier) else None
     if trust_dataset is None:
-        trust_dataset = bool(getattr(verifier, "trust_dataset", False))
+        trust_dataset = gated.trust_dataset if gated is not None else False
     context = trusted_context(candidate, original, trust_dataset=trust_dataset, row=row)
     name, start, reasons = static_audit(candidate, original, context=context)
     if name is None:
@@ -280,9 +284,8 @@ def _stage(
     theorem_line = candidate.count("\n", 0, start) + 1
     inherited = _inherited_sorries(original)
     leftover = _new_sorries(sorry_tokens(candidate), theorem_line, inherited)
-    trust = getattr(verifier, "trust", None)
-    if trust is not None:
-        trust(context)
+    if gated is not None:
+        gated.trust(context)
     probe = judge.Probe.build(full_name, others=helpers, type_of=original is not None,
                               nonce=judge.nonce_for(candidate))
     return _Staged(report, full_name, theorem_line, inherited, leftover, probe, helpers,
@@ -317,10 +320,10 @@ def text_to_check(
 ) -> str | None:
     """The exact text `audit(candidate, verifier, …)` would send through `verifier.check`, or None
     when it would send none that way: decided before Lean (refused, or a dataset row not admitted),
-    or a verifier that probes its own way (`check_probed`, `check_with_probe`). For starting that
+    or a verifier that probes its own way (the gated verifier's `check_probed`, a `ProbingVerifier`). For starting that
     check ahead of the audit (search/assembly_ahead.py): the audit then takes the check by its
     text, so nothing reaches Lean that the audit itself would not have sent."""
-    if hasattr(verifier, "check_probed") or getattr(verifier, "check_with_probe", None) is not None:
+    if isinstance(verifier, gate.GatedVerifier | ProbingVerifier):
         return None
     try:
         staged = _stage(candidate, verifier, original, trust_dataset, row)
@@ -401,7 +404,7 @@ async def audit(
     report.status = _status(report.reasons)
     if report.status is AuditStatus.PROVED and original is not None:
         await _lean_statement_type(report, verifier, original, full_name, answers, timeout)
-    checker = getattr(verifier, "statement_checker", None)
+    checker = verifier.statement_checker if isinstance(verifier, gate.GatedVerifier) else None
     if report.status is AuditStatus.PROVED and original is not None and checker is not None:
         await _lean_statement_check(report, checker, original, candidate, allowed, timeout)
     return report
@@ -452,7 +455,7 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 async def _lean_statement_check(
-    report: AuditReport, checker: Any, original: str, candidate: str, allowed: set[str], timeout: float | None
+    report: AuditReport, checker: StatementChecker, original: str, candidate: str, allowed: set[str], timeout: float | None
 ) -> None:
     """Ask Lean (SafeVerify) whether the proof states the original; the text comparison already
     agreed. A verdict Lean could not give is a verifier failure, never "proved"."""

@@ -9,10 +9,14 @@ import, and a broken optional backend does not break the others.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import Verifier, VerifierError
+
+if TYPE_CHECKING:
+    from lemmaforge.lean.safeverify import StatementChecker
 
 BACKENDS = ("repl", "kimina", "lake")
 
@@ -27,7 +31,7 @@ def make_verifier(cfg: VerifierConfig) -> GatedVerifier:
     return gated
 
 
-def _statement_checker(cfg: VerifierConfig) -> object:
+def _statement_checker(cfg: VerifierConfig) -> StatementChecker:
     """SafeVerify for the Lean-side statement check; only where Lean is local."""
     from lemmaforge.lean.safeverify import SafeVerifyChecker
 
@@ -48,7 +52,7 @@ def _statement_checker(cfg: VerifierConfig) -> object:
                              workers=cfg.workers, sandbox=sandbox)
 
 
-def _default_statement_checker(cfg: VerifierConfig) -> object:
+def _default_statement_checker(cfg: VerifierConfig) -> StatementChecker | None:
     """Without `verifier.safe_verify`: SafeVerify where `lemmaforge setup --safeverify` built it for
     the project (REPL, lake), else a stand-in that reports it is not installed. Kimina: none (no
     local Lean; its probe runs inside the checked file)."""

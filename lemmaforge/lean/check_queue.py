@@ -229,10 +229,9 @@ class CheckQueue(Generic[T]):
 
     def report_idle(self) -> None:
         """The owner has a free place and nothing left to send, held work included: Lean is about
-        to idle. Wakes this queue's listeners, and (until every caller names the queue it waits
-        on) those of `priority.lean_idle`."""
+        to idle. Wakes this queue's listeners (work waiting on this verifier's `idle`) and no one
+        else's."""
         self.idle.fire()
-        priority.lean_idle()
 
     # --- held work --------------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ boundary, and the place the rest of the product imports all of them from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lemmaforge import sending
 from lemmaforge.lean.gate_rules import (
@@ -79,10 +79,14 @@ from lemmaforge.lean.verifier import (
     Goal,
     Message,
     QueuedVerifier,
+    ReportsRoom,
     Severity,
     TacticResult,
     Verifier,
 )
+
+if TYPE_CHECKING:
+    from lemmaforge.lean.safeverify import StatementChecker
 
 # The public names of the gate and its parts, importable from here as before the split.
 __all__ = [
@@ -123,7 +127,13 @@ class GatedVerifier:
         self.context = Context()
         self.refused = 0  # texts the gate kept from the backend
         # Lean-side statement identity for the final audit (lean/safeverify.py), where Lean is local.
-        self.statement_checker: Any = None
+        self.statement_checker: StatementChecker | None = None
+        self._never_idle = LeanIdle()  # the "Lean has room" event of a backend without a queue: never fired
+
+    # What the product reads of the backend is declared here, member by member (lean/verifier.py's
+    # capability Protocols). The backend's other extras (pool statistics, ping, position mode) are
+    # read on the backend itself by whoever built it (doctor, scripts), never through the gate; its
+    # `check_with_probe` is not exposed (`check_probed` is the gated way).
 
     @property
     def name(self) -> str:
@@ -133,12 +143,10 @@ class GatedVerifier:
     def supports_proof_states(self) -> bool:
         return self.inner.supports_proof_states
 
-    def __getattr__(self, attr: str) -> Any:
-        # Backend-specific extras (pool statistics, ping, position mode…) stay reachable; anything
-        # that could send text (`check_with_probe`, private request helpers) does not.
-        if attr.startswith("_") or any(word in attr for word in ("check", "send", "run", "tactic", "cmd")):
-            raise AttributeError(f"{type(self).__name__} does not expose the backend's {attr!r}")
-        return getattr(self.inner, attr)
+    def has_room(self) -> bool:
+        """Whether a check submitted now would start at once (`ReportsRoom`; False where the
+        backend cannot say)."""
+        return self.inner.has_room() if isinstance(self.inner, ReportsRoom) else False
 
     def admit(self, problem: str, *, row: str) -> None:
         self.context.update(admit_problem(problem, row=row, trust=self.trust_dataset))
@@ -150,9 +158,10 @@ class GatedVerifier:
         return check_candidate(code, self.context)
 
     @property
-    def idle(self) -> LeanIdle | None:
-        """The backend's "Lean has room" event where its checks queue (`QueuedVerifier`), else None."""
-        return self.inner.idle if isinstance(self.inner, QueuedVerifier) else None
+    def idle(self) -> LeanIdle:
+        """The backend's "Lean has room" event where its checks queue (`QueuedVerifier`), else an
+        event that never fires."""
+        return self.inner.idle if isinstance(self.inner, QueuedVerifier) else self._never_idle
 
     async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
         """`order`: the check's place in the backend's queue, where it has one (`QueuedVerifier`)."""

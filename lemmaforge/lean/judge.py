@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lemmaforge.lean import gate
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Severity
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Severity, Verifier
 
 # `pp.all` and the sub-options that decide which constant a printed name denotes. All exist in
 # every Lean 4 release the product supports (registered in Delaborator/Options.lean since 2022).
@@ -134,7 +134,7 @@ def _gate_refusal(verifier: gate.GatedVerifier, violations: list[gate.Violation]
 
 
 async def run_probed(
-    verifier: Any, code: str, probe: Probe, *, timeout: float | None = None
+    verifier: Verifier, code: str, probe: Probe, *, timeout: float | None = None
 ) -> tuple[CheckResult, dict[tuple[str, str], list[Message]] | None]:
     """Check `code` (through the gate when `verifier` is gated) and run `probe` after it. Returns
     the check (the probe's messages removed) and the probe's answers by question (None: the probe
@@ -145,9 +145,8 @@ async def run_probed(
         if violations:
             return _gate_refusal(verifier, violations), None
         inner = verifier.inner
-    own = getattr(inner, "check_with_probe", None)
-    if own is not None:  # the REPL: the probe is its own command in the proof's environment
-        result, messages = await own(code, probe.text, timeout=timeout)
+    if isinstance(inner, ProbingVerifier):  # the REPL: the probe is its own command in the proof's environment
+        result, messages = await inner.check_with_probe(code, probe.text, timeout=timeout)
         return result, (probe.split(list(messages), 1) if messages is not None else None)
     checked = await inner.check(with_probe(code, probe), timeout=timeout)
     first = _probe_first_line(code)

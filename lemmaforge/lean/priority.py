@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -172,7 +171,8 @@ def next_in_line(path: SiblingPath) -> bool:
 
 class LeanIdle:
     """"A check queue has a free place and nothing left to send": an event of one queue
-    (`CheckQueue.idle`), heard by work that waits in `until_next_in_line` for Lean to have room."""
+    (`CheckQueue.idle`), heard by work that waits in `until_next_in_line` for Lean to have room. A
+    verifier without a queue hands out one that is never fired."""
 
     __slots__ = ("_listeners",)
 
@@ -193,33 +193,14 @@ class LeanIdle:
             listener()
 
 
-# The event for waiters that name no queue (`until_next_in_line` without `idle`), one per event
-# loop: a queue only wakes the work of its own loop. A bridge until every caller passes the
-# verifier's own `idle`; weakly keyed, so a finished loop leaves nothing behind.
-_idle_listeners: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LeanIdle] = weakref.WeakKeyDictionary()
-
-
-def lean_idle() -> None:
-    """Fire the running loop's event for waiters that named no queue (`CheckQueue.report_idle`
-    calls it after its own `idle`)."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return  # called outside any loop (a pool released while closing): nobody here waits
-    event = _idle_listeners.get(loop)
-    if event is not None:
-        event.fire()
-
-
 async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] | None = None,
                              idle: LeanIdle | None = None) -> None:
     """Wait until `next_in_line(path)`: the moment to start what this work will need first (a
     model request takes about as long as the sibling ahead of it), without starting it for every
-    later sibling of a sketch that is often abandoned before their turn. With `or_when`, also
-    stop waiting when the check queue reports Lean idle (its `idle` event; without one, any queue
-    of this loop: `lean_idle`) and `or_when()` holds: at the end of a run, when the few searches
-    left cannot keep Lean busy, their later siblings' requests are what the idle workers will
-    check next."""
+    later sibling of a sketch that is often abandoned before their turn. With `or_when` and `idle`
+    (the verifier's own "Lean has room" event, `QueuedVerifier.idle`), also stop waiting when that
+    event fires and `or_when()` holds: at the end of a run, when the few searches left cannot keep
+    Lean busy, their later siblings' requests are what the idle workers will check next."""
     if next_in_line(path):
         return
     moved = asyncio.Event()
@@ -236,10 +217,8 @@ async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] |
     groups = {group for group, _ in path}
     for group in groups:
         group.listen(wake)
-    loop = asyncio.get_running_loop()
-    event: LeanIdle | None = None
-    if or_when is not None:
-        event = idle if idle is not None else _idle_listeners.setdefault(loop, LeanIdle())
+    event = idle if or_when is not None else None
+    if event is not None:
         event.listen(wake_idle)
     try:
         while not next_in_line(path):
@@ -253,8 +232,6 @@ async def until_next_in_line(path: SiblingPath, *, or_when: Callable[[], bool] |
             group.forget(wake)
         if event is not None:
             event.forget(wake_idle)
-            if idle is None and not event:
-                _idle_listeners.pop(loop, None)
 
 
 def held_rank(path: SiblingPath) -> int:
@@ -311,6 +288,6 @@ def order_now() -> CheckOrder:
 
 __all__ = [
     "MAX_WAIT_SECONDS", "CheckOrder", "HeldOrder", "LeanIdle", "Priority", "SearchProgress", "SiblingPath", "Siblings", "at_depth", "current",
-    "current_search", "current_siblings", "held", "held_order", "held_rank", "join", "lean_idle", "next_in_line",
+    "current_search", "current_siblings", "held", "held_order", "held_rank", "join", "next_in_line",
     "order_now", "search_scope", "until_next_in_line",
 ]

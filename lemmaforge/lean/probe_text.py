@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
 
 from lemmaforge.lean.gate_whitelist import COMMAND_WORDS
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message
+from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Verifier
 
 _PROBE_NAME = re.compile(r"^(?:«[^»\n]+»|[^\s«»()\[\]{},:;`\"#@]+)(?:\.(?:«[^»\n]+»|[^\s.«»()\[\]{},:;`\"#@]+))*$")
 
@@ -83,14 +82,13 @@ def with_probe(code: str, declaration: str) -> str:
 
 
 async def probe_axioms(
-    verifier: Any, code: str, declaration: str, *, timeout: float | None = None
+    verifier: Verifier, code: str, declaration: str, *, timeout: float | None = None
 ) -> tuple[CheckResult, list[Message] | None]:
     """Run `code` and the axiom probe. A backend with `check_with_probe` (REPL: the probe is a
     separate command in the proof's environment) does it its own way; otherwise the probe is
     appended on its own line and only messages Lean attaches to the probe's position count."""
-    own = getattr(verifier, "check_with_probe", None)
-    if own is not None:
-        return await own(code, probe_command(declaration), timeout=timeout)
+    if isinstance(verifier, ProbingVerifier):
+        return await verifier.check_with_probe(code, probe_command(declaration), timeout=timeout)
     full = with_probe(code, declaration)
     probe_line = code.rstrip().count("\n") + 3  # a blank line, then the probe
     checked = await verifier.check(full, timeout=timeout)

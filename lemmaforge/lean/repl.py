@@ -50,8 +50,10 @@ from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.check_queue import CheckQueue
 from lemmaforge.lean.priority import LeanIdle
 from lemmaforge.lean.repl_process import (
+    ABANDONED,
     CLOSED,
     Counters,
+    Handoff,
     Outcome,
     ReplPoolStats,
     SandboxedLeanServer,
@@ -240,13 +242,13 @@ class ReplVerifier(PoolScheduling):
         sending.queued()
         worker = await self._acquire(None, slot=handle.slot)  # the process that holds the state
         try:
-            if self._is_stale(worker, hole.generation):  # restarted while we waited for it
+            if self._is_stale(worker, hole.generation):  # restarted (or closed) while we waited for it
                 sending.not_sent()
                 return TacticResult(error=_LOST)
-            sending.sent()  # the step runs now on the worker holding the state
-            self._counters.bump("tactic_steps")
             request = ProofStep(proof_state=hole.proof_state, tactic=tactic)
-            outcome = await self._in_thread(worker, lambda: self._send(worker, request, timeout or self._timeout))
+            limit = timeout or self._timeout
+            outcome = await self._handed(worker, "tactic_steps",
+                                         lambda handoff: self._send(worker, request, limit, handoff=handoff))
             return self._tactic_result(outcome, worker)  # before release: the generation is ours
         finally:
             self._release(worker)
@@ -305,10 +307,12 @@ class ReplVerifier(PoolScheduling):
             return copy_result(self._failed_headers[header]), None
         sending.queued()
         worker = await self._acquire(header, order=order)
-        sending.sent()  # a worker is ours: the check runs now (a run's budget charges it here)
         try:
-            self._counters.bump("checks")
-            outcome = await self._in_thread(worker, lambda: self._blocking_check(worker, body, timeout, probe))
+            if self._closed:  # closed while the worker was handed over: nothing leaves
+                sending.not_sent()
+                return CheckResult(status=CheckStatus.CRASHED, backend=self.name, error=CLOSED), None
+            outcome = await self._handed(worker, "checks",
+                                         lambda handoff: self._blocking_check(worker, body, timeout, probe, handoff))
             result = self._check_result(outcome, worker, header, offset)  # before release: see run_tactic
         finally:
             self._release(worker)
@@ -316,20 +320,64 @@ class ReplVerifier(PoolScheduling):
             return result, None
         return result, [Message.from_json(m) for m in outcome.probe_response.get("messages", [])]
 
-    def _blocking_check(self, worker: Worker, body: str, timeout: float, probe: str | None = None) -> Outcome:
+    async def _handed(self, worker: Worker, counter: str, fn: Callable[[Handoff], Outcome]) -> Outcome:
+        """Run `fn` in the worker's thread, `fn` writing to Lean only through the `Handoff` it is
+        given, and tell the run's budget what left (lemmaforge/sending.py): "sent" the moment a
+        request of it reaches Lean (the pool's `counter` counts it then too), "not_sent" when none
+        did (the pool closed first, or the caller gave it up before it went)."""
+        loop = asyncio.get_running_loop()
+        tell = sending.current()  # "sent" for this request, callable from the loop
+        told = False
+
+        def went() -> None:  # on the loop: exactly once per check that reached Lean
+            nonlocal told
+            if not told:
+                told = True
+                self._counters.bump(counter)
+                tell()
+
+        def from_thread() -> None:
+            try:
+                loop.call_soon_threadsafe(went)
+            except RuntimeError:  # the loop is gone (closing): nobody is left to tell
+                pass
+
+        handoff = Handoff(from_thread)
+        try:
+            outcome = await self._in_thread(worker, lambda: fn(handoff))
+        except asyncio.CancelledError:
+            if handoff.abandon():  # it had reached Lean: sent, then cancelled (the budget's word now)
+                went()
+            raise
+        except BaseException:
+            self._tell_outcome(handoff, went)
+            raise
+        self._tell_outcome(handoff, went)
+        return outcome
+
+    @staticmethod
+    def _tell_outcome(handoff: Handoff, went: Callable[[], None]) -> None:
+        if handoff.went:
+            went()
+        else:
+            sending.not_sent()
+
+    def _blocking_check(
+        self, worker: Worker, body: str, timeout: float, probe: str | None = None, handoff: Handoff | None = None
+    ) -> Outcome:
         """Runs in a thread while the worker is held: (re)start and header if needed, then the body."""
         started = time.monotonic()
-        failed = self._prepare(worker)
+        failed = self._prepare(worker, handoff)
         if failed is not None:
             failed.seconds = time.monotonic() - started
             return failed
         request = Command(cmd=body or "\n") if worker.header_env is None else Command(cmd=body or "\n", env=worker.header_env)
-        outcome = self._send(worker, request, timeout)
+        outcome = self._send(worker, request, timeout, handoff=handoff)
         if outcome.failure is None:
             self._avg_check_s = ewma(self._avg_check_s, outcome.seconds)
         env = (outcome.response or {}).get("env") if outcome.failure is None else None
         if probe is not None and env is not None and worker.server is not None:
-            answer = self._send(worker, Command(cmd=probe, env=int(env)), timeout)
+            answer = self._send(worker, Command(cmd=probe, env=int(env)), timeout, handoff=handoff)
             if answer.failure is not None:  # the probe timed out or killed the process
                 outcome.failure, outcome.error = answer.failure, answer.error
             else:
@@ -337,9 +385,10 @@ class ReplVerifier(PoolScheduling):
         outcome.seconds = time.monotonic() - started  # what this check cost, restarts included
         return outcome
 
-    def _prepare(self, worker: Worker) -> Outcome | None:
+    def _prepare(self, worker: Worker, handoff: Handoff | None = None) -> Outcome | None:
         """Make the worker's process serve `worker.header`: replace it after a header switch or when
-        it is due for recycling, start it if needed and elaborate the header once."""
+        it is due for recycling, start it if needed and elaborate the header once (a request of the
+        check: through its `handoff`)."""
         if self._closed:  # never start a process for a pool that is shutting down
             return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
         if worker.server is not None and worker.loaded_header != worker.header:
@@ -351,12 +400,15 @@ class ReplVerifier(PoolScheduling):
         if worker.server is not None:
             return None
         self._start_process(worker)
+        if self._closed:  # closed while the process started: close() did not see it, stop it here
+            self._discard_process(worker)
+            return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
         if not worker.header:
             worker.loaded_header, worker.header_env = worker.header, None
             return None
         self._counters.bump("header_elaborations")
         header_started = time.monotonic()
-        outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False)
+        outcome = self._send(worker, Command(cmd=worker.header), self._header_timeout, counts=False, handoff=handoff)
         self._header_seconds += time.monotonic() - header_started  # statistics only: a rare lost update is harmless
         if outcome.failure is not None:
             outcome.error = f"while elaborating the header: {outcome.error}"
@@ -398,15 +450,21 @@ class ReplVerifier(PoolScheduling):
             except Exception as exc:  # close() may be killing it at the same time (not idempotent)
                 log.debug("REPL process kill raced with another: %r", exc)
 
-    def _send(self, worker: Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True) -> Outcome:
+    def _send(
+        self, worker: Worker, request: BaseREPLQuery, timeout: float, *, counts: bool = True,
+        handoff: Handoff | None = None,
+    ) -> Outcome:
         """One round-trip; every failure mode of lean-interact becomes a classified outcome.
         `counts`: the request adds states to the process (all but the header) and so counts
-        toward `max_checks_per_worker`."""
+        toward `max_checks_per_worker`. `handoff`: the check it is for, told just before the
+        request is written (nothing is written for a check its caller gave up)."""
         server = worker.server  # read once: close() may clear the attribute from the loop thread
         if server is None:
             # close() took the process while this thread was on its way here: an answer, not an
             # AssertionError left in a future that a cancelled caller never retrieves.
             return Outcome(failure=CheckStatus.CRASHED, error=CLOSED)
+        if handoff is not None and not handoff.start():
+            return Outcome(failure=CheckStatus.CRASHED, error=ABANDONED)
         worker.requests += int(counts)
         started = time.monotonic()
         try:

@@ -15,6 +15,7 @@ import platform
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ log = logging.getLogger("lemmaforge.lean.repl")  # the pool's logger: its messag
 
 # What a request gets when the pool was closed under it.
 CLOSED = "the REPL verifier was closed"
+ABANDONED = "the check was given up before it reached Lean"
 
 
 @dataclass(slots=True)
@@ -123,6 +125,51 @@ class Outcome:
     header_failed: bool = False  # `response` is the header's answer, with Lean errors
     seconds: float = 0.0
     probe_response: dict[str, Any] | None = None  # the axiom probe's own answer (check_with_probe)
+
+
+class Handoff:
+    """Whether one check (or tactic step) that has its worker reaches Lean, decided once between
+    the worker's thread and the event loop.
+
+    Why: a run's budget charges a request when it leaves the process (lemmaforge/sending.py). A
+    check handed a worker may still never reach Lean: the pool closed before its thread wrote to
+    the process, or its caller was cancelled before that. Only the thread knows when it writes
+    (`start`, just before each request of the check: the first one calls `on_start`, which tells
+    the loop); only the loop knows when the caller gives up (`abandon`: the thread then writes
+    nothing more for it). The lock makes the two agree, so the count is what was written."""
+
+    __slots__ = ("_abandoned", "_lock", "_on_start", "_started")
+
+    def __init__(self, on_start: Callable[[], object]) -> None:
+        self._lock = threading.Lock()
+        self._on_start = on_start
+        self._started = False
+        self._abandoned = False
+
+    def start(self) -> bool:
+        """(worker thread) About to write a request of this check to Lean: False if its caller
+        gave it up first (then nothing is written)."""
+        with self._lock:
+            if self._abandoned:
+                return False
+            first, self._started = not self._started, True
+        if first:
+            self._on_start()
+        return True
+
+    def abandon(self) -> bool:
+        """(event loop) The caller was cancelled: True if a request of this check already reached
+        Lean; else the thread writes none."""
+        with self._lock:
+            if not self._started:
+                self._abandoned = True
+            return self._started
+
+    @property
+    def went(self) -> bool:
+        """Whether a request of this check reached Lean (read once the thread has answered)."""
+        with self._lock:
+            return self._started
 
 
 class SandboxedLeanServer(LeanServer):
@@ -252,6 +299,8 @@ def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
     lean-interact's cache (where its temporary Mathlib project and REPL builds live) read-only,
     plus `verifier.sandbox_paths` and the toolchain. Raises SandboxUnavailable (one line)."""
     paths = [Path(repl_config.working_dir), Path(repl_config.cache_dir), *cfg.sandbox_paths]
+    # lean-interact's own (private) attribute, not one of ours: where it built the REPL. It is set
+    # only on some of its setup paths and has no public reader, hence read with a default.
     repl_dir = getattr(repl_config, "_cache_repl_dir", None)
     if repl_dir is not None:
         paths.append(Path(repl_dir))

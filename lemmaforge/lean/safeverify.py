@@ -29,6 +29,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import VerifierError
@@ -79,6 +80,16 @@ def parse_safe_verify(returncode: int | None, stdout: str, stderr: str, allowed_
         return StatementVerdict(True, "Lean (SafeVerify): same declarations, kernel replay passed")
     tail = (stderr.strip() or stdout.strip())[-_TAIL:]
     return StatementVerdict(None, f"SafeVerify exited with {returncode}: {tail}")
+
+
+class StatementChecker(Protocol):
+    """Lean-side statement identity for the final audit (`gate.GatedVerifier.statement_checker`):
+    SafeVerify, or the stand-in that reports it is not installed."""
+
+    name: str
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict: ...
 
 
 class SafeVerifyChecker:

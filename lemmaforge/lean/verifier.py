@@ -268,11 +268,10 @@ class Verifier(Protocol):
     """A Lean backend. `code` is always a whole Lean file: header (imports, options, opens)
     plus body. Backends that can reuse an elaborated header do so on their own.
 
-    Optional capability, used by the audit's axiom probe (`lean/gate.py` `probe_axioms`):
-    `async check_with_probe(code, probe, *, timeout) -> (CheckResult, list[Message] | None)` runs
-    `probe` as a separate command in the environment `code` produced and returns its messages
-    apart (the REPL backend has it); without it the probe is appended to the file and only the
-    messages at its own position count.
+    What the product uses beyond these is declared below, one Protocol per capability, each with
+    the fallback a verifier without it gets (`ReportsRoom`, `QueuedVerifier`, `ProbingVerifier`);
+    the gate's own members (`admit`, `trust`, `check_probed`, `statement_checker`) are those of
+    `gate.GatedVerifier`. Wrappers delegate each one explicitly (no attribute forwarding).
 
     Product code never holds a bare backend: `backends.make_verifier` wraps every one in
     `gate.GatedVerifier`, which refuses (without calling the backend) any text outside the
@@ -297,11 +296,33 @@ class Verifier(Protocol):
 
 
 @runtime_checkable
+class ReportsRoom(Protocol):
+    """A verifier that can say whether a check submitted now would start at once (a free worker,
+    nothing queued): speculation (checks and model requests started ahead of need) only runs into
+    room. Fallback for a verifier without it: no room, so nothing is started ahead on it."""
+
+    def has_room(self) -> bool: ...
+
+
+@runtime_checkable
+class ProbingVerifier(Protocol):
+    """A verifier that runs the audit's probe its own way (the REPL): `probe` as a separate command
+    in the environment `code` produced, its messages returned apart (None: the probe did not run).
+    Fallback (`probe_text.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
+    only the messages at its own position count."""
+
+    async def check_with_probe(
+        self, code: str, probe: str, *, timeout: float | None = None
+    ) -> tuple[CheckResult, list[Message] | None]: ...
+
+
+@runtime_checkable
 class QueuedVerifier(Verifier, Protocol):
     """A backend whose checks wait in a check queue (lean/check_queue.py: the Kimina batcher, the
     REPL pool). A check's place in it travels with the request (`order`; None: read from the
     context as the check is submitted, `priority.order_now`), and the queue's `idle` event says
-    when Lean has a free place and nothing left to send."""
+    when Lean has a free place and nothing left to send. Fallback for a verifier without a queue:
+    the order is ignored and its `idle` is an event that never fires (`priority.LeanIdle()`)."""
 
     @property
     def idle(self) -> LeanIdle: ...

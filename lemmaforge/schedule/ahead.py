@@ -10,8 +10,8 @@ earlier siblings while Lean is busy (lean/priority.py holds its checks) starts i
 is next in line — one sibling away from its turn, about a model request's time before it — not at
 once: its sketch is often abandoned before then. (Measured on scripts/bench_e2e.py: starting every
 held hole's request at once shortened the run's tail but made 2.8 x as many requests nobody took.)
-It also starts when a check queue reports Lean idle (`lean.priority.lean_idle`: nothing left to
-send, held checks included) and Lean still has room: at the end of a run, the few searches left
+It also starts when the check queue of the run's verifier reports Lean idle (its `idle` event:
+nothing left to send, held checks included) and Lean still has room: at the end of a run, the few searches left
 cannot keep the workers busy one sibling at a time.
 
 Budgets: a request started ahead spends its unit of `llm_calls` when it is sent (a budget caps what
@@ -75,7 +75,7 @@ class RequestsAhead:
 
     async def _when_next_in_line(self, path: lean_priority.SiblingPath, room: Callable[[], bool],
                                  make: MakeRequest) -> Generated | None:
-        await lean_priority.until_next_in_line(path, or_when=self.lean.has_room)
+        await lean_priority.until_next_in_line(path, or_when=self.lean.has_room, idle=self.lean.idle)
         if not room():
             return None  # not sent: the request is made when needed
         return await self._send(make)

@@ -38,7 +38,16 @@ from typing import Literal, TypeVar
 
 from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult, Verifier
+from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Goal,
+    QueuedVerifier,
+    ReportsRoom,
+    TacticResult,
+    Verifier,
+)
 
 T = TypeVar("T")
 
@@ -307,9 +316,7 @@ class Budget:
         the client (lemmaforge/sending.py). One cancelled after leaving counts in
         `cancelled_calls` / `cancelled_checks`."""
         if unit.state != "held":  # given back before its task ran: not sent
-            close = getattr(request, "close", None)
-            if close is not None:
-                close()
+            _close_unsent(request)
             raise asyncio.CancelledError
         self._charge(unit, +1)
         try:
@@ -335,9 +342,7 @@ class Budget:
         try:
             unit = self.hold_call()
         except BudgetExhausted:
-            close = getattr(request, "close", None)
-            if close is not None:
-                close()  # never awaited: close it so asyncio does not warn
+            _close_unsent(request)
             raise
         started = time.monotonic()
         try:
@@ -364,13 +369,29 @@ class BudgetedVerifier:
         self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
         self._requests: dict[str, Awaitable[CheckResult]] = {}  # their requests, to see if one ran
         self._units: dict[str, Unit] = {}  # their units of budget
+        self._never_idle = LeanIdle()  # the `idle` of an inner verifier without a check queue
 
     def has_room(self) -> bool:
-        """Whether the verifier would start a check submitted now at once (False when it cannot say)."""
-        room = getattr(self.inner, "has_room", None)
-        return bool(room()) if callable(room) else False
+        """Whether the verifier would start a check submitted now at once (`ReportsRoom`; False
+        when it cannot say)."""
+        return self.inner.has_room() if isinstance(self.inner, ReportsRoom) else False
 
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+    @property
+    def idle(self) -> LeanIdle:
+        """The inner verifier's "Lean has room" event (`QueuedVerifier.idle`; without a queue, one
+        that never fires): what work waiting for Lean to idle listens to."""
+        return self.inner.idle if isinstance(self.inner, QueuedVerifier) else self._never_idle
+
+    def _send_check(self, code: str, timeout: float, order: CheckOrder | None) -> Awaitable[CheckResult]:
+        """The inner verifier's check of `code`, in `order` where its checks queue (None: read from
+        the context as the check is submitted)."""
+        if order is not None and isinstance(self.inner, QueuedVerifier):
+            return self.inner.check(code, timeout=timeout, order=order)
+        return self.inner.check(code, timeout=timeout)
+
+    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
+        """`code`'s verdict under the budget (deduplicated); `order`: its place in the inner
+        verifier's queue, where it has one."""
         known = self._checked.get(code)
         if known is not None:
             self.budget.stats.dedup_hits += 1
@@ -390,7 +411,7 @@ class BudgetedVerifier:
                 result = await ahead
             else:
                 assert unit is not None
-                result = await self.budget.send(unit, self.inner.check(code, timeout=self.timeout if timeout is None else timeout))
+                result = await self.budget.send(unit, self._send_check(code, self.timeout if timeout is None else timeout, order))
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # mark retrieved: waiters re-raise it themselves
@@ -449,8 +470,10 @@ class BudgetedVerifier:
         elif not task.cancelled():
             task.exception()  # retrieved: an infrastructure error here is met again if checked for real
 
-    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
-        return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))
+    async def check_many(
+        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+    ) -> list[CheckResult]:
+        return list(await asyncio.gather(*(self.check(c, timeout=timeout, order=order) for c in codes)))
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         unit = self.budget.hold_check()
@@ -462,6 +485,13 @@ class BudgetedVerifier:
 
     async def close(self) -> None:  # the run does not own the verifier
         return None
+
+
+def _close_unsent(request: Awaitable[object]) -> None:
+    """A request that will never be awaited: a coroutine is closed, so that asyncio does not warn
+    that it was never awaited (any other awaitable has nothing to close)."""
+    if inspect.iscoroutine(request):
+        request.close()
 
 
 def leaves(error: BaseException) -> list[BaseException]:

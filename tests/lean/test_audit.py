@@ -299,12 +299,13 @@ async def test_nothing_the_audit_refuses_before_lean_is_offered_to_check_ahead(k
 
 def test_a_verifier_that_probes_its_own_way_gets_nothing_to_check_ahead() -> None:
     from lemmaforge.lean.audit import text_to_check
+    from lemmaforge.lean.gate import GatedVerifier
+    from tests.fakes.fake_common import CheckOnlyVerifier
 
-    class OwnProbe:
+    class OwnProbe(CheckOnlyVerifier):  # a `ProbingVerifier` (the REPL's way)
         async def check_with_probe(self, code, probe, *, timeout=None): ...
 
-    class Probed:
-        async def check_probed(self, code, declaration, *, timeout=None): ...
-
     assert text_to_check(GOOD, OwnProbe(), original=ORIGINAL) is None
-    assert text_to_check(GOOD, Probed(), original=ORIGINAL) is None
+    assert text_to_check(GOOD, GatedVerifier(CheckOnlyVerifier()), original=ORIGINAL) is None  # `check_probed`
+    plain = text_to_check(GOOD, CheckOnlyVerifier(), original=ORIGINAL)  # only checks: the audit's own text
+    assert plain is not None and plain.startswith(GOOD.rstrip()) and "#print axioms" in plain

@@ -405,29 +405,26 @@ async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_ho
     assert batcher.stats.speculated == 2
 
 
-def test_lean_idle_outside_any_event_loop_wakes_nobody_and_does_not_fail() -> None:
-    priority.lean_idle()  # e.g. a pool released while closing, with no loop running
-
-
 async def test_lean_idle_wakes_only_waiters_whose_condition_holds() -> None:
     holes = priority.Siblings()
     for rank in range(3):
         holes.enter(rank)
     path = ((holes, 2),)  # two siblings from its turn: not next in line
     room = {"lean": False}
-    without = asyncio.create_task(priority.until_next_in_line(path))
-    with_room = asyncio.create_task(priority.until_next_in_line(path, or_when=lambda: room["lean"]))
+    idle = priority.LeanIdle()  # a verifier's "Lean has room" event
+    without = asyncio.create_task(priority.until_next_in_line(path, idle=idle))
+    with_room = asyncio.create_task(priority.until_next_in_line(path, or_when=lambda: room["lean"], idle=idle))
     await asyncio.sleep(0.01)
-    priority.lean_idle()  # no room: nobody goes
+    idle.fire()  # no room: nobody goes
     await asyncio.sleep(0.01)
     assert not without.done() and not with_room.done()
     room["lean"] = True
-    priority.lean_idle()
+    idle.fire()
     await asyncio.sleep(0.01)
     assert with_room.done() and not without.done()  # only the one that asked to hear of it
     holes.leave(0)  # next in line now
     await asyncio.wait_for(without, timeout=1)
-    assert not priority._idle_listeners
+    assert not idle  # nobody listens any more
 
 
 async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:

@@ -209,3 +209,31 @@ def test_trust_dataset_is_recorded_with_the_run_config() -> None:
     record = load_config(None, {"verifier": {"trust_dataset": True}}).to_record()
     assert record["verifier"]["trust_dataset"] is True
     assert load_config(None, {}).to_record()["verifier"]["trust_dataset"] is False
+
+
+def test_the_gate_reads_only_what_it_declares_of_the_backend() -> None:
+    """No attribute forwarding: the gate answers `has_room` from a backend that reports room (False
+    where it cannot say), and neither the backend's own extras nor its `check_with_probe` (which
+    would send text past the gate) are reachable through it."""
+    from lemmaforge.lean.verifier import ProbingVerifier, ReportsRoom
+    from tests.fakes.fake_common import CheckOnlyVerifier
+
+    class Roomy(CheckOnlyVerifier):
+        room = True
+        position_mode = "all"  # a backend's own extra
+
+        def has_room(self) -> bool:
+            return self.room
+
+        async def check_with_probe(self, code, probe, *, timeout=None):
+            raise AssertionError("the gate must not hand text to the backend's own probe")
+
+    backend = Roomy()
+    gated = gate.GatedVerifier(backend)
+    assert isinstance(gated, ReportsRoom) and gated.has_room() is True
+    backend.room = False
+    assert gated.has_room() is False
+    assert gate.GatedVerifier(CheckOnlyVerifier()).has_room() is False  # cannot say: nothing started ahead
+    assert not isinstance(gated, ProbingVerifier)
+    with pytest.raises(AttributeError):
+        _ = gated.position_mode  # type: ignore[attr-defined]

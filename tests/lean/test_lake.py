@@ -225,16 +225,20 @@ def test_parse_lean_json_shapes() -> None:
     assert stray == ["something that is not JSON"]
 
 
-async def test_behind_the_gate_a_backend_without_a_check_queue_has_no_idle_event_and_ignores_an_order(
+async def test_behind_the_gate_a_backend_without_a_check_queue_never_reports_idle_and_ignores_an_order(
     verifier: LakeVerifier,
 ) -> None:
-    """`lake` runs one process per check (no queue, `QueuedVerifier` is not its contract): the gate
-    says it has no "Lean has room" event, and an order given with a check is not forced on it."""
+    """`lake` runs one process per check (no queue, `QueuedVerifier` is not its contract): behind
+    the gate its "Lean has room" event is one that never fires, it reports no room for work started
+    ahead, and an order given with a check is not forced on it."""
     from lemmaforge.lean.gate import GatedVerifier
     from lemmaforge.lean.priority import CheckOrder
     from lemmaforge.lean.verifier import QueuedVerifier
 
     gated = GatedVerifier(verifier)
-    assert not isinstance(verifier, QueuedVerifier) and gated.idle is None
+    assert not isinstance(verifier, QueuedVerifier)
+    heard: list[int] = []
+    gated.idle.listen(lambda: heard.append(1))
     result = await gated.check("theorem t : True := trivial", order=CheckOrder((0, -1, -1, 0)))
     assert result.status is CheckStatus.VALID
+    assert heard == [] and gated.has_room() is False

@@ -472,39 +472,62 @@ def _ahead_behind_two_holes():
     return ahead, holes
 
 
-@pytest.mark.parametrize("event", ["sibling solved", "lean idle with room", "lean idle without room"])
-async def test_a_held_holes_request_waits_until_it_is_next_in_line_or_lean_idles_with_room(event):
+@pytest.mark.parametrize("event", ["sibling solved", "its verifier idles with room", "its verifier idles without room",
+                                   "another verifier idles with room"])
+async def test_a_held_holes_request_waits_until_it_is_next_in_line_or_its_verifier_idles_with_room(event):
     """Hole 2's request waits while two earlier holes are open. It goes out when one of them is
-    solved (one sibling from its turn), or when a check queue reports Lean idle
-    (`priority.lean_idle`: nothing left to send) and Lean has room when it looks — at a run's end
-    the few searches left cannot keep Lean busy one sibling at a time. Taken, it is charged once
-    and counted as ahead when it went out ahead."""
+    solved (one sibling from its turn), or when the check queue of the verifier the run uses reports
+    Lean idle (`CheckQueue.report_idle`: nothing left to send) and Lean has room when it looks — at
+    a run's end the few searches left cannot keep Lean busy one sibling at a time. Another
+    verifier's queue idling wakes nothing here. The run's door is the product's chain (budget →
+    gate → backend): both wrappers hand on the backend's own `idle`. Taken, the request is charged
+    once and counted as ahead when it went out ahead."""
+    from lemmaforge.lean.check_queue import CheckQueue
+    from lemmaforge.lean.gate import GatedVerifier
+    from lemmaforge.schedule.ahead import RequestsAhead
+    from lemmaforge.search.budget import Budget, BudgetedVerifier
+    from lemmaforge.search.interfaces import Generated
+
     prover = _RoomyProver(True, [])
-    ahead, holes = _ahead_behind_two_holes()
+    engine, _, _ = _prefetch_engine(prover_room=True, lean_room=None, closes=False)
+    backend = engine.verifier
     room = {"lean": False}
-    ahead.lean.inner.has_room = lambda: room["lean"]
+    backend.has_room = lambda: room["lean"]
+    mine, other = CheckQueue[str](), CheckQueue[str]()
+    backend.idle = mine.idle  # the backend's checks wait in `mine` (a `QueuedVerifier` now)
+    budget = Budget(engine.settings.budget)
+    lean = BudgetedVerifier(GatedVerifier(backend), budget, timeout=5)
+    assert lean.idle is mine.idle
+
+    async def generate(call):
+        return Generated(await budget.call(call))
+
+    ahead = RequestsAhead(budget, lean, generate, enabled=True)
+    holes = priority.Siblings()
+    for rank in range(3):
+        holes.enter(rank)
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
-    sent = event != "lean idle without room"
+    sent = event in ("sibling solved", "its verifier idles with room")
 
     async def hole_two():
         priority.join(holes, 2)
         task = ahead.start(prover, make)
         assert task is not None
         await asyncio.sleep(0.02)
-        assert prover.calls == 0 and ahead.budget.stats.prefetched_calls == 0  # two siblings away
+        assert prover.calls == 0 and budget.stats.prefetched_calls == 0  # two siblings away
         if event == "sibling solved":
             holes.leave(0)
         else:
-            room["lean"] = event == "lean idle with room"
-            priority.lean_idle()
+            room["lean"] = "without room" not in event
+            (mine if event.startswith("its") else other).report_idle()
         await asyncio.sleep(0.02)
-        assert prover.calls == ahead.budget.stats.prefetched_calls == (1 if sent else 0)
+        assert prover.calls == budget.stats.prefetched_calls == (1 if sent else 0)
         return await ahead.take(task, make)
 
     out = await asyncio.wait_for(asyncio.ensure_future(hole_two()), timeout=3)
-    assert out and ahead.budget.stats.llm_calls == 1 and prover.calls == 1
+    assert out and budget.stats.llm_calls == 1 and prover.calls == 1
     assert not ahead.pending and not ahead.sent
-    assert not priority._idle_listeners  # the waiter stopped listening
+    assert not mine.idle and not other.idle  # the waiter stopped listening
 
 
 @pytest.mark.parametrize("ending", ["take", "drop"])
