@@ -155,7 +155,7 @@ def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple
     if services.prover_llm is not None:
         preset = prover_preset(settings)
         llm = services.prover_llm.bind(services.recorder, run_id)
-        if preset is not None and getattr(llm, "mode", "chat") != preset.endpoint:
+        if preset is not None and llm.mode != preset.endpoint:
             llm.mode = preset.endpoint  # this run's view of the model (`bind` made a copy)
         prover = Prover(llm, cot=services.cot, preset=preset, **prover_sampling(settings.prover, preset))
     return planner, prover

@@ -92,7 +92,7 @@ class Planner:
     def _input(self, messages: list[dict[str, str]]) -> Any:
         if self.reasoning:
             messages = prompts.without_system(messages)
-        if getattr(self.llm, "mode", "chat") == "completion":
+        if self.llm.mode == "completion":
             return prompts.to_plain(messages)
         return messages
 

@@ -379,10 +379,10 @@ class Prover:
         self.preset = preset
         self.sampling = sampling
         if preset is not None:
-            if getattr(llm, "mode", "chat") != preset.endpoint:
+            if llm.mode != preset.endpoint:
                 raise ValueError(
                     f"prover preset {preset.name} needs a {preset.endpoint} endpoint; this prover's LLM is in "
-                    f"{getattr(llm, 'mode', 'chat')} mode"
+                    f"{llm.mode} mode"
                 )
         elif cot and self.completion_mode:
             raise ValueError("CoT prompting needs a chat endpoint; this prover's LLM is in completion mode")
@@ -395,7 +395,7 @@ class Prover:
 
     @property
     def completion_mode(self) -> bool:
-        return getattr(self.llm, "mode", "chat") == "completion"
+        return self.llm.mode == "completion"
 
     def has_room(self) -> bool:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
