@@ -67,13 +67,12 @@ from lemmaforge.search.interfaces import (
     Generated,
     GoalSchedule,
     MakeRequest,
+    OnCandidate,
     PlannerLike,
     ProverLike,
     Schedule,
     SearchResult,
     SketchLike,
-    correct_request,
-    prove_request,
     store_lookup,
 )
 from lemmaforge.search.journal import TreeJournal
@@ -128,6 +127,14 @@ class SearchEngine:
         summary = {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")}
         self.recorder.emit(RunFinished(run.run_id, "proved" if result.proved else "not_proved", summary))
         return result
+
+
+def _correction(
+    prover: ProverLike, header: str, candidate: CandidateLike, errors: list[Any], n: int, checked_code: str,
+    on_candidate: OnCandidate | None,
+) -> Awaitable[Sequence[CandidateLike]]:
+    """A correction request as a schedule makes it (`MakeRequest`: told where its candidates go)."""
+    return prover.correct(header, candidate, errors, n, on_candidate=on_candidate, checked_code=checked_code)
 
 
 def _schedule_for(run: _Run, speculation: str) -> Schedule:
@@ -295,7 +302,7 @@ class _Run(TreeJournal):
         # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
         informal = self.problem.informal if node.parent_id is None else None
-        return lambda told: prove_request(prover, self.header, node.text, n, informal, told)
+        return lambda told: prover.prove(self.header, node.text, n, informal=informal, on_candidate=told)
 
     def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
         planner = self.planner
@@ -378,8 +385,9 @@ class _Run(TreeJournal):
             failures = []
             # Lean's messages themselves (start AND end of each error), with the file they are about.
             errors = list(result.errors[:8])
-            fix = partial(correct_request, prover, self.header, candidate, errors, self.config.correction_samples,
-                          checked_code=self.candidate_code(node, candidate))
+            checked = self.candidate_code(node, candidate)
+            fix: MakeRequest = partial(_correction, prover, self.header, candidate, errors,
+                                       self.config.correction_samples, checked)
             solution = await self._race(node, [steps.request(fix)], "prover_correction", failures)
             if solution is not None:
                 return solution
