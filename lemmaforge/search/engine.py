@@ -73,7 +73,6 @@ from lemmaforge.search.interfaces import (
     Schedule,
     SearchResult,
     SketchLike,
-    store_lookup,
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.plain import PlainSchedule
@@ -98,8 +97,8 @@ class SearchEngine:
         # budgets, audit, `[search]` and the check timeout: the run's configuration, one type per concern
         self.settings = settings or Settings()
         self.on_update = on_update
-        # The subgoal cache (its own read path); None: one per run, reading the store through
-        # the recorder's `cached_proof` when it has one.
+        # The subgoal cache (its own read path: whoever wires the search gives it the store's
+        # `ProofLookup`); None: one per run, in memory.
         self.cache = cache
 
     async def prove(
@@ -174,7 +173,7 @@ class _Run(TreeJournal):
         self.budget = Budget(self.limits, preflight_checks=preflight_checks, stats=stats)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.check_timeout)
-        self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
+        self.cache = engine.cache if engine.cache is not None else SubgoalCache()
         self._lemma_counter = 0
         # When the run's work runs (`[search] speculation`): "off" never imports lemmaforge/schedule/.
         self.schedule: Schedule = _schedule_for(self, self.config.speculation)

@@ -173,12 +173,6 @@ class Generated(list[Any]):
     seconds: float = 0.0
 
 
-def store_lookup(recorder: Any) -> Any:
-    """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
-    subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
-    return recorder if callable(getattr(recorder, "cached_proof", None)) else None
-
-
 # --- when work runs: the hooks a schedule implements -------------------------------------------------
 #
 # The engine says WHAT it does (search/engine.py); a schedule says WHEN the work runs. The plain
