@@ -88,7 +88,7 @@ def new_bench(
         if store.get_run(run_id) is not None:
             raise BenchError(f"run {run_id!r} already exists in {store.url}; continue it with --resume {run_id}")
     records = [p.to_record() for p in (problems if problems is not None else select_problems(spec))]
-    _gate_rows(records, trust=bool(getattr(getattr(settings, "verifier", None), "trust_dataset", False)))
+    _gate_rows(records, trust=settings.verifier.trust_dataset)
     run_id = run_id or new_id()
     config = bench_config(spec, settings, records, cot=cot)
     versions = versions or {}
