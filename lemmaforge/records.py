@@ -167,9 +167,45 @@ Record = (
 class Recorder(Protocol):
     """Where the search sends what it does: write-only. `emit` never blocks on I/O. (Reading proofs
     of earlier runs is the subgoal cache's job: `search.cache.SubgoalCache` over a `ProofLookup`,
-    queried off the event loop; the SQL recorder and `MemoryRecorder` also implement that lookup.)"""
+    queried off the event loop; a `StoreRecorder` is one.)"""
 
     def emit(self, record: Record) -> None: ...
+
+
+class StoreRecorder(Recorder, Protocol):
+    """The recorder in front of a run's store (what `services.open_recorder` gives, and every
+    wrapper of it passes on): besides `emit`,
+    - `cached_proof`: proofs of earlier runs (a `search.cache.ProofLookup`: whoever wires a
+      search gives it to the run's `SubgoalCache`; called in a worker thread);
+    - `flush`: returns once every record emitted before it is written (raises the store's error);
+    - `aflush`: `flush` for asyncio code (never blocks the event loop)."""
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None: ...
+
+    def flush(self, timeout: float | None = None) -> None: ...
+
+    async def aflush(self) -> None: ...
+
+
+class ForwardingRecorder:
+    """A `StoreRecorder` in front of another: records pass on through `emit` (a subclass looks at
+    or rewrites them first), reads and flushes go to the inner one. Written out member by member:
+    a wrapper forwards what the protocol declares, nothing found by name."""
+
+    def __init__(self, inner: StoreRecorder) -> None:
+        self.inner = inner
+
+    def emit(self, record: Record) -> None:
+        self.inner.emit(record)
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+        return self.inner.cached_proof(header, normalized_statement)
+
+    def flush(self, timeout: float | None = None) -> None:
+        self.inner.flush(timeout)
+
+    async def aflush(self) -> None:
+        await self.inner.aflush()
 
 
 class MemoryRecorder:
@@ -186,6 +222,12 @@ class MemoryRecorder:
 
     def cached_proof(self, header: str, normalized_statement: str) -> str | None:
         return self._proofs.get((header, normalized_statement))
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Nothing to wait for: every record is kept as it is emitted."""
+
+    async def aflush(self) -> None:
+        """As `flush`."""
 
     def of_type(self, cls: type) -> list[Any]:
         return [r for r in self.records if isinstance(r, cls)]

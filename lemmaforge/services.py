@@ -37,11 +37,19 @@ from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.verifier import Verifier, VerifierMisconfigured
-from lemmaforge.records import LLMCallRecord, MemoryRecorder, ProblemRecord, Recorder, RunFinished, new_id
+from lemmaforge.records import (
+    ForwardingRecorder,
+    LLMCallRecord,
+    MemoryRecorder,
+    ProblemRecord,
+    RunFinished,
+    StoreRecorder,
+    new_id,
+)
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchResult, store_lookup
+from lemmaforge.search.interfaces import SearchResult
 from lemmaforge.search.tree import ProofTree
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
@@ -106,7 +114,7 @@ class Services:
     concurrency limit). Planner and prover objects are made per run, bound to its id."""
 
     verifier: Verifier
-    recorder: Recorder
+    recorder: StoreRecorder  # also the store's lookup of earlier proofs (each run's subgoal cache reads it)
     planner_llm: LLM | None
     prover_llm: LLM | None
     cot: bool = False
@@ -156,13 +164,13 @@ def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple
     if services.prover_llm is not None:
         preset = prover_preset(settings)
         llm = services.prover_llm.bind(services.recorder, run_id)
-        if preset is not None and getattr(llm, "mode", "chat") != preset.endpoint:
+        if preset is not None and llm.mode != preset.endpoint:
             llm.mode = preset.endpoint  # this run's view of the model (`bind` made a copy)
         prover = Prover(llm, cot=services.cot, preset=preset, **prover_sampling(settings.prover, preset))
     return planner, prover
 
 
-def open_recorder(db_url: str | None) -> tuple[Recorder, Callable[[], None]]:
+def open_recorder(db_url: str | None) -> tuple[StoreRecorder, Callable[[], None]]:
     """The SQL recorder for `db_url` (None: in memory) and the function that flushes and closes it."""
     if db_url is None:
         return MemoryRecorder(), lambda: None
@@ -172,7 +180,7 @@ def open_recorder(db_url: str | None) -> tuple[Recorder, Callable[[], None]]:
 
 @asynccontextmanager
 async def open_services(
-    settings: Settings, *, recorder: Recorder, cot: bool = False, verifier: Verifier | None = None
+    settings: Settings, *, recorder: StoreRecorder, cot: bool = False, verifier: Verifier | None = None
 ) -> AsyncIterator[Services]:
     """Verifier and models for a run; closed on exit. Raises VerifierError / LLMMisconfiguredError
     (one line each) when a backend cannot be built."""
@@ -351,12 +359,12 @@ async def preflight(
     return settings, 1
 
 
-class _RunTally:
+class _RunTally(ForwardingRecorder):
     """The run's recorder, passed through, counting the tokens of the run's model requests (their
     call records) so that the run's result and its RunFinished record report them."""
 
-    def __init__(self, inner: Recorder, run_id: str) -> None:
-        self.inner = inner
+    def __init__(self, inner: StoreRecorder, run_id: str) -> None:
+        super().__init__(inner)
         self.run_id = run_id
         self.prompt_tokens = 0
         self.completion_tokens = 0
@@ -381,7 +389,7 @@ async def prove_problem(
     on_update: Callable[[ProofTree], None] | None = None,
     run_config: dict[str, Any] | None = None,
     versions_record: dict[str, Any] | None = None,
-    recorder: Recorder | None = None,
+    recorder: StoreRecorder | None = None,
     preflight_checks: int = 0,
     stats: SearchStats | None = None,
 ) -> SearchResult:
@@ -397,7 +405,7 @@ async def prove_problem(
     planner, prover = agents_for_run(replace(services, recorder=tally), settings, run_id)
     engine = SearchEngine(
         services.verifier, planner, prover, recorder=tally, settings=settings,
-        on_update=on_update, cache=SubgoalCache(store_lookup(services.recorder)),
+        on_update=on_update, cache=SubgoalCache(services.recorder),
     )
     config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))
     result = await engine.prove(

@@ -71,7 +71,7 @@ from lemmaforge.db import SqlRecorder, Store  # noqa: E402
 from lemmaforge.lean import priority as lean_priority  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
-from lemmaforge.records import NodeCreated, Record, RunFinished, new_id  # noqa: E402
+from lemmaforge.records import ForwardingRecorder, NodeCreated, Record, RunFinished, new_id  # noqa: E402
 from lemmaforge.search.budget import Budget, BudgetedVerifier  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 
@@ -140,11 +140,11 @@ class LoopLag:
                 "p99_ms": round(1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2)}
 
 
-class CountingRecorder:
+class CountingRecorder(ForwardingRecorder):
     """The SqlRecorder, counting what the search emitted (to compare with what was stored)."""
 
     def __init__(self, inner: SqlRecorder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.emitted: Counter[str] = Counter()
         self.goal_nodes = 0
         self.summaries: list[dict[str, Any]] = []  # what each search reported when it finished
@@ -159,12 +159,6 @@ class CountingRecorder:
 
     def summed(self, key: str) -> int:
         return sum(int(s.get(key) or 0) for s in self.summaries)
-
-    async def aflush(self) -> None:
-        await self.inner.aflush()
-
-    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
-        return self.inner.cached_proof(header, normalized_statement)
 
 
 def stored_counts(db: Path) -> dict[str, int]:

@@ -96,13 +96,15 @@ class TreeProver:
     def has_room(self) -> bool:
         return False
 
-    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[sim.SimCandidate]:
+    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
+                    on_candidate: Any = None) -> list[sim.SimCandidate]:
         with sim.StandinCpu():
             self.calls += 1
             body = "sim_ok" if level(lemma_statement) >= self.depth else "sim_bad"
             return [sim.SimCandidate("", body) for _ in range(n)]
 
-    async def correct(self, header: str, candidate: Any, errors: list[str], n: int = 1) -> list[sim.SimCandidate]:
+    async def correct(self, header: str, candidate: Any, errors: list[str], n: int = 1, *,
+                      on_candidate: Any = None, checked_code: str | None = None) -> list[sim.SimCandidate]:
         return []
 
 

@@ -187,7 +187,8 @@ class SimProver:
     def has_room(self) -> bool:  # no requests ahead of need in this simulation
         return False
 
-    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[SimCandidate]:
+    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
+                    on_candidate: Any = None) -> list[SimCandidate]:
         await self.llm.use(self.latency)
         with StandinCpu():
             is_root = "_sub_" not in lemma_statement.split(":=")[0]
@@ -200,7 +201,8 @@ class SimProver:
                 out.append(SimCandidate("", body))  # the engine fills `body` into its own lemma
             return out
 
-    async def correct(self, header: str, candidate: Any, errors: list[str], n: int = 1) -> list[SimCandidate]:
+    async def correct(self, header: str, candidate: Any, errors: list[str], n: int = 1, *,
+                      on_candidate: Any = None, checked_code: str | None = None) -> list[SimCandidate]:
         return []
 
 

@@ -79,6 +79,7 @@ class LLM(Protocol):
     completion mode); sampling parameters left `None` come from the endpoint's configuration.
     `on_sample`, when given, is told each completion as soon as it is complete (a streaming
     backend: before the call returns), once, with the objects the call returns.
+    A backend that does not stream tells each completion when the call returns (`BaseLLM`).
     `bind` returns a view of the same model (same connection pool, concurrency limit and stats)
     whose calls are recorded on another recorder / run / role."""
 
@@ -104,6 +105,10 @@ class LLM(Protocol):
     def bind(
         self, recorder: Recorder | None = None, run_id: str | None = None, *, role: str | None = None
     ) -> LLM: ...
+
+    def has_room(self) -> bool:
+        """Whether a request sent now would not wait behind others: the search starts a request
+        ahead of need only then (lemmaforge/schedule/). A backend that cannot tell says False."""
 
     async def close(self) -> None: ...
 

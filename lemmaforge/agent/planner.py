@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
-from lemmaforge.agent.backends.base import model_has_room
 from lemmaforge.agent.llm import LLM, Completion
 from lemmaforge.agent.output import informal_part
 from lemmaforge.agent.prover import (
@@ -87,12 +86,12 @@ class Planner:
 
     def has_room(self) -> bool:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
-        return model_has_room(self.llm)
+        return self.llm.has_room()
 
     def _input(self, messages: list[dict[str, str]]) -> Any:
         if self.reasoning:
             messages = prompts.without_system(messages)
-        if getattr(self.llm, "mode", "chat") == "completion":
+        if self.llm.mode == "completion":
             return prompts.to_plain(messages)
         return messages
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.agent import prompts
-from lemmaforge.agent.backends.base import model_has_room
 from lemmaforge.agent.llm import LLM, Completion
 from lemmaforge.agent.output import (
     CodeBlock,
@@ -36,7 +35,6 @@ from lemmaforge.agent.output import (
     trim_blank,
 )
 from lemmaforge.agent.presets import ProverPreset
-from lemmaforge.callables import takes_keyword
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
 from lemmaforge.lean.syntax.commands import theorems_of
@@ -355,11 +353,6 @@ def _continuation_code(text: str) -> str:
 OnCandidate = Callable[["ProofCandidate"], None]
 
 
-def takes_on_sample(llm: LLM) -> bool:
-    """Whether the model's `generate` can tell samples one by one (`on_sample`)."""
-    return takes_keyword(llm.generate, "on_sample")
-
-
 class Prover:
     """Proves one lemma at a time with a prover model.
 
@@ -379,10 +372,10 @@ class Prover:
         self.preset = preset
         self.sampling = sampling
         if preset is not None:
-            if getattr(llm, "mode", "chat") != preset.endpoint:
+            if llm.mode != preset.endpoint:
                 raise ValueError(
                     f"prover preset {preset.name} needs a {preset.endpoint} endpoint; this prover's LLM is in "
-                    f"{getattr(llm, 'mode', 'chat')} mode"
+                    f"{llm.mode} mode"
                 )
         elif cot and self.completion_mode:
             raise ValueError("CoT prompting needs a chat endpoint; this prover's LLM is in completion mode")
@@ -395,11 +388,11 @@ class Prover:
 
     @property
     def completion_mode(self) -> bool:
-        return getattr(self.llm, "mode", "chat") == "completion"
+        return self.llm.mode == "completion"
 
     def has_room(self) -> bool:
         """Whether the model has room for a request started ahead of need (`LLM.has_room`)."""
-        return model_has_room(self.llm)
+        return self.llm.has_room()
 
     async def _generate(
         self, inp: Any, n: int, sampling: dict[str, Any],
@@ -424,11 +417,8 @@ class Prover:
             for candidate in built[id(out)]:
                 on_candidate(candidate)
 
-        if takes_on_sample(self.llm):
-            outs = await self.llm.generate(inp, n=n, on_sample=told, **opts)
-        else:
-            outs = await self.llm.generate(inp, n=n, **opts)
-        for out in outs:  # a model that does not stream: each told now
+        outs = await self.llm.generate(inp, n=n, on_sample=told, **opts)
+        for out in outs:  # any the model did not tell (`told` tells each once)
             told(out)
         return [candidate for out in outs for candidate in built[id(out)]]
 

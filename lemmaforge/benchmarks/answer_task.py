@@ -37,12 +37,14 @@ from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import audit
 from lemmaforge.lean.gate import DatasetRejected, GatedVerifier
 from lemmaforge.records import (
+    ForwardingRecorder,
     LLMCallRecord,
     ProblemRecord,
     ProofRecord,
     Record,
     RunFinished,
     RunStarted,
+    StoreRecorder,
     new_id,
 )
 from lemmaforge.search.budget import SearchStats
@@ -54,7 +56,6 @@ from lemmaforge.services import Services, agents_for_run, prove_problem
 if TYPE_CHECKING:
     from lemmaforge.agent.prover import ProofCandidate
     from lemmaforge.config import Settings
-    from lemmaforge.records import Recorder
 
 __all__ = ["ANSWER_TASK", "answer_summary", "is_answer_problem", "prove_with_answers"]
 
@@ -78,13 +79,13 @@ def answer_summary(problem: ProblemRecord, read: ans.ModelAnswers) -> dict[str, 
     return out
 
 
-class _AnswerRecorder:
+class _AnswerRecorder(ForwardingRecorder):
     """The attempt's recorder for the search on the problem with the model's answer: the stored
     problem stays the dataset's (the engine's record of the filled statement is not stored), and
     the run's end adds the answer step's cost and the answer to its summary."""
 
-    def __init__(self, inner: Any, problem: ProblemRecord, run_id: str, extra: dict[str, Any]) -> None:
-        self.inner = inner
+    def __init__(self, inner: StoreRecorder, problem: ProblemRecord, run_id: str, extra: dict[str, Any]) -> None:
+        super().__init__(inner)
         self.problem = problem
         self.run_id = run_id
         self.extra = extra
@@ -106,15 +107,12 @@ class _AnswerRecorder:
             record = replace(record, summary={**s, **self.extra})
         self.inner.emit(record)
 
-    def __getattr__(self, name: str) -> Any:  # cached_proof, aflush … of the wrapped recorder
-        return getattr(self.inner, name)
 
-
-class _Tokens:
+class _Tokens(ForwardingRecorder):
     """Counts the tokens of the answer request (its call record) on the way to the store."""
 
-    def __init__(self, inner: Any, run_id: str) -> None:
-        self.inner = inner
+    def __init__(self, inner: StoreRecorder, run_id: str) -> None:
+        super().__init__(inner)
         self.run_id = run_id
         self.calls = self.prompt_tokens = self.completion_tokens = 0
 
@@ -124,9 +122,6 @@ class _Tokens:
             self.prompt_tokens += record.prompt_tokens
             self.completion_tokens += record.completion_tokens
         self.inner.emit(record)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
 
 
 def _split(problem: ProblemRecord) -> tuple[str, str]:
@@ -162,7 +157,7 @@ async def prove_with_answers(
     parent_run_id: str | None,
     run_config: dict[str, Any],
     versions_record: dict[str, Any],
-    recorder: Recorder,
+    recorder: StoreRecorder,
 ) -> SearchResult:
     """The attempt (see the module docstring). Records like `services.prove_problem` does (the
     problem, the run's start and end, its proof), the answer in the run's summary."""

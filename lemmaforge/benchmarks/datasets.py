@@ -50,7 +50,6 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from lemmaforge.benchmarks.dataset_rows import read_problems
 from lemmaforge.benchmarks.problem import Answers, BenchmarkProblem
@@ -198,12 +197,11 @@ def _version_key(version: str) -> tuple[tuple[int, ...], str]:
     return tuple(parts), suffix.lower()
 
 
-def _problem_lean_version(problem: Any) -> str | None:
-    version = getattr(problem, "lean_version", None)
-    if version is None:
-        extra = getattr(problem, "extra", None) or {}
-        version = extra.get("lean_version")
-    return version
+def _problem_lean_version(problem: BenchmarkProblem | ProblemRecord) -> str | None:
+    """The Lean version the problem's dataset pins: a dataset row's field, or where a stored
+    problem record keeps it (`extra`)."""
+    pinned = problem.lean_version if isinstance(problem, BenchmarkProblem) else None
+    return pinned if pinned is not None else (problem.extra or {}).get("lean_version")
 
 
 def _mismatch(
@@ -241,17 +239,19 @@ def lean_version_mismatch(
     )
 
 
-def version_warnings(problems: Iterable[BenchmarkProblem], verifier_lean_version: str | None) -> list[str]:
+def version_warnings(
+    problems: Iterable[BenchmarkProblem | ProblemRecord], verifier_lean_version: str | None
+) -> list[str]:
     """One warning line per (dataset, pinned version) that differs from the verifier's version
     (for batch runs, instead of one line per problem)."""
     seen: set[tuple[str, str | None]] = set()
     out: list[str] = []
     for p in problems:
-        key = (p.dataset, p.lean_version)
+        key = (p.dataset, _problem_lean_version(p))
         if key in seen:
             continue
         seen.add(key)
-        line = _mismatch(f"dataset {p.dataset}", p.dataset, p.lean_version, verifier_lean_version)
+        line = _mismatch(f"dataset {p.dataset}", p.dataset, key[1], verifier_lean_version)
         if line:
             out.append(line)
     return out

@@ -24,7 +24,7 @@ from lemmaforge.benchmarks.spec import (
 )
 from lemmaforge.db.errors import RunIdError
 from lemmaforge.lean.gate import DatasetRejected, admit_problem
-from lemmaforge.records import ProblemRecord, Recorder, RunFinished, RunStarted, new_id
+from lemmaforge.records import ProblemRecord, RunFinished, RunStarted, StoreRecorder, new_id
 
 if TYPE_CHECKING:
     from lemmaforge.config import Settings
@@ -71,7 +71,7 @@ def bench_config(spec: BenchSpec, settings: Settings, problems: Sequence[Problem
 
 def new_bench(
     store: Store,
-    recorder: Recorder,
+    recorder: StoreRecorder,
     settings: Settings,
     spec: BenchSpec,
     *,
@@ -88,14 +88,14 @@ def new_bench(
         if store.get_run(run_id) is not None:
             raise BenchError(f"run {run_id!r} already exists in {store.url}; continue it with --resume {run_id}")
     records = [p.to_record() for p in (problems if problems is not None else select_problems(spec))]
-    _gate_rows(records, trust=bool(getattr(getattr(settings, "verifier", None), "trust_dataset", False)))
+    _gate_rows(records, trust=settings.verifier.trust_dataset)
     run_id = run_id or new_id()
     config = bench_config(spec, settings, records, cot=cot)
     versions = versions or {}
     for p in records:
         recorder.emit(p)
     recorder.emit(RunStarted(run_id, BENCH_KIND, config, versions))
-    flush_recorder(recorder)
+    recorder.flush()
     jobs = [(p, a) for a in range(spec.attempts) for p in records]
     return BenchPlan(run_id, spec, settings, cot, records, jobs, versions=versions)
 
@@ -204,7 +204,7 @@ def stored_problems(store: Store, bench: RunInfo) -> list[ProblemRecord]:
 
 def resume_bench(
     store: Store,
-    recorder: Recorder,
+    recorder: StoreRecorder,
     run_id: str,
     *,
     settings: Settings,
@@ -234,7 +234,7 @@ def resume_bench(
             )
         )
         stale.append(run.run_id)
-    flush_recorder(recorder)
+    recorder.flush()
     jobs = [(p, a) for a in range(spec.attempts) for p in problems if (p.problem_id, a) not in scan.done]
     done_keys = {k for k in scan.done if k[1] < spec.attempts}
     solved = {pid for (pid, _a), r in scan.done.items() if r.status == "proved"}
@@ -317,10 +317,4 @@ def _num(value: Any) -> Any:
         return float(value)
     except (TypeError, ValueError):
         return value
-
-
-def flush_recorder(recorder: Recorder) -> None:
-    flush = getattr(recorder, "flush", None)
-    if flush is not None:
-        flush()
 

@@ -53,10 +53,19 @@ from typing import TYPE_CHECKING, Any
 
 from lemmaforge import sending
 from lemmaforge.benchmarks.answer_task import is_answer_problem, prove_with_answers
-from lemmaforge.benchmarks.resume import BenchPlan, flush_recorder
+from lemmaforge.benchmarks.resume import BenchPlan
 from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
 from lemmaforge.errors import BackendError, StatementInvalid, is_fatal
-from lemmaforge.records import ProblemRecord, Record, Recorder, RunFinished, RunStarted, new_id
+from lemmaforge.records import (
+    ForwardingRecorder,
+    ProblemRecord,
+    Record,
+    Recorder,
+    RunFinished,
+    RunStarted,
+    StoreRecorder,
+    new_id,
+)
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.services import Services, check_statement, prove_problem
 
@@ -101,12 +110,12 @@ class AttemptResult:
         return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
 
 
-class _AttemptRecorder:
+class _AttemptRecorder(ForwardingRecorder):
     """The recorder one child run sees: passes records on, notes whether its `RunStarted` went
     out, and (unless the cache is shared) hides other runs' subgoal proofs from the search."""
 
-    def __init__(self, inner: Any, run_id: str, *, shared_cache: bool, statement_checks: int = 0) -> None:
-        self.inner = inner
+    def __init__(self, inner: StoreRecorder, run_id: str, *, shared_cache: bool, statement_checks: int = 0) -> None:
+        super().__init__(inner)
         self.run_id = run_id
         self.shared_cache = shared_cache
         self.started = False
@@ -175,7 +184,7 @@ async def run_attempt(
         if is_answer_problem(problem):  # PutnamBench's answer task: the model fills the answers too
             result = await prove_with_answers(
                 services, settings, problem, run_id=run_id, parent_run_id=bench_run_id, run_config=config,
-                versions_record=versions, recorder=rec,  # type: ignore[arg-type]
+                versions_record=versions, recorder=rec,
             )
         else:
             result = await prove_problem(
@@ -191,20 +200,14 @@ async def run_attempt(
         close("failed", {"error": _one_line(exc), "fatal": True} if is_fatal(exc)
               else {"error": _one_line(exc), "bug": True})
         with contextlib.suppress(BackendError):  # the store may be what failed: the original error wins
-            await _aflush(services.recorder)
+            await services.recorder.aflush()
         raise
-    await _aflush(services.recorder)
+    await services.recorder.aflush()
     return AttemptResult(
         problem.problem_id, attempt, run_id, "proved" if result.proved else "not_proved",
         calls=result.stats.llm_calls, checks=result.stats.checks, depth=result.depth, seconds=result.seconds,
         stop_reason=result.stop_reason,
     )
-
-
-async def _aflush(recorder: Recorder) -> None:
-    aflush = getattr(recorder, "aflush", None)
-    if aflush is not None:
-        await aflush()
 
 
 async def run_jobs(
@@ -236,7 +239,7 @@ async def run_jobs(
         except StatementInvalid as exc:
             record_invalid(services.recorder, problem, exc, bench_run_id=bench_run_id, versions=versions,
                            run_config=run_config, checks=int(flag.settle(cancelled=False)))
-            await _aflush(services.recorder)
+            await services.recorder.aflush()
             return exc
         except asyncio.CancelledError:
             if flag.settle(cancelled=True):
@@ -308,7 +311,7 @@ async def run_jobs(
                                versions=versions, run_config=run_config)
         if unreported:
             with contextlib.suppress(BackendError):
-                await _aflush(services.recorder)
+                await services.recorder.aflush()
     return results
 
 
@@ -339,12 +342,12 @@ def record_invalid(
     return run_id
 
 
-def finish_bench(recorder: Recorder, run_id: str, status: str, summary: dict[str, Any]) -> None:
+def finish_bench(recorder: StoreRecorder, run_id: str, status: str, summary: dict[str, Any]) -> None:
     recorder.emit(RunFinished(run_id, status, summary))  # type: ignore[arg-type]
-    flush_recorder(recorder)
+    recorder.flush()
 
 
-def close_running_children(store: Store, recorder: Recorder, bench_run_id: str, reason: str) -> list[str]:
+def close_running_children(store: Store, recorder: StoreRecorder, bench_run_id: str, reason: str) -> list[str]:
     """Close child runs still `running` (their process is known to be gone) as cancelled."""
     closed = []
     for run in store.runs(parent=bench_run_id):
@@ -352,7 +355,7 @@ def close_running_children(store: Store, recorder: Recorder, bench_run_id: str, 
             recorder.emit(RunFinished(run.run_id, "cancelled", {"reason": reason, "stale": True}))
             closed.append(run.run_id)
     if closed:
-        flush_recorder(recorder)
+        recorder.flush()
     return closed
 
 

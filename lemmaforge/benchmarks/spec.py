@@ -9,7 +9,6 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from lemmaforge.benchmarks.answers import ANSWER_TASK
@@ -243,15 +242,12 @@ def problem_digest(problem: ProblemRecord) -> str:
 
 def warnings_for(problems: Sequence[ProblemRecord], verifier_lean_version: str | None) -> list[str]:
     """`datasets.version_warnings` for stored problem records (their pinned version is in `extra`)."""
-    items = [
-        SimpleNamespace(dataset=p.dataset, lean_version=(p.extra or {}).get("lean_version")) for p in problems
-    ]
-    return version_warnings(items, verifier_lean_version)  # type: ignore[arg-type]
+    return version_warnings(problems, verifier_lean_version)
 
 
 def child_attempt(run: RunInfo) -> int | None:
     """The attempt index a child run of a bench recorded in its config."""
-    bench = (getattr(run, "config", None) or {}).get("bench")
+    bench = (run.config or {}).get("bench")
     if isinstance(bench, dict) and isinstance(bench.get("attempt"), int):
         return bench["attempt"]
     return None

@@ -67,14 +67,12 @@ from lemmaforge.search.interfaces import (
     Generated,
     GoalSchedule,
     MakeRequest,
+    OnCandidate,
     PlannerLike,
     ProverLike,
     Schedule,
     SearchResult,
     SketchLike,
-    correct_request,
-    prove_request,
-    store_lookup,
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.plain import PlainSchedule
@@ -99,8 +97,8 @@ class SearchEngine:
         # budgets, audit, `[search]` and the check timeout: the run's configuration, one type per concern
         self.settings = settings or Settings()
         self.on_update = on_update
-        # The subgoal cache (its own read path); None: one per run, reading the store through
-        # the recorder's `cached_proof` when it has one.
+        # The subgoal cache (its own read path: whoever wires the search gives it the store's
+        # `ProofLookup`); None: one per run, in memory.
         self.cache = cache
 
     async def prove(
@@ -128,6 +126,14 @@ class SearchEngine:
         summary = {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")}
         self.recorder.emit(RunFinished(run.run_id, "proved" if result.proved else "not_proved", summary))
         return result
+
+
+def _correction(
+    prover: ProverLike, header: str, candidate: CandidateLike, errors: list[Any], n: int, checked_code: str,
+    on_candidate: OnCandidate | None,
+) -> Awaitable[Sequence[CandidateLike]]:
+    """A correction request as a schedule makes it (`MakeRequest`: told where its candidates go)."""
+    return prover.correct(header, candidate, errors, n, on_candidate=on_candidate, checked_code=checked_code)
 
 
 def _schedule_for(run: _Run, speculation: str) -> Schedule:
@@ -167,7 +173,7 @@ class _Run(TreeJournal):
         self.budget = Budget(self.limits, preflight_checks=preflight_checks, stats=stats)
         # Every Lean request of the run goes through this door: budgeted and deduplicated.
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.check_timeout)
-        self.cache = engine.cache if engine.cache is not None else SubgoalCache(store_lookup(self.recorder))
+        self.cache = engine.cache if engine.cache is not None else SubgoalCache()
         self._lemma_counter = 0
         # When the run's work runs (`[search] speculation`): "off" never imports lemmaforge/schedule/.
         self.schedule: Schedule = _schedule_for(self, self.config.speculation)
@@ -295,7 +301,7 @@ class _Run(TreeJournal):
         # The theorem's own whole-proof attempts get the informal statement, as the planner's draft
         # does and as training rows are built; a subgoal lemma's do not (it is not about the lemma).
         informal = self.problem.informal if node.parent_id is None else None
-        return lambda told: prove_request(prover, self.header, node.text, n, informal, told)
+        return lambda told: prover.prove(self.header, node.text, n, informal=informal, on_candidate=told)
 
     def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
         planner = self.planner
@@ -378,8 +384,9 @@ class _Run(TreeJournal):
             failures = []
             # Lean's messages themselves (start AND end of each error), with the file they are about.
             errors = list(result.errors[:8])
-            fix = partial(correct_request, prover, self.header, candidate, errors, self.config.correction_samples,
-                          checked_code=self.candidate_code(node, candidate))
+            checked = self.candidate_code(node, candidate)
+            fix: MakeRequest = partial(_correction, prover, self.header, candidate, errors,
+                                       self.config.correction_samples, checked)
             solution = await self._race(node, [steps.request(fix)], "prover_correction", failures)
             if solution is not None:
                 return solution

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from lemmaforge.callables import takes_keyword
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.audit import AuditReport
 from lemmaforge.search.budget import SearchStats
@@ -81,11 +80,21 @@ class PlannerLike(Protocol):
     ) -> Sequence[SketchLike]: ...
 
 
-class ProverLike(Protocol):
-    """`prove` may also take `informal=` (keyword): the problem's informal statement, passed for the
-    theorem itself when the problem has one and the method names that parameter."""
+OnCandidate = Callable[[CandidateLike], None]
 
-    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> Sequence[CandidateLike]: ...
+
+class ProverLike(Protocol):
+    """Every prover the search (and expert iteration's sampling) is given takes all of these
+    parameters; one with no use for a parameter ignores it."""
+
+    async def prove(
+        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
+        on_candidate: OnCandidate | None = None,
+    ) -> Sequence[CandidateLike]:
+        """`informal`: the problem's informal statement, given for the theorem itself (never for a
+        subgoal lemma it does not describe). `on_candidate`: told each candidate as soon as its
+        sample is complete (a streaming model: before the call returns; search/feed.py), once,
+        with the objects the call returns."""
 
     def has_room(self) -> bool:
         """As `PlannerLike.has_room`."""
@@ -95,56 +104,14 @@ class ProverLike(Protocol):
         """Whether `correct` may be asked (a family not trained on Lean's errors is not: a request
         that sends nothing must not be charged as an LLM call)."""
 
-    # `candidate`: one this prover returned (the agents' Prover reads its statement and history).
-    # `errors`: Lean's `Message`s on the file the candidate was checked as (start and end of each);
-    # a prover whose `correct` takes `checked_code=` is given that file.
     async def correct(
-        self, header: str, candidate: Any, errors: Sequence[Any], n: int = 1
-    ) -> Sequence[CandidateLike]: ...
-
-
-class InformalProverLike(Protocol):
-    """A prover whose `prove` takes the problem's informal statement (`takes_informal`)."""
-
-    async def prove(
-        self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None
-    ) -> Sequence[CandidateLike]: ...
-
-
-def takes_informal(prover: Any) -> TypeGuard[InformalProverLike]:
-    """Whether `prover.prove` has a parameter named `informal` (a prover written without one keeps
-    working: it is simply not given the informal statement)."""
-    prove = getattr(prover, "prove", None)
-    return prove is not None and takes_keyword(prove, "informal")
-
-
-def prove_request(
-    prover: ProverLike, header: str, statement: str, n: int, informal: str | None = None,
-    on_candidate: Callable[[CandidateLike], None] | None = None,
-) -> Awaitable[Sequence[CandidateLike]]:
-    """`prover.prove(header, statement, n=n)`, given `informal=` too when there is one and the
-    prover takes it (the search's root attempts, expert iteration's sampling), and `on_candidate=`
-    when the prover takes it (each candidate as soon as its sample is complete: search/feed.py)."""
-    extra: dict[str, Any] = {}
-    if informal and takes_informal(prover):
-        extra["informal"] = informal
-    if on_candidate is not None and takes_keyword(prover.prove, "on_candidate"):
-        extra["on_candidate"] = on_candidate
-    return prover.prove(header, statement, n=n, **extra)
-
-
-def correct_request(
-    prover: ProverLike, header: str, candidate: Any, errors: Sequence[Any], n: int,
-    on_candidate: Callable[[CandidateLike], None] | None = None, *, checked_code: str | None = None,
-) -> Awaitable[Sequence[CandidateLike]]:
-    """`prover.correct(header, candidate, errors, n=n)`, with `on_candidate=` and `checked_code=`
-    (the file Lean's positions refer to) where the prover takes them."""
-    extra: dict[str, Any] = {}
-    if on_candidate is not None and takes_keyword(prover.correct, "on_candidate"):
-        extra["on_candidate"] = on_candidate
-    if checked_code is not None and takes_keyword(prover.correct, "checked_code"):
-        extra["checked_code"] = checked_code
-    return prover.correct(header, candidate, errors, n=n, **extra)
+        self, header: str, candidate: Any, errors: Sequence[Any], n: int = 1, *,
+        on_candidate: OnCandidate | None = None, checked_code: str | None = None,
+    ) -> Sequence[CandidateLike]:
+        """`candidate`: one this prover returned (the agents' Prover reads its statement and
+        history). `errors`: Lean's `Message`s on `checked_code`, the file the candidate was checked
+        as (their positions refer to it; None: the prover's own `header + candidate.code`).
+        `on_candidate`: as for `prove`."""
 
 
 # --- results and budgets ---------------------------------------------------------------------------
@@ -206,12 +173,6 @@ class Generated(list[Any]):
     seconds: float = 0.0
 
 
-def store_lookup(recorder: Any) -> Any:
-    """A recorder that can also answer cache reads (older wiring): its `cached_proof` is the
-    subgoal cache's store lookup. A write-only recorder gives an in-run cache only."""
-    return recorder if callable(getattr(recorder, "cached_proof", None)) else None
-
-
 # --- when work runs: the hooks a schedule implements -------------------------------------------------
 #
 # The engine says WHAT it does (search/engine.py); a schedule says WHEN the work runs. The plain
@@ -222,7 +183,7 @@ def store_lookup(recorder: Any) -> Any:
 
 # A model request's maker: given where to tell each candidate as its sample completes (None:
 # nowhere; a streaming prover tells its candidates there), it makes the request's coroutine.
-MakeRequest = Callable[[Callable[[CandidateLike], None] | None], Awaitable[Sequence[Any]]]
+MakeRequest = Callable[[OnCandidate | None], Awaitable[Sequence[Any]]]
 Step = Literal["automation", "prover"]
 
 

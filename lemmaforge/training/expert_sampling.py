@@ -30,7 +30,7 @@ from lemmaforge.records import (
     new_id,
 )
 from lemmaforge.search.cache import normalize_statement
-from lemmaforge.search.interfaces import prove_request
+from lemmaforge.search.interfaces import ProverLike
 from lemmaforge.training.devices import default_device
 from lemmaforge.training.holdout import proof_key
 
@@ -162,7 +162,7 @@ class RoundSampler:
         return f"r{r}-{p.node_key}"
 
     async def attempt(
-        self, prover: Any, verifier: Verifier, p: Problem, n: int, *, run_id: str | None, node_id: str | None
+        self, prover: ProverLike, verifier: Verifier, p: Problem, n: int, *, run_id: str | None, node_id: str | None
     ) -> dict[str, int]:
         """Sample `n` proofs of `p` and audit them. With `run_id` (sampling) the goal node, the
         attempts and the verified proofs are recorded; without (evaluation) nothing but the LLM
@@ -174,7 +174,7 @@ class RoundSampler:
         try:
             # The prompt the exported training rows are built with (export.sft_row): the informal
             # statement as the theorem's docstring, where the problem has one.
-            candidates = await prove_request(prover, p.header, p.theorem, n, p.record.informal)
+            candidates = await prover.prove(p.header, p.theorem, n, informal=p.record.informal)
         except LLMRequestError as exc:
             if record:
                 self.recorder.emit(AttemptRecord(rid, new_id(), nid, "prover", "skipped", "", errors=[str(exc)]))

@@ -60,8 +60,9 @@ import math
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from lemmaforge.agent.backends.base import Completion
 from lemmaforge.agent.output import extract_lean_code, lean_blocks, sketch_and_proof
 from lemmaforge.config import AuditConfig
 from lemmaforge.errors import BackendError
@@ -84,7 +85,7 @@ def completion_text(completion: Any) -> str:
         return completion
     if isinstance(completion, dict):
         return _content(completion.get("content"))
-    if isinstance(getattr(completion, "text", None), str):  # agent.llm.Completion
+    if isinstance(completion, Completion):  # a model's (agent.llm)
         return completion.text
     if isinstance(completion, list | tuple):
         parts = [
@@ -509,9 +510,16 @@ def make_structure_consistency_reward(
 
 # --- problem filtering by pass rate --------------------------------------------------------------
 
-# `generate(prompt, n)` returning n texts / chat completions (sync or async), or an `agent.llm.LLM`
-# (its `await generate(prompt, n=n)` gives `Completion`s, whose `.text` is scored).
-GenerateFn = Callable[[Any, int], Sequence[Any] | Awaitable[Sequence[Any]]] | Any
+@runtime_checkable
+class Sampler(Protocol):
+    """What estimate_pass_rates asks of a model (an `agent.llm.LLM` is one): its `Completion`s'
+    `.text` is scored."""
+
+    async def generate(self, messages_or_prompt: Any, *, n: int = 1) -> Sequence[Completion]: ...
+
+
+# `generate(prompt, n)` returning n texts / chat completions (sync or async), or a model.
+GenerateFn = Callable[[Any, int], Sequence[Any] | Awaitable[Sequence[Any]]] | Sampler
 
 
 def filter_by_pass_rate(
@@ -562,11 +570,7 @@ async def estimate_pass_rates_async(
     )
 
     async def sample(prompt: Any) -> list[Any]:
-        llm_generate = getattr(generate, "generate", None)
-        if llm_generate is not None and not inspect.isfunction(generate):  # an `agent.llm.LLM`
-            out = llm_generate(prompt, n=n)
-        else:
-            out = generate(prompt, n)
+        out = generate.generate(prompt, n=n) if isinstance(generate, Sampler) else generate(prompt, n)
         if inspect.isawaitable(out):
             out = await out
         return list(out)

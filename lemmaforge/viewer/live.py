@@ -18,7 +18,14 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from lemmaforge.records import AttemptRecord, NodeCreated, RunFinished, RunStarted
+from lemmaforge.records import (
+    AttemptRecord,
+    ForwardingRecorder,
+    NodeCreated,
+    RunFinished,
+    RunStarted,
+    StoreRecorder,
+)
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.viewer.inert import Inert, inert, markup
 from lemmaforge.viewer.model import first_error
@@ -32,9 +39,9 @@ def _line(text: str) -> str:
     return (head.rsplit(" : ", 1)[-1] if " : " in head else head).strip()
 
 
-class RunWatch:
-    def __init__(self, inner: Any, budget: Any) -> None:
-        self.inner = inner
+class RunWatch(ForwardingRecorder):
+    def __init__(self, inner: StoreRecorder, budget: Any) -> None:
+        super().__init__(inner)
         self.budget = budget
         self.started = time.monotonic()
         self.run_id: str | None = None
@@ -45,7 +52,7 @@ class RunWatch:
         self.last_error: str | None = None
         self._goals: dict[str, str] = {}
 
-    # -- the Recorder protocol ----------------------------------------------------------------
+    # -- the StoreRecorder protocol: `emit` looks, the rest is the real recorder's ---------------
 
     def emit(self, record: Any) -> None:
         self.inner.emit(record)
@@ -74,12 +81,6 @@ class RunWatch:
     def lean_checks(self) -> int:
         """Lean requests the run sent so far, the statement check included (its budget's count)."""
         return self.stats.checks
-
-    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
-        return self.inner.cached_proof(header, normalized_statement)
-
-    def __getattr__(self, name: str) -> Any:  # flush(), close(), … of the real recorder
-        return getattr(self.inner, name)
 
     # -- what it shows ------------------------------------------------------------------------
 

@@ -171,11 +171,11 @@ async def test_the_prover_tells_each_candidate_as_its_sample_completes(fake_open
 
 
 async def test_the_prover_tells_candidates_of_a_model_that_cannot_stream():
-    class Plain:  # a model whose generate knows nothing of on_sample
+    class Plain:  # a model that takes on_sample (LLM protocol) but tells nothing before it returns
         mode = "chat"
 
-        async def generate(self, messages, *, n=1, **kw):
-            assert "on_sample" not in kw
+        async def generate(self, messages, *, n=1, on_sample=None, **kw):
+            assert on_sample is not None
             return [Completion(LEAN.format(t), "stop") for t in ("rfl", "simp")][:n]
 
     told: list[str] = []

@@ -43,6 +43,12 @@ class NullRecorder:
     def cached_proof(self, header: str, normalized_statement: str) -> str | None:
         return None
 
+    def flush(self, timeout: float | None = None) -> None:
+        pass
+
+    async def aflush(self) -> None:
+        pass
+
 
 def problem(i: int) -> ProblemRecord:
     return ProblemRecord(problem_id=f"t/p{i}", name=f"p{i}", header=HEADER,

@@ -187,13 +187,13 @@ class _Prover(AgentStandIn):
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
     (even) answers late, so the first is solved when its candidate's check goes out."""
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         name = lemma_statement.split()[1]
         number = int(name.rsplit("_", 1)[1])
         await asyncio.sleep(0.15 if number > 2 and number % 2 == 0 else 0.01)
         return [_Candidate("", "bad" if number <= 2 else "ok")]
 
-    async def correct(self, header, candidate, errors, n=1):
+    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
 
 
@@ -281,7 +281,7 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
         def __init__(self) -> None:
             self.asked: dict[str, int] = {}
 
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             name = lemma_statement.split()[1]
             number = int(name.rsplit("_", 1)[1])
             k = self.asked[name] = self.asked.get(name, 0) + 1
@@ -305,7 +305,7 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
     class OneLevelProver(_Prover):
         """Proves the root sketch's holes; the last one's candidate comes late."""
 
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             await asyncio.sleep(0.15 if lemma_statement.split()[1] == "p_sub_2" else 0.01)
             return [_Candidate("", "ok")]
 

@@ -25,11 +25,11 @@ class _FailingProver(AgentStandIn):
     def __init__(self) -> None:
         self.calls = 0
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
         return [_Candidate("", "bad")]
 
-    async def correct(self, header, candidate, errors, n=1):
+    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
 
 

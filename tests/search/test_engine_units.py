@@ -111,13 +111,13 @@ class ScriptedProver(AgentStandIn):
     def __init__(self, bodies: list[str], delays: list[float]) -> None:
         self.bodies, self.delays, self.calls = bodies, delays, 0
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         i = self.calls
         self.calls += 1
         await asyncio.sleep(self.delays[i % len(self.delays)])
         return [Candidate("", self.bodies[i % len(self.bodies)])]
 
-    async def correct(self, header, candidate, errors, n=1):
+    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
 
 
@@ -200,7 +200,7 @@ async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
 
 
 class _BrokenProver(ScriptedProver):
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         if "Hard" in lemma_statement:
             raise ZeroDivisionError("a bug in the prover")
         return await super().prove(header, lemma_statement, n)
@@ -301,7 +301,7 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
             return await super().check(code, timeout=timeout)
 
     class BatchProver(ScriptedProver):
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             i = self.calls
             self.calls += 1
             await asyncio.sleep(self.delays[i])
@@ -380,7 +380,7 @@ class _RoomyProver(ScriptedProver):
     def has_room(self) -> bool:
         return self.room
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.log.append(("prove", asyncio.get_running_loop().time()))
         try:
             return await super().prove(header, lemma_statement, n)
@@ -773,7 +773,7 @@ class _StuckProver(ScriptedProver):
     def __init__(self) -> None:
         super().__init__(["ok"], [0.0])
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
         if "Stuck" in lemma_statement:
             await asyncio.sleep(1.0)
@@ -844,7 +844,7 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
     from lemmaforge.agent.errors import LLMUnavailableError
 
     class DownProver(_RoomyProver):
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             self.calls += 1
             raise LLMUnavailableError("connection refused", backend="LLM endpoint http://x (model m)")
 
@@ -865,7 +865,7 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
     is what the stand-ins received."""
 
     class SlowButRight(_StuckProver):
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             self.calls += 1
             if "Stuck" in lemma_statement:
                 await asyncio.sleep(0.5)
@@ -888,7 +888,7 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
 class _QuickStuckProver(_StuckProver):
     """The stuck hole fails at once; the second sketch's hole is proved, slowly."""
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
         if "Stuck" in lemma_statement:
             return [Candidate("", "bad")]
@@ -919,7 +919,7 @@ class _SecondTimeLucky(_StuckProver):
         super().__init__()
         self.asked: dict[str, int] = {}
 
-    async def prove(self, header, lemma_statement, n=1):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
         if "Stuck" in lemma_statement:
             await asyncio.sleep(0.5)
@@ -1088,7 +1088,7 @@ class _InformalRecordingProver(ScriptedProver):
         super().__init__(["bad"], [0.0])
         self.informal_of: list[tuple[str, str | None]] = []
 
-    async def prove(self, header, lemma_statement, n=1, *, informal=None):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.informal_of.append((lemma_statement.split(":", 1)[0], informal))
         return await super().prove(header, lemma_statement, n)
 
@@ -1113,26 +1113,3 @@ async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_sub
     assert subgoals and all(informal is None for informal in subgoals)  # the sketch's holes
 
 
-async def test_a_prover_without_an_informal_parameter_still_proves_a_problem_that_has_one():
-    problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
-    budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
-    engine = SearchEngine(CountingVerifier(), None, ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
-                          settings=search_settings(budget=budget))
-    result = await asyncio.wait_for(engine.prove(problem), timeout=5)
-    assert result.proved
-
-
-def test_takes_informal_reads_the_provers_own_signature():
-    from lemmaforge.search.interfaces import takes_informal
-
-    class Keyword(AgentStandIn):
-        async def prove(self, header, lemma_statement, n=1, *, informal=None): ...
-
-    class Positional(AgentStandIn):
-        async def prove(self, header, lemma_statement, n=1, informal=None): ...
-
-    class OnlyKwargs(AgentStandIn):  # **sampling would send it to the model as a sampling parameter: not given
-        async def prove(self, header, lemma_statement, n=1, **sampling): ...
-
-    assert takes_informal(Keyword()) and takes_informal(Positional())
-    assert not takes_informal(OnlyKwargs()) and not takes_informal(ScriptedProver([], []))

@@ -40,7 +40,7 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
     class Prover(ScriptedProver):
         sizes: list[int] = []
 
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             self.sizes.append(n)
             return await super().prove(header, lemma_statement, n)
 

@@ -33,7 +33,7 @@ class StreamingProver(AgentStandIn):
     def has_room(self) -> bool:
         return self.room
 
-    async def prove(self, header, lemma_statement, n=1, *, on_candidate=None):
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
         loop = asyncio.get_running_loop()
         start, out = loop.time(), []
@@ -51,7 +51,7 @@ class StreamingProver(AgentStandIn):
         self.answered += 1
         return out
 
-    async def correct(self, header, candidate, errors, n=1):
+    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
 
 

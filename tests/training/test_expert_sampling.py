@@ -24,18 +24,10 @@ class RecordingProver(AgentStandIn):
     def __init__(self) -> None:
         self.asked: list[tuple[str, str | None]] = []
 
-    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None) -> list[Any]:
+    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
+                    on_candidate: Any = None) -> list[Any]:
         self.asked.append((lemma_statement, informal))
         return []  # nothing to audit
-
-
-class OldProver(AgentStandIn):
-    def __init__(self) -> None:
-        self.asked = 0
-
-    async def prove(self, header: str, lemma_statement: str, n: int = 1) -> list[Any]:
-        self.asked += 1
-        return []
 
 
 def _sampler() -> RoundSampler:
@@ -51,9 +43,3 @@ async def test_sampling_gives_the_prover_the_problems_informal_statement() -> No
     assert counts == {"candidates": 0, "proofs": 0}
     [(statement, informal)] = prover.asked
     assert statement.startswith(f"theorem {record.name}") and informal == record.informal
-
-
-async def test_a_prover_without_the_parameter_is_asked_as_before() -> None:
-    prover = OldProver()
-    await _sampler().attempt(prover, None, problem_of(_minif2f_with_informal()), 2, run_id=None, node_id=None)  # type: ignore[arg-type]
-    assert prover.asked == 1

@@ -436,7 +436,7 @@ def test_export_of_an_engine_run(tmp_path, pairs):
             return []
 
     class Prover(AgentStandIn):  # fails on the root; the holes are closed by automation
-        async def prove(self, header, lemma_statement, n=1):
+        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             return [SimpleNamespace(code="", body="bogus_tactic", raw="```lean4\nbogus_tactic\n```", call_id=None,
                                     aux="")]
 

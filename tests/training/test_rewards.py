@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from lemmaforge.agent.llm import Completion
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import VerifierError
 from lemmaforge.training import rewards as R
@@ -259,7 +260,7 @@ def test_estimate_pass_rates(problems):
 
     class FakeLLM:  # the agent.llm.LLM shape: async generate(prompt, n=...) -> [Completion(.text)]
         async def generate(self, prompt, *, n=1, **kw):
-            return [SimpleNamespace(text=t) for t in generate(prompt, n)]
+            return [Completion(t, "stop") for t in generate(prompt, n)]
 
     assert R.estimate_pass_rates(FakeLLM(), ScriptedVerifier(delay=0), rows, 2) == [1.0, 0.5, 0.0]
 

@@ -3,6 +3,7 @@ budgets, depth, the goal being worked on; and `RunWatch` passing every record on
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 
@@ -12,7 +13,14 @@ from typer.testing import CliRunner
 
 from lemmaforge import cli
 from lemmaforge.config import BudgetConfig
-from lemmaforge.records import AttemptRecord, LLMCallRecord, MemoryRecorder, NodeCreated, RunStarted
+from lemmaforge.records import (
+    AttemptRecord,
+    LLMCallRecord,
+    MemoryRecorder,
+    NodeCreated,
+    ProofRecord,
+    RunStarted,
+)
 from lemmaforge.viewer.live import RunWatch
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
@@ -43,6 +51,35 @@ def test_run_watch_counts_and_passes_records_on():
     assert watch.current_goal == "Hard x" and watch.last_error == "1:2: error: nope"
     line = watch.status_line()
     assert "LLM calls 3/10" in line and "Lean checks 5/20" in line and "depth 1/2" in line and "goal: Hard x" in line
+
+
+def test_run_watch_reads_and_flushes_the_store_behind_it(tmp_path):
+    """`prove` hands its search the watch in place of the store's recorder: the proofs of earlier
+    runs the subgoal cache reads through it and the flushes it waits on are the store's."""
+    from lemmaforge.db import SqlRecorder, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'runs.db'}")
+    inner = SqlRecorder(store)
+    try:
+        watch = RunWatch(inner, BudgetConfig())
+        watch.emit(RunStarted("r1", "prove", {}, {}))
+        watch.emit(ProofRecord("r1", "pf1", "subgoal", "import Mathlib\n", "theorem h : 1 + 1 = 2 := by\n  sorry",
+                               "1 + 1 = 2", "norm_num"))
+        assert watch.cached_proof("import Mathlib\n", "1 + 1 = 2") == "norm_num"  # queued, not yet written
+        watch.flush()  # returns once both are written: another connection to the file sees them
+        fresh = Store(store.url)
+        try:
+            assert fresh.get_run("r1") is not None
+            assert fresh.cached_proof("import Mathlib\n", "1 + 1 = 2") == "norm_num"
+        finally:
+            fresh.close()
+        watch.emit(RunStarted("r2", "prove", {}, {}))
+        asyncio.run(watch.aflush())
+        assert store.get_run("r2") is not None
+        assert watch.cached_proof("import Mathlib\n", "2 + 2 = 4") is None
+    finally:
+        inner.close()
+        store.close()
 
 
 @pytest.mark.slow

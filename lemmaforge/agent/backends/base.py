@@ -144,12 +144,6 @@ def apportion(total: int, texts: Sequence[str]) -> list[int]:
     return shares
 
 
-def model_has_room(llm: object) -> bool:
-    """`llm.has_room()` where the model says (`BaseLLM.has_room`); a model that cannot say has none."""
-    room = getattr(llm, "has_room", None)
-    return bool(room()) if callable(room) else False
-
-
 class BaseLLM:
     """Shared machinery: defaults, input normalisation, stats, recording, `bind`.
 
