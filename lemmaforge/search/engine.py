@@ -30,7 +30,6 @@ import asyncio
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
 from typing import Any
 
 from lemmaforge import waits
@@ -67,12 +66,12 @@ from lemmaforge.search.interfaces import (
     Generated,
     GoalSchedule,
     MakeRequest,
-    OnCandidate,
     PlannerLike,
     ProverLike,
     Schedule,
     SearchResult,
     SketchLike,
+    correction,
 )
 from lemmaforge.search.journal import TreeJournal
 from lemmaforge.search.plain import PlainSchedule
@@ -126,14 +125,6 @@ class SearchEngine:
         summary = {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")}
         self.recorder.emit(RunFinished(run.run_id, "proved" if result.proved else "not_proved", summary))
         return result
-
-
-def _correction(
-    prover: ProverLike, header: str, candidate: CandidateLike, errors: list[Any], n: int, checked_code: str,
-    on_candidate: OnCandidate | None,
-) -> Awaitable[Sequence[CandidateLike]]:
-    """A correction request as a schedule makes it (`MakeRequest`: told where its candidates go)."""
-    return prover.correct(header, candidate, errors, n, on_candidate=on_candidate, checked_code=checked_code)
 
 
 def _schedule_for(run: _Run, speculation: str) -> Schedule:
@@ -384,9 +375,8 @@ class _Run(TreeJournal):
             failures = []
             # Lean's messages themselves (start AND end of each error), with the file they are about.
             errors = list(result.errors[:8])
-            checked = self.candidate_code(node, candidate)
-            fix: MakeRequest = partial(_correction, prover, self.header, candidate, errors,
-                                       self.config.correction_samples, checked)
+            fix = correction(prover, self.header, candidate, errors, self.config.correction_samples,
+                             self.candidate_code(node, candidate))
             solution = await self._race(node, [steps.request(fix)], "prover_correction", failures)
             if solution is not None:
                 return solution

@@ -114,6 +114,13 @@ class ProverLike(Protocol):
         `on_candidate`: as for `prove`."""
 
 
+def correction(
+    prover: ProverLike, header: str, candidate: Any, errors: Sequence[Any], n: int, checked_code: str
+) -> MakeRequest:
+    """A correction request as a schedule makes it: told where its candidates go."""
+    return lambda told: prover.correct(header, candidate, errors, n, on_candidate=told, checked_code=checked_code)
+
+
 # --- results and budgets ---------------------------------------------------------------------------
 
 
