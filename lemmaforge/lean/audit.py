@@ -259,7 +259,7 @@ def _stage(
 ) -> AuditReport | _Staged:
     """The audit up to Lean: a final report when it is decided without Lean (the text is then never
     sent), else what the Lean part needs."""
-    gated = verifier if isinstance(verifier, gate.GatedVerifier) else None
+    gated = gate.gate_of(verifier)
     if trust_dataset is None:
         trust_dataset = gated.trust_dataset if gated is not None else False
     context = trusted_context(candidate, original, trust_dataset=trust_dataset, row=row)
@@ -323,7 +323,7 @@ def text_to_check(
     or a verifier that probes its own way (the gated verifier's `check_probed`, a `ProbingVerifier`). For starting that
     check ahead of the audit (search/assembly_ahead.py): the audit then takes the check by its
     text, so nothing reaches Lean that the audit itself would not have sent."""
-    if isinstance(verifier, gate.GatedVerifier | ProbingVerifier):
+    if isinstance(verifier, gate.GatedVerifier | ProbingVerifier) or judge.probes_apart(verifier):
         return None
     try:
         staged = _stage(candidate, verifier, original, trust_dataset, row)
@@ -404,7 +404,7 @@ async def audit(
     report.status = _status(report.reasons)
     if report.status is AuditStatus.PROVED and original is not None:
         await _lean_statement_type(report, verifier, original, full_name, answers, timeout)
-    checker = verifier.statement_checker if isinstance(verifier, gate.GatedVerifier) else None
+    checker = verifier.statement_checker if isinstance(verifier, gate.GatedVerifier | gate.BehindGate) else None
     if report.status is AuditStatus.PROVED and original is not None and checker is not None:
         await _lean_statement_check(report, checker, original, candidate, allowed, timeout)
     return report

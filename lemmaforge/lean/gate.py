@@ -36,7 +36,7 @@ boundary, and the place the rest of the product imports all of them from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lemmaforge import sending
 from lemmaforge.lean.gate_rules import (
@@ -90,10 +90,10 @@ if TYPE_CHECKING:
 
 # The public names of the gate and its parts, importable from here as before the split.
 __all__ = [
-    "ALLOWED_ATTRIBUTES", "ALLOWED_MODIFIERS", "ALLOWED_OPTIONS", "ALLOWED_OPTION_PREFIXES", "COMMAND_WORDS",
+    "ALLOWED_ATTRIBUTES", "ALLOWED_MODIFIERS", "ALLOWED_OPTIONS", "ALLOWED_OPTION_PREFIXES", "COMMAND_WORDS", "BehindGate",
     "DATASET_COMMANDS", "HOST_ACCESS", "NONCE_RE", "PROOF_COMMANDS", "Context", "DatasetRejected", "GateCommand",
     "GatedVerifier", "Reason", "Violation", "admit_problem", "check_candidate", "check_dataset_text", "check_tactic",
-    "declarations_command", "gate_violations", "option_allowed", "probe_axioms", "probe_command", "problem_context",
+    "declarations_command", "gate_of", "gate_violations", "option_allowed", "probe_axioms", "probe_command", "problem_context",
     "split_commands", "valid_probe_name", "with_probe", "without_listing",
 ]
 
@@ -114,6 +114,35 @@ def _gate_result(violations: Sequence[Violation], backend: str) -> CheckResult:
 def gate_violations(result: CheckResult) -> list[dict[str, Any]]:
     """The gate's refusals recorded in a result (empty when Lean was asked)."""
     return list((result.raw or {}).get("gate", []))
+
+
+@runtime_checkable
+class BehindGate(Protocol):
+    """A wrapper whose texts all pass one gate (a run's budget, search/budget.py): the audit reads
+    the gate's own members through it (its dataset setting, the trusted context, the statement
+    checker) and sends the product's probe through the wrapper, so that it is charged like any
+    check (`probed_check`: the gate's backend runs the probe as its own command, where it can)."""
+
+    @property
+    def gate(self) -> GatedVerifier | None: ...
+
+    @property
+    def statement_checker(self) -> StatementChecker | None:
+        """The gate's statement checker, its comparisons charged like the wrapper's checks."""
+        ...
+
+    async def probed_check(
+        self, code: str, probe: str, *, timeout: float | None = None
+    ) -> tuple[CheckResult, list[Message] | None]: ...
+
+
+def gate_of(verifier: Verifier) -> GatedVerifier | None:
+    """The gate `verifier`'s texts pass: itself, the one behind a wrapper (`BehindGate`), or none."""
+    if isinstance(verifier, GatedVerifier):
+        return verifier
+    if isinstance(verifier, BehindGate):
+        return verifier.gate
+    return None
 
 
 class GatedVerifier:

@@ -133,6 +133,13 @@ def _gate_refusal(verifier: gate.GatedVerifier, violations: list[gate.Violation]
     )
 
 
+def probes_apart(verifier: Verifier) -> bool:
+    """Whether the backend behind `verifier` (and its gate) runs a probe as its own command in the
+    checked file's environment (`ProbingVerifier`: the REPL), rather than appended to the file."""
+    gated = gate.gate_of(verifier)
+    return isinstance(gated.inner if gated is not None else verifier, ProbingVerifier)
+
+
 async def run_probed(
     verifier: Verifier, code: str, probe: Probe, *, timeout: float | None = None
 ) -> tuple[CheckResult, dict[tuple[str, str], list[Message]] | None]:
@@ -140,13 +147,19 @@ async def run_probed(
     the check (the probe's messages removed) and the probe's answers by question (None: the probe
     did not run: refused, timed out, crashed)."""
     inner = verifier
-    if isinstance(verifier, gate.GatedVerifier):
-        violations = verifier.violations(code)
+    gated = gate.gate_of(verifier)
+    if gated is not None:
+        violations = gated.violations(code)
         if violations:
-            return _gate_refusal(verifier, violations), None
-        inner = verifier.inner
-    if isinstance(inner, ProbingVerifier):  # the REPL: the probe is its own command in the proof's environment
-        result, messages = await inner.check_with_probe(code, probe.text, timeout=timeout)
+            return _gate_refusal(gated, violations), None
+        if verifier is gated:
+            inner = gated.inner
+    if probes_apart(verifier):  # the REPL: the probe is its own command in the proof's environment
+        if isinstance(verifier, gate.BehindGate):  # a run's budget: charged like any check
+            result, messages = await verifier.probed_check(code, probe.text, timeout=timeout)
+        else:
+            assert isinstance(inner, ProbingVerifier)
+            result, messages = await inner.check_with_probe(code, probe.text, timeout=timeout)
         return result, (probe.split(list(messages), 1) if messages is not None else None)
     checked = await inner.check(with_probe(code, probe), timeout=timeout)
     first = _probe_first_line(code)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from lemmaforge import sending
 from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import VerifierError
 
@@ -169,6 +170,7 @@ class SafeVerifyMissing:
 
     async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
                       timeout: float | None = None) -> StatementVerdict:
+        sending.not_sent()  # nothing runs: a run's budget gives the comparison's unit back
         return StatementVerdict(None, f"SafeVerify is not installed (expected at {self.expected}; build it with "
                                 "`lemmaforge setup --safeverify`): no kernel replay", skipped=True)
 

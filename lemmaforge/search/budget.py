@@ -38,11 +38,15 @@ from typing import Literal, TypeVar
 
 from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
+from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.safeverify import StatementChecker, StatementVerdict
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
     Goal,
+    Message,
+    ProbingVerifier,
     QueuedVerifier,
     ReportsRoom,
     TacticResult,
@@ -371,6 +375,36 @@ class BudgetedVerifier:
         self._units: dict[str, Unit] = {}  # their units of budget
         self._never_idle = LeanIdle()  # the `idle` of an inner verifier without a check queue
 
+    # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
+
+    @property
+    def gate(self) -> GatedVerifier | None:
+        """The gate this run's texts pass (product code always wraps a gated verifier)."""
+        return self.inner if isinstance(self.inner, GatedVerifier) else None
+
+    @property
+    def statement_checker(self) -> StatementChecker | None:
+        """The gate's Lean-side statement check (SafeVerify), one unit of `lean_checks` per
+        comparison (it compiles the original and the proof: Lean work like any check)."""
+        checker = self.gate.statement_checker if self.gate is not None else None
+        return _ChargedStatementChecker(checker, self.budget) if checker is not None else None
+
+    async def probed_check(
+        self, code: str, probe: str, *, timeout: float | None = None
+    ) -> tuple[CheckResult, list[Message] | None]:
+        """`code` checked with the product's `probe` as its own command (the backend behind the gate
+        is a `ProbingVerifier`; the audit has passed `code` through the gate's rules): one check."""
+        backend = self.gate.inner if self.gate is not None else self.inner
+        if not isinstance(backend, ProbingVerifier):
+            raise TypeError(f"{backend.name} cannot run a probe as its own command")
+        unit = self.budget.hold_check()  # BudgetExhausted: not sent
+        started = time.monotonic()
+        try:
+            return await self.budget.send(unit, backend.check_with_probe(
+                code, probe, timeout=self.timeout if timeout is None else timeout))
+        finally:
+            self.budget.checked(time.monotonic() - started)
+
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (`ReportsRoom`; False
         when it cannot say)."""
@@ -485,6 +519,21 @@ class BudgetedVerifier:
 
     async def close(self) -> None:  # the run does not own the verifier
         return None
+
+
+class _ChargedStatementChecker:
+    """A statement checker whose comparisons are charged to the run's Lean budget."""
+
+    def __init__(self, inner: StatementChecker, budget: Budget) -> None:
+        self.inner = inner
+        self.budget = budget
+        self.name = inner.name
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict:
+        unit = self.budget.hold_check()
+        return await self.budget.send(unit, self.inner.compare(original, candidate, allowed_axioms=allowed_axioms,
+                                                               timeout=timeout))
 
 
 def _close_unsent(request: Awaitable[object]) -> None:

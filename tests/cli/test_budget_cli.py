@@ -27,7 +27,7 @@ from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import make_fake_repl_config
 from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-from tests.search.test_budget_property import PROBE, REPL_RULES, generation_requests
+from tests.search.test_budget_property import PROBE, REPL_RULES, generation_requests, repl_requests
 from tests.viewer.conftest import ENV, fake_lean, script_sketch
 
 BUDGET_KEYS = {  # key: (low, high) of the draw
@@ -142,9 +142,7 @@ def test_prove_on_the_repl_sends_what_it_reports_and_no_more_than_its_budget(see
             {**env, "LEMMAFORGE_SEARCH__SPECULATION": speculation},
         )
         llm_sent = generation_requests(llm)
-    # the pool's header imports (one per process) are its own; every other command and every
-    # tactic step (extract_goal, automation on a proof state) is a request of the run
-    lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))
+    lean_sent = repl_requests(fake)
     assert_counts(data, budget, db, llm_sent=llm_sent, lean_sent=lean_sent)
 
 

@@ -196,6 +196,20 @@ async def test_budgets_hold_on_kimina(seed: int) -> None:
     assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens)
 
 
+# The product's own probes (the audit's `#print axioms` and declaration listing, the original's
+# `#check`), which the REPL runs as their own command in the environment of the check they probe.
+PROBE_COMMANDS = ("#print axioms", "set_option pp.")
+
+
+def repl_requests(fake: Any) -> int:
+    """The Lean requests of a run as the fake REPL received them. Header imports are the pool's own
+    business (one per process); a probe rides with the check it probes (one unit, as on Kimina,
+    where it is appended to the checked file); every other command and every tactic step
+    (extract_goal, automation on a proof state) is a request of the run."""
+    commands = [r["text"] for r in fake.requests("cmd")]
+    return sum(1 for c in commands if not c.lstrip().startswith(PROBE_COMMANDS)) + len(fake.requests("tactic"))
+
+
 REPL_RULES = (
     {"match": r"\bbad_\w+", "on": "cmd", "messages": [{"data": "tactic failed"}]},
     {"match": r"^omega$", "on": "tactic", "goal_match": r"⊢ Easy x$", "closes": True},
@@ -216,8 +230,6 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
         finally:
             await verifier.close()
         llm_sent, tokens = generation_requests(llm), served_tokens(llm)
-    # Header imports are the pool's own business (one per process); every other command and every
-    # tactic step (extract_goal, automation on a proof state) is a request of the run.
-    lean_sent = len(fake.requests("cmd")) + len(fake.requests("tactic"))
+    lean_sent = repl_requests(fake)
     assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens,
                         unread=True)
