@@ -25,6 +25,7 @@ from typing import Literal
 
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.syntax import pieces
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -43,6 +44,7 @@ __all__ = [
     "extract_goal_tactic",
     "extract_lemma",
     "lemma_from_step",
+    "lemma_key_from_step",
     "parse_extract_goal",
 ]
 
@@ -71,6 +73,9 @@ class BuiltLemma:
     method: LemmaMethod
     checks: int = 0  # verifier calls spent building it (tactic runs and checks)
     fallback_reason: str | None = None  # why extract_goal was not used, when it was not
+    # `theorem_key(statement)` read from the sketch's tokens (text lemmas; None: not known, so the
+    # subgoal cache reads the statement): a deep lemma is long, and its pieces were read already.
+    key: str | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,6 +138,26 @@ def lemma_from_step(code: str, step_index: int, *, include_previous: bool, name:
         binders.append(step.binders)
         statement = step.statement
     return _format_lemma(f"{name}{decl.universe_params}", binders, statement)
+
+
+def lemma_key_from_step(code: str, step_index: int, *, include_previous: bool, name: str) -> str | None:
+    """`theorem_key(lemma_from_step(code, step_index, …))`, put together from the tokens the
+    sketch was read with (`lean.syntax.pieces`) instead of reading the lemma; None where that is
+    unsure (the caller keys the lemma's text). Mirrors `lemma_from_step` piece for piece."""
+    decl = lean_syntax.last_theorem(code)
+    steps = lean_syntax.have_steps(code)
+    read = pieces.sketch_pieces(code)
+    if decl is None or read is None or not 0 <= step_index <= len(steps) or pieces.name_piece(name) is None:
+        return None
+    parts = [read.binders]
+    if include_previous:
+        parts += [read.hypothesis(k, _hypothesis_name(s, k)) for k, s in enumerate(steps[:step_index])]
+    if step_index == len(steps):
+        statement = read.type
+    else:
+        parts.append(read.step_binders[step_index])
+        statement = read.statements[step_index]
+    return pieces.signature_key([*parts, pieces.COLON, statement], decl.universe_params)
 
 
 def step_of_hole(code: str, hole_index: int) -> int:
@@ -282,4 +307,5 @@ async def build_lemma(
         raise LemmaBuildError(f"{exc}; extract_goal not used: {reason}") from exc
     statement = lemma_from_step(code, step_index, include_previous=include_previous, name=name)
     method: LemmaMethod = "text_b" if include_previous else "text_a"
-    return BuiltLemma(statement, name, method, checks=checks, fallback_reason=reason)
+    key = lemma_key_from_step(code, step_index, include_previous=include_previous, name=name)
+    return BuiltLemma(statement, name, method, checks=checks, fallback_reason=reason, key=key)

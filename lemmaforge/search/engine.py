@@ -524,10 +524,9 @@ class _Run(TreeJournal):
                 return None
             if isinstance(lemma, BaseException):
                 raise lemma
-            child = self._new_goal(
-                lemma.statement, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
-                goal_state=lean_hole.goal if lean_hole else None,
-            )
+            child = self._new_goal(lemma.statement, depth=node.depth + 1, parent_id=sketch_node.node_id,
+                                   hole_index=index, goal_state=lean_hole.goal if lean_hole else None)
+            self.cache.learn(self.header, lemma.statement, lemma.key)  # its key, from the sketch's tokens
             children.append((child, lean_hole))
 
         holes = self.schedule.holes()  # in order of position
