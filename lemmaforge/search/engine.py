@@ -475,6 +475,7 @@ class _Run(TreeJournal):
                               llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
                               generation_seconds=generation_seconds)
                 return None
+            lean_lemmas.read_sketch(sketch.code)  # now, from the analysis the statement check just made
             result = await self.lean.check(self.header + sketch.code)
             strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
             self._attempt(node, strategy, verdict_of(result), self.header + sketch.code, output=sketch.raw,

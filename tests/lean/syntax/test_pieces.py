@@ -1,7 +1,8 @@
 """A hole's lemma key put together from the sketch's tokens (`lean.syntax.pieces`,
 `lemmas.lemma_key_from_step`) is the key of the lemma's text, byte for byte, or None (unsure);
 and the one hole of a goal's lemma read without a layout analysis (`holes._closing_sorry`) is the
-hole the analysis finds. Differential: the old reading (`theorem_key` of the text
+hole the analysis finds; and the lemma text is the text the builder made before, byte for byte.
+Differential: the old reading (`theorem_key` of the text
 `lemma_from_step` builds, `holes._hole_contexts_uncached`) against the new, on every sketch hole
 of DeepSeek-Prover-V2's 438 miniF2F proofs, on sketches made of miniF2F's statements, on
 hand-made tricky sketches and on random ones."""
@@ -21,6 +22,26 @@ from tests.conftest import BENCHMARKS, reference_proof_files
 holes_module = importlib.import_module("lemmaforge.lean.syntax.holes")
 
 
+def _builder_before(code: str, step_index: int, *, include_previous: bool, name: str) -> str:
+    """`lemmas.lemma_from_step` as it was before it read the sketch through `read_sketch` (commit
+    ea15b19): straight from `last_theorem` and `have_steps`."""
+    decl = lean_syntax.last_theorem(code)
+    if decl is None:
+        raise lemmas.LemmaBuildError("no theorem or lemma in the code")
+    steps = lean_syntax.have_steps(code)
+    if not 0 <= step_index <= len(steps):
+        raise lemmas.LemmaBuildError("out of range")
+    binders = [decl.binders]
+    if include_previous:
+        binders += [f"({lemmas._hypothesis_name(s, k)} : {s.full_statement})" for k, s in enumerate(steps[:step_index])]
+    if step_index == len(steps):
+        statement = decl.type
+    else:
+        binders.append(steps[step_index].binders)
+        statement = steps[step_index].statement
+    return lemmas._format_lemma(f"{name}{decl.universe_params}", binders, statement)
+
+
 def _compare_sketch(code: str, name: str = "goal_sub_1") -> tuple[int, int]:
     """(lemmas built, keys and holes read from tokens) for every hole lemma of `code`; asserts
     that each token reading equals the text reading."""
@@ -30,7 +51,10 @@ def _compare_sketch(code: str, name: str = "goal_sub_1") -> tuple[int, int]:
             try:
                 text = lemmas.lemma_from_step(code, k, include_previous=include_previous, name=name)
             except lemmas.LemmaBuildError:
+                with pytest.raises(lemmas.LemmaBuildError):
+                    _builder_before(code, k, include_previous=include_previous, name=name)
                 continue
+            assert text == _builder_before(code, k, include_previous=include_previous, name=name)
             built += 1
             key = lemmas.lemma_key_from_step(code, k, include_previous=include_previous, name=name)
             closing = holes_module._closing_sorry(text)
