@@ -49,6 +49,7 @@ import bench_search as sim  # noqa: E402  (the simulated Lean and the records si
 import lemmaforge.lean.syntax.layout as syntax_layout  # noqa: E402
 import lemmaforge.lean.syntax.lexer as syntax_lexer  # noqa: E402
 from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
+from lemmaforge.lean import lemmas as lean_lemmas  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord  # noqa: E402
 from lemmaforge.search import cache as search_cache  # noqa: E402
@@ -129,7 +130,7 @@ def counting_work() -> Iterator[Work]:
     """Count the work of the syntax layer from a clean start: its memos emptied first, so that a
     measurement does not depend on what an earlier one left in them."""
     for memo in (syntax_lexer._lex_memo, syntax_lexer._line_memo, syntax_layout._analyze_memo,
-                 syntax_holes._hole_contexts_memo, search_cache._normalize_memo):
+                 syntax_holes._hole_contexts_memo, search_cache._normalize_memo, lean_lemmas._readings):
         memo.cache_clear()
     work = Work()
     analyze, scanner = syntax_layout._analyze_memo.fn, syntax_lexer._Scanner
