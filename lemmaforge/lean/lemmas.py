@@ -27,6 +27,7 @@ from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax import pieces
+from lemmaforge.lean.syntax.filled import proof_span
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -133,6 +134,7 @@ def _read_sketch(code: str) -> SketchReading:
     decl = lean_syntax.last_theorem(code)
     steps = lean_syntax.have_steps(code)
     key_pieces = pieces.sketch_pieces(code)  # before the steps lose their tokens
+    proof_span(code)  # asked again at the sketch's assembly (lean/syntax/filled.py)
     return SketchReading(
         None if decl is None else (decl.binders, decl.type, decl.universe_params),
         tuple(replace(s, binder_tokens=(), statement_tokens=()) for s in steps),

@@ -2,11 +2,11 @@
 
 Counted, not timed, so that a busy machine cannot fail it: the syntax layer's layout analyses and
 the characters they read, per goal node, in a tree of 111 goal nodes (depth 2, ten holes per
-sketch) and one of 1,111 (depth 3), each from emptied memos. Every sketch costs three analyses
-(its own text at the statement check, its goal's lemma for that check, the filled sketch for its
-proof body), so 0.3 per goal node at any size; a goal's lemma is never read (its key and its hole
-come from the sketch's tokens). Texts grow with depth (a hole's lemma carries the steps before it),
-so characters per node grow honestly (about ×1.6 here). What this keeps out: work that reads a
+sketch) and one of 1,111 (depth 3), each from emptied memos. Every sketch costs two analyses (its
+own text and its goal's lemma, at the statement check), so 0.2 per goal node at any size; a goal's
+lemma is not read for its key or its hole (they come from the sketch's tokens), nor a filled
+sketch for its proof (lean/syntax/filled.py). Texts grow with depth (a hole's lemma carries the
+steps before it), so characters per node grow honestly (about ×1.2 here). What this keeps out: work that reads a
 text once per ancestor or per ask of the cache, walks the tree from the root per node, or keys a
 memo that a big tree evicts before the second use — each is one analysis or more per goal node,
 and grows faster with the tree.

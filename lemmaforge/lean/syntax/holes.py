@@ -12,7 +12,7 @@ from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, analyze
 from lemmaforge.lean.syntax.lexer import _CROSSES_LINES, Lines, Token, strip_comments, tokens
 
-__all__ = ["Hole", "TermProof", "fill", "holes"]
+__all__ = ["Hole", "TermProof", "fill", "fill_edits", "holes"]
 
 HolePosition = Literal["tactic", "term"]
 
@@ -261,6 +261,14 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
       `:=`) or `(term)`; another tactic hole → `exact term`. Continuation lines keep their
       relative indentation, two columns deeper than the enclosing block.
     """
+    out = code
+    for start, end, replacement in reversed(fill_edits(code, proofs)):
+        out = out[:start] + replacement + out[end:]
+    return out
+
+
+def fill_edits(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> list[tuple[int, int, str]]:
+    """The edits `fill(code, proofs)` makes, in source order: (start, end, replacement)."""
     if isinstance(proofs, str):
         raise TypeError("proofs must be a list or a dict of proofs, not one string")
     contexts = _hole_contexts(code)
@@ -282,7 +290,4 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
         if not tactics.strip():
             raise ValueError(f"empty proof for hole {k}")
         edits.append(_fill_one(code, ctx, proof, tactics))
-    out = code
-    for start, end, replacement in sorted(edits, reverse=True):
-        out = out[:start] + replacement + out[end:]
-    return out
+    return sorted(edits)
