@@ -28,13 +28,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import importlib
 import io
 import json
 import pstats
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,10 +46,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bench_search as sim  # noqa: E402  (the simulated Lean and the records sink)
 
+import lemmaforge.lean.syntax.layout as syntax_layout  # noqa: E402
+import lemmaforge.lean.syntax.lexer as syntax_lexer  # noqa: E402
 from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
+from lemmaforge.lean import lemmas as lean_lemmas  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord  # noqa: E402
+from lemmaforge.search import cache as search_cache  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
+
+# The module, not the `holes` function the package re-exports under the same name.
+syntax_holes = importlib.import_module("lemmaforge.lean.syntax.holes")
 
 # A sketch's steps carry the level they were drafted at, in the step's name and its conclusion, so
 # that the stand-ins read a goal's depth from its own text (they see nothing else): a hole's lemma
@@ -109,6 +118,43 @@ class TreeProver:
 
 
 @dataclass
+class Work:
+    """The syntax layer's work during a measurement, counted rather than timed (a busy machine
+    does not change it): texts laid out (layout analyses) and characters scanned by the lexer."""
+
+    layouts: int = 0
+    laid_out_chars: int = 0
+    lexed_chars: int = 0
+
+
+@contextmanager
+def counting_work() -> Iterator[Work]:
+    """Count the work of the syntax layer from a clean start: its memos emptied first, so that a
+    measurement does not depend on what an earlier one left in them."""
+    for memo in (syntax_lexer._lex_memo, syntax_lexer._line_memo, syntax_layout._analyze_memo,
+                 syntax_holes._hole_contexts_memo, search_cache._normalize_memo, lean_lemmas._readings):
+        memo.cache_clear()
+    work = Work()
+    analyze, scanner = syntax_layout._analyze_memo.fn, syntax_lexer._Scanner
+
+    def counted_analyze(code: str) -> Any:
+        work.layouts += 1
+        work.laid_out_chars += len(code)
+        return analyze(code)
+
+    class CountedScanner(scanner):  # type: ignore[misc,valid-type]
+        def __init__(self, code: str) -> None:
+            work.lexed_chars += len(code)
+            super().__init__(code)
+
+    syntax_layout._analyze_memo.fn, syntax_lexer._Scanner = counted_analyze, CountedScanner
+    try:
+        yield work
+    finally:
+        syntax_layout._analyze_memo.fn, syntax_lexer._Scanner = analyze, scanner
+
+
+@dataclass
 class Measured:
     shape: str
     problems: int
@@ -119,6 +165,10 @@ class Measured:
     wall_s: float
     profile: str = ""
     stop_reasons: list[str] = field(default_factory=list)
+    work: Work = field(default_factory=Work)
+
+    def per_node(self, count: int) -> float:
+        return count / max(1, self.goal_nodes)
 
     @property
     def engine_ms_per_goal_node(self) -> float:
@@ -129,6 +179,9 @@ class Measured:
                 "proved": self.proved, "engine_cpu_ms_per_goal_node": round(self.engine_ms_per_goal_node, 3),
                 "standin_cpu_ms_per_goal_node": round(1000 * self.standin_cpu_s / max(1, self.goal_nodes), 3),
                 "cpu_s": round(self.cpu_s, 3), "wall_s": round(self.wall_s, 3),
+                "layouts_per_goal_node": round(self.per_node(self.work.layouts), 3),
+                "laid_out_chars_per_goal_node": round(self.per_node(self.work.laid_out_chars), 1),
+                "lexed_chars_per_goal_node": round(self.per_node(self.work.lexed_chars), 1),
                 "stop_reasons": sorted(set(self.stop_reasons))}
 
 
@@ -173,14 +226,15 @@ def measure(shape: str, *, depth: int, holes: int = 10, problems: int = 1, concu
     """One measurement: `problems` searches of trees `depth` deep with `holes` holes per sketch."""
     profiler = cProfile.Profile() if profile else None
     standin0, cpu0, wall0 = sim.StandinCpu.seconds, time.process_time(), time.perf_counter()
-    if profiler is not None:
-        profiler.enable()
-    goal_nodes, proved, reasons = asyncio.run(_searches(problems, depth, holes, concurrency))
-    if profiler is not None:
-        profiler.disable()
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    with counting_work() as work:
+        if profiler is not None:
+            profiler.enable()
+        goal_nodes, proved, reasons = asyncio.run(_searches(problems, depth, holes, concurrency))
+        if profiler is not None:
+            profiler.disable()
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     out = Measured(shape, problems, goal_nodes, proved, cpu, sim.StandinCpu.seconds - standin0, wall,
-                   stop_reasons=reasons)
+                   stop_reasons=reasons, work=work)
     if profiler is not None:
         text = io.StringIO()
         pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(20)
@@ -216,7 +270,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(json.dumps([r.row() for r in runs], indent=2))
     else:
         cols = ["shape", "problems", "goal_nodes", "proved", "engine_cpu_ms_per_goal_node",
-                "standin_cpu_ms_per_goal_node", "cpu_s", "wall_s"]
+                "standin_cpu_ms_per_goal_node", "cpu_s", "wall_s", "layouts_per_goal_node",
+                "laid_out_chars_per_goal_node", "lexed_chars_per_goal_node"]
         print("  ".join(f"{c:>14}" for c in cols))
         for r in runs:
             row = r.row()

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.memo import ByteBoundedMemo
+from lemmaforge.lean.syntax import pieces
+from lemmaforge.lean.syntax.filled import proof_span
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -43,7 +46,9 @@ __all__ = [
     "extract_goal_tactic",
     "extract_lemma",
     "lemma_from_step",
+    "lemma_key_from_step",
     "parse_extract_goal",
+    "read_sketch",
 ]
 
 log = logging.getLogger(__name__)
@@ -71,6 +76,9 @@ class BuiltLemma:
     method: LemmaMethod
     checks: int = 0  # verifier calls spent building it (tactic runs and checks)
     fallback_reason: str | None = None  # why extract_goal was not used, when it was not
+    # `theorem_key(statement)` read from the sketch's tokens (text lemmas; None: not known, so the
+    # subgoal cache reads the statement): a deep lemma is long, and its pieces were read already.
+    key: str | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,6 +114,46 @@ def _format_lemma(name: str, binders: list[str], statement: str) -> str:
     return f"{head} :\n    {_reindent(statement, 4)} := by\n  sorry"
 
 
+@dataclass(frozen=True, slots=True)
+class SketchReading:
+    """What the lemma builder reads of a sketch, kept small: the last theorem's binders, type and
+    universe parameters, its top-level steps (without their tokens), the top-level tactics, the
+    holes and the key pieces. A sketch is read when its statement is checked and its lemmas are
+    built after Lean's check of it; in a big tree thousands of other texts are read in between,
+    and the layout analysis (several times the text in memory) would have to be made again."""
+
+    theorem: tuple[str, str, str] | None  # (binders, type, universe_params); None: no theorem
+    steps: tuple[lean_syntax.HaveStep, ...]
+    whole_hole: tuple[bool, ...]  # per step: its proof is just `sorry` / `by sorry`
+    top_level: tuple[tuple[int, int], ...]
+    holes: tuple[lean_syntax.Hole, ...]
+    pieces: pieces.SketchPieces | None
+
+
+def _read_sketch(code: str) -> SketchReading:
+    decl = lean_syntax.last_theorem(code)
+    steps = lean_syntax.have_steps(code)
+    key_pieces = pieces.sketch_pieces(code)  # before the steps lose their tokens
+    proof_span(code)  # asked again at the sketch's assembly (lean/syntax/filled.py)
+    return SketchReading(
+        None if decl is None else (decl.binders, decl.type, decl.universe_params),
+        tuple(replace(s, binder_tokens=(), statement_tokens=()) for s in steps),
+        tuple(lean_syntax.normalize_code(s.proof) in ("sorry", "by sorry") for s in steps),
+        tuple(lean_syntax.top_level_tactics(code)),
+        tuple(lean_syntax.holes(code)),
+        key_pieces,
+    )
+
+
+_readings = ByteBoundedMemo(_read_sketch, 16 << 20, lambda code, _: 4 * len(code) + 2000)
+
+
+def read_sketch(code: str) -> SketchReading:
+    """The reading of `code` the lemma builder uses (memoised; see `SketchReading`). Called when
+    the sketch's statement is checked, while its analysis is at hand, it spares a second one."""
+    return _readings(code)
+
+
 def lemma_from_step(code: str, step_index: int, *, include_previous: bool, name: str) -> str:
     """The text lemma for top-level step `step_index` of the last theorem of `code`
     (`have_steps(code)[step_index]`), ending in `:= by\\n  sorry`.
@@ -115,43 +163,66 @@ def lemma_from_step(code: str, step_index: int, *, include_previous: bool, name:
     as hypotheses `(h : statement)` after the theorem's binders. `step_index == len(steps)` is
     the closing hole (the tactics after the last step): it proves the theorem's type, with every
     step as a hypothesis in type b (type a is then the theorem itself, renamed)."""
-    decl = lean_syntax.last_theorem(code)
-    if decl is None:
+    read = read_sketch(code)
+    if read.theorem is None:
         raise LemmaBuildError("no theorem or lemma in the code")
-    steps = lean_syntax.have_steps(code)
+    theorem_binders, theorem_type, universe_params = read.theorem
+    steps = read.steps
     if not 0 <= step_index <= len(steps):
         raise LemmaBuildError(f"step {step_index} out of range: the proof has {len(steps)} steps")
-    binders = [decl.binders]
+    binders = [theorem_binders]
     if include_previous:
         binders += [
             f"({_hypothesis_name(s, k)} : {s.full_statement})" for k, s in enumerate(steps[:step_index])
         ]
     if step_index == len(steps):
-        statement = decl.type
+        statement = theorem_type
     else:
         step = steps[step_index]
         binders.append(step.binders)
         statement = step.statement
-    return _format_lemma(f"{name}{decl.universe_params}", binders, statement)
+    return _format_lemma(f"{name}{universe_params}", binders, statement)
+
+
+def lemma_key_from_step(code: str, step_index: int, *, include_previous: bool, name: str) -> str | None:
+    """`theorem_key(lemma_from_step(code, step_index, …))`, put together from the tokens the
+    sketch was read with (`lean.syntax.pieces`) instead of reading the lemma; None where that is
+    unsure (the caller keys the lemma's text). Mirrors `lemma_from_step` piece for piece."""
+    read = read_sketch(code)
+    steps, found = read.steps, read.pieces
+    if read.theorem is None or found is None or not 0 <= step_index <= len(steps):
+        return None
+    if pieces.name_piece(name) is None:
+        return None
+    parts = [found.binders]
+    if include_previous:
+        parts += [found.hypothesis(k, _hypothesis_name(s, k)) for k, s in enumerate(steps[:step_index])]
+    if step_index == len(steps):
+        statement = found.type
+    else:
+        parts.append(found.step_binders[step_index])
+        statement = found.statements[step_index]
+    return pieces.signature_key([*parts, pieces.COLON, statement], read.theorem[2])
 
 
 def step_of_hole(code: str, hole_index: int) -> int:
     """Which top-level step (or `len(steps)`: the closing tactics) hole `hole_index` stands for.
     Only a hole that is the step's whole proof (`:= by sorry`, `:= sorry`) or a top-level tactic
     after the last step stands for a statement we know."""
-    found = lean_syntax.holes(code)
+    read = read_sketch(code)
+    found = read.holes
     if not 0 <= hole_index < len(found):
         raise LemmaBuildError(f"hole {hole_index} out of range: the code has {len(found)} holes")
     hole = found[hole_index]
-    steps = lean_syntax.have_steps(code)
+    steps = read.steps
     for k, step in enumerate(steps):
         if step.proof_start <= hole.offset < step.proof_end:
-            if lean_syntax.normalize_code(step.proof) in ("sorry", "by sorry"):
+            if read.whole_hole[k]:
                 return k
             raise LemmaBuildError(f"hole {hole_index} is inside the proof of step '{step.name}', not all of it")
     # The closing hole: the only top-level tactic after the last step.
     last_step_end = steps[-1].end if steps else -1
-    closing = [(s, e) for s, e in lean_syntax.top_level_tactics(code) if s > last_step_end]
+    closing = [(s, e) for s, e in read.top_level if s > last_step_end]
     if len(closing) == 1 and closing[0][0] == hole.offset and closing[0][1] == hole.end:
         return len(steps)
     raise LemmaBuildError(
@@ -282,4 +353,5 @@ async def build_lemma(
         raise LemmaBuildError(f"{exc}; extract_goal not used: {reason}") from exc
     statement = lemma_from_step(code, step_index, include_previous=include_previous, name=name)
     method: LemmaMethod = "text_b" if include_previous else "text_a"
-    return BuiltLemma(statement, name, method, checks=checks, fallback_reason=reason)
+    key = lemma_key_from_step(code, step_index, include_previous=include_previous, name=name)
+    return BuiltLemma(statement, name, method, checks=checks, fallback_reason=reason, key=key)

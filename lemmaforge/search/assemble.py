@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.lean import syntax as lean_syntax
+from lemmaforge.lean.syntax.filled import fill_with_body_span
 from lemmaforge.lean.syntax.holes import TermProof, rebase
 from lemmaforge.lean.syntax.lexer import Lines
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal
@@ -67,13 +68,24 @@ def inline_file(header: str, sketch_code: str, solutions: Sequence[Solution], *,
     solutions' lemmas (and, with `theorem`, stating the root's own theorem)."""
     lemmas = _distinct([lemma for s in solutions for lemma in s.lemmas])
     prefix = "\n\n".join(lemmas) + "\n\n" if lemmas else ""
-    return header + prefix + _stated(lean_syntax.fill(sketch_code, [s.body for s in solutions]), theorem)
+    if theorem is None:
+        return header + prefix + lean_syntax.fill(sketch_code, [s.body for s in solutions])
+    filled, body = _filled_and_body(sketch_code, solutions)
+    return header + prefix + (filled if body is None else lean_syntax.fill(theorem, [body]))
 
 
 def inline_solution(sketch_code: str, solutions: Sequence[Solution]) -> Solution | None:
     """The goal's solution when `inline_file` checks (None: the filled sketch has no proof body)."""
-    body = proof_body(lean_syntax.fill(sketch_code, [s.body for s in solutions]))
+    _, body = _filled_and_body(sketch_code, solutions)
     return None if body is None else Solution(body, _distinct([lemma for s in solutions for lemma in s.lemmas]))
+
+
+def _filled_and_body(sketch_code: str, solutions: Sequence[Solution]) -> tuple[str, str | None]:
+    """The sketch filled inline, and its proof body. The proof's span comes from the sketch's
+    reading and the edits where certain (lean/syntax/filled.py): the filled text holds the whole
+    subtree's proof, and is not read again for it."""
+    filled, span = fill_with_body_span(sketch_code, [s.body for s in solutions])
+    return filled, proof_body(filled) if span is None else _body_at(filled, *span)
 
 
 def _distinct(lemmas: Sequence[str]) -> tuple[str, ...]:
@@ -117,6 +129,11 @@ def proof_body(code: str) -> str | None:
         return rebase(code, decl.body_start + toks[1].start, decl.end, lines).strip("\n") or None
     term = rebase(code, decl.body_start + toks[0].start, decl.end, lines).strip("\n")
     return TermProof(term).as_tactic() if term.strip() else None
+
+
+def _body_at(code: str, first: int, end: int) -> str | None:
+    """`proof_body(code)` for a tactic proof whose first tactic and end are known."""
+    return rebase(code, first, end, Lines(code[: first + 1])).strip("\n") or None
 
 
 def decl_name(code: str) -> str:

@@ -155,6 +155,13 @@ class SubgoalCache:
                 del self._watchers[key]
         waiter.cancel()
 
+    def learn(self, header: str, lemma: str, statement_key: str | None) -> None:
+        """Take `normalize_statement(lemma)` from whoever built the lemma and read it already
+        (`BuiltLemma.key`, from the sketch's tokens): the lemma is then never read for its key.
+        None: nothing known, `key` reads the lemma when asked."""
+        if statement_key is not None:
+            self._keys.setdefault((header, lemma), CacheKey(header_hash(header), statement_key))
+
     def key(self, header: str, lemma: str) -> CacheKey:
         """`cache_key(header, lemma)`, computed once per lemma for the life of this cache."""
         found = self._keys.get((header, lemma))

@@ -472,6 +472,7 @@ class _Run(TreeJournal):
                               llm_call_id=sketch.call_id, errors=["the sketch changed the statement"],
                               generation_seconds=generation_seconds)
                 return None
+            lean_lemmas.read_sketch(sketch.code)  # now, from the analysis the statement check just made
             result = await self.lean.check(self.header + sketch.code)
             strategy: Strategy = "planner" if round_ == 0 else "sketch_correction"
             self._attempt(node, strategy, verdict_of(result), self.header + sketch.code, output=sketch.raw,
@@ -521,10 +522,9 @@ class _Run(TreeJournal):
                 return None
             if isinstance(lemma, BaseException):
                 raise lemma
-            child = self._new_goal(
-                lemma.statement, depth=node.depth + 1, parent_id=sketch_node.node_id, hole_index=index,
-                goal_state=lean_hole.goal if lean_hole else None,
-            )
+            child = self._new_goal(lemma.statement, depth=node.depth + 1, parent_id=sketch_node.node_id,
+                                   hole_index=index, goal_state=lean_hole.goal if lean_hole else None)
+            self.cache.learn(self.header, lemma.statement, lemma.key)  # its key, from the sketch's tokens
             children.append((child, lean_hole))
 
         holes = self.schedule.holes()  # in order of position

@@ -95,10 +95,14 @@ def test_filling_a_lemma_reads_its_holes_once_per_text(monkeypatch) -> None:
 
     monkeypatch.setattr(memo, "fn", counting)
     memo.cache_clear()
-    lemma = "theorem memo_probe_9 (x : ℕ) : x + 0 = x := by\n  sorry"
+    # Not a goal's lemma (`… := by\n  sorry` alone), whose one hole is found without reading it.
+    lemma = "theorem memo_probe_9 (x : ℕ) : x + 0 = x := by\n  show x + 0 = x\n  sorry"
     filled = [lean_code.fill(lemma, [tactic]) for tactic in ("simp", "omega", "rfl")]
-    other = "theorem memo_probe_10 (x : ℕ) : x = x := by\n  sorry"
+    other = "theorem memo_probe_10 (x : ℕ) : x = x := by\n  show x = x\n  sorry"
     lean_code.fill(other, ["rfl"])
     lean_code.fill(lemma, ["simp"])  # not the last text any more: from the memo itself
     assert filled == [lemma.replace("sorry", t) for t in ("simp", "omega", "rfl")]
     assert read == [lemma, other]
+    goal_lemma = "theorem memo_probe_11 (x : ℕ)\n    (h : x = 1) :\n    x + 0 = x := by\n  sorry"
+    assert lean_code.fill(goal_lemma, ["simp"]) == goal_lemma.replace("sorry", "simp")
+    assert read == [lemma, other]  # read without the memo's reading (holes._closing_sorry)

@@ -9,6 +9,8 @@ One home per job:
 * `steps`    top-level tactics, `have` steps, `skeleton`, structure consistency
 * `compare`  ONE statement normaliser (`statement_tokens`, `normalize_statement`), statement
              comparison, preamble diff and answer slots
+* `pieces`   a hole lemma's statement key joined from its sketch's tokens (not re-read)
+* `filled`   where a filled sketch's proof lies, from the sketch's reading and the fill's edits
 
 Everything public is re-exported here: `from lemmaforge.lean import syntax` then `syntax.holes(…)`.
 """

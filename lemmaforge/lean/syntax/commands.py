@@ -336,6 +336,8 @@ class Declaration:
     # The signature's tokens (comments dropped), read with the rest of the text: `theorem_key`
     # normalises them instead of lexing `signature` again (a goal's lemma grows with its depth).
     signature_tokens: tuple[Token, ...] = field(default=(), compare=False, repr=False)
+    # Index in `signature_tokens` of the top-level colon (None: no colon): where `binders` ends.
+    signature_colon: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def body(self) -> str:
@@ -462,6 +464,7 @@ def _declaration(
         full_name=full_name(ns, name) if name else "",
         attributes=tuple(attributes),
         signature_tokens=tuple(toks[i:stop]),
+        signature_colon=None if colon is None else colon - i,
     )
 
 

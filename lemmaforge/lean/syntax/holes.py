@@ -10,9 +10,9 @@ from typing import Literal
 
 from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, analyze
-from lemmaforge.lean.syntax.lexer import Lines, Token, strip_comments, tokens
+from lemmaforge.lean.syntax.lexer import _CROSSES_LINES, Lines, Token, strip_comments, tokens
 
-__all__ = ["Hole", "TermProof", "fill", "holes"]
+__all__ = ["Hole", "TermProof", "fill", "fill_edits", "holes"]
 
 HolePosition = Literal["tactic", "term"]
 
@@ -52,7 +52,30 @@ def _is_sorry(t: Token) -> bool:
 def _hole_contexts(code: str) -> tuple[_HoleContext, ...]:
     """The holes of `code` with what `fill` needs to know about each (memoised like `analyze`:
     a goal's lemma is filled once per candidate)."""
-    return _hole_contexts_memo(code)
+    closing = _closing_sorry(code)
+    return closing if closing is not None else _hole_contexts_memo(code)
+
+
+_CLOSING = " := by\n  sorry"
+
+
+def _closing_sorry(code: str) -> tuple[_HoleContext] | None:
+    """The one hole of a goal's lemma (`… := by\n  sorry`, lean/lemmas.py) without reading it
+    token by token: when the text's only `sorry` and only `by` are those of its last line and it
+    holds nothing whose reading crosses lines (strings, chars, comments, `«»`: the lexer's
+    `_CROSSES_LINES`), the last three tokens are `:=`, `by`, `sorry` and no tactic block is open
+    before the `by` (only a `by` opens the first one), which is all `fill` asks. A few scans
+    in C instead of a layout analysis of a text that grows with the goal's depth; anything else
+    (None) is read in full. tests/lean/syntax/test_pieces.py compares the two readings."""
+    if not code.endswith(_CLOSING) or code.count("sorry") != 1 or code.count("by") != 1:
+        return None
+    if _CROSSES_LINES.search(code) is not None:
+        return None
+    end = len(code)
+    hole = Hole(end - 5, code.count("\n") + 1, 2, "tactic")
+    by = Token("ident", "by", end - 10, end - 8)
+    assign = Token("symbol", ":=", end - 13, end - 11)
+    return (_HoleContext(hole, by, assign, None, True, True, True),)
 
 
 def _hole_contexts_uncached(code: str) -> tuple[_HoleContext, ...]:
@@ -238,6 +261,14 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
       `:=`) or `(term)`; another tactic hole → `exact term`. Continuation lines keep their
       relative indentation, two columns deeper than the enclosing block.
     """
+    out = code
+    for start, end, replacement in reversed(fill_edits(code, proofs)):
+        out = out[:start] + replacement + out[end:]
+    return out
+
+
+def fill_edits(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> list[tuple[int, int, str]]:
+    """The edits `fill(code, proofs)` makes, in source order: (start, end, replacement)."""
     if isinstance(proofs, str):
         raise TypeError("proofs must be a list or a dict of proofs, not one string")
     contexts = _hole_contexts(code)
@@ -259,7 +290,4 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
         if not tactics.strip():
             raise ValueError(f"empty proof for hole {k}")
         edits.append(_fill_one(code, ctx, proof, tactics))
-    out = code
-    for start, end, replacement in sorted(edits, reverse=True):
-        out = out[:start] + replacement + out[end:]
-    return out
+    return sorted(edits)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from lemmaforge.lean.syntax.commands import LOCAL_DEFINERS, Declaration, theorems_of
 from lemmaforge.lean.syntax.compare import canonical_tokens, join_canonical
 from lemmaforge.lean.syntax.holes import TermProof, holes, rebase
 from lemmaforge.lean.syntax.layout import OPEN_BRACKETS, Analysis, Block, analyze
-from lemmaforge.lean.syntax.lexer import lex, tokens
+from lemmaforge.lean.syntax.lexer import Token, lex, tokens
 
 __all__ = ["HaveStep", "have_steps", "skeleton", "structure_consistency", "top_level_tactics"]
 
@@ -47,6 +47,10 @@ class HaveStep:
     by_proof: bool
     line: int
     column: int
+    # The tokens of `binders` and of `statement` (comments dropped), as the proof was read: a hole's
+    # lemma key is built from them (`lean.syntax.pieces`) instead of lexing the lemma again.
+    binder_tokens: tuple[Token, ...] = field(default=(), compare=False, repr=False)
+    statement_tokens: tuple[Token, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def full_statement(self) -> str:
@@ -189,6 +193,8 @@ def _parse_step(an: Analysis, item: _Item) -> HaveStep | None:
         by_proof=toks[proof_first].text == "by",
         line=an.lines.line(kw.start),
         column=an.lines.column(kw.start),
+        binder_tokens=tuple(toks[binders_first:colon]),
+        statement_tokens=tuple(toks[colon + 1 : assign]),
     )
 
 
