@@ -172,7 +172,7 @@ def assert_budget_holds(result: Any, finished: list[Any], budget: dict[str, int]
                                   "wall time budget exhausted"), result.stop_reason
 
 
-@pytest.mark.parametrize("seed", seeds(range(20), fast=4))
+@pytest.mark.parametrize("seed", seeds(range(20), fast=2))
 async def test_budgets_hold_on_kimina(seed: int) -> None:
     w = world(seed)
     lean = ScriptedLean(rules=[
@@ -200,7 +200,7 @@ REPL_RULES = (
 )
 
 
-@pytest.mark.parametrize("seed", seeds(range(100, 112), fast=3))
+@pytest.mark.parametrize("seed", seeds(range(100, 112), fast=1))
 async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
     w = world(seed)
     fake = make_fake_repl_config(tmp_path / "repl", rules=REPL_RULES, transcripts=False)
