@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from io import StringIO
@@ -40,6 +41,7 @@ from tests.benchmarks.bench_helpers import (
     outcome,
 )
 from tests.conftest import REPO_ROOT
+from tests.waiting import until_sync
 
 runner = CliRunner()
 
@@ -303,10 +305,21 @@ def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):
         return real(*a, **kw)
 
     monkeypatch.setattr(app_module, "open_services", counting)
-    with fake_servers(SOLVABLE, delay=0.2) as (kimina, llm):
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        # the model answers only once three requests wait at once (attempts side by side), however
+        # slow the machine; were they one after another, the gate's own timeout lets them through
+        llm.gate = threading.Event()
+
+        def release_when_three_wait() -> None:
+            try:
+                until_sync(lambda: llm.max_in_flight >= 3, what="three requests at once")
+            finally:
+                llm.gate.set()  # type: ignore[union-attr]
+
+        threading.Thread(target=release_when_three_wait, daemon=True).start()
         r = invoke(bench_args(kimina, llm, f"sqlite:///{tmp_path / 'c.db'}", "--limit", "4", "--concurrency", "4"))
         assert r.exit_code == 0, r.output
-        assert llm.max_in_flight >= 3
+        assert llm.max_in_flight >= 3 and not llm.unreleased
     assert len(opened) == 1
 
 
