@@ -210,13 +210,23 @@ async def test_batches_preserve_order_and_use_unique_ids(server: FakeKimina, min
 
 
 async def test_concurrency_bounds_checks_in_flight_across_callers() -> None:
-    with FakeKimina(delay=0.1) as server:
+    with FakeKimina(gate=threading.Event()) as server:  # requests are held until the test says
         verifier = KiminaVerifier(
             server.url, batch_size=2, concurrency=3, retry=FAST_RETRIES, position_mode="server"
         )
         many = verifier.check_many([f"example : {i} = {i} := rfl" for i in range(8)])
         singles = [verifier.check(f"example : {i} = {i} := rfl") for i in range(6)]
-        results = await asyncio.gather(many, *singles)
+        everything = asyncio.gather(many, *singles)
+
+        def checks_at_the_server() -> int:
+            return sum(len(r.body["snippets"]) for r in server.check_requests)
+
+        await until(lambda: checks_at_the_server() >= 3, what="three checks sent")
+        for _ in range(20):  # room for a fourth to leave, were the limit not kept
+            await asyncio.sleep(0)
+        assert checks_at_the_server() == 3 and server.max_in_flight > 1  # held there side by side
+        server.gate.set()  # type: ignore[union-attr]
+        results = await everything
         await verifier.close()
 
     assert len(results[0]) == 8 and all(r.ok for r in results[0]) and all(r.ok for r in results[1:])
