@@ -20,8 +20,9 @@ and the run's record says the same numbers as its result.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from tests.search.scenarios import (
     lean_block,
     prover_rule,
 )
+from tests.waiting import until
 
 PROBE = "lf-position-probe"
 
@@ -111,11 +113,16 @@ async def run_world(settings: Any, verifier: Any) -> tuple[Any, Any]:
             result = await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()
-    # a request cancelled just after its headers left is the server's to read: let it finish reading
-    # (the stand-ins log a request once its body is read) before counting what they received
-    await asyncio.sleep(0.2)
     finished = [r for r in recorder.records if isinstance(r, RunFinished)]
     return result, finished
+
+
+async def read_by_the_stand_ins(received: Callable[[], bool]) -> None:
+    """A request cancelled just after its headers left is the server's to read: wait until the
+    stand-ins (which log a request once its body is read) hold what the run reported, however busy
+    the machine. After the hang bound the assertions that follow say what differs."""
+    with contextlib.suppress(AssertionError):
+        await until(received, what="the stand-ins to read every request the run reported")
 
 
 def served_tokens(llm: FakeOpenAIServer) -> tuple[int, int]:
@@ -188,7 +195,13 @@ async def test_budgets_hold_on_kimina(seed: int) -> None:
             result, finished = await run_world(settings, verifier)
         finally:
             await verifier.close()
-        lean_sent = sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
+
+        def lean_received() -> int:
+            return sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
+
+        await read_by_the_stand_ins(lambda: generation_requests(llm) >= result.stats.llm_calls
+                                    and lean_received() >= result.stats.checks)
+        lean_sent = lean_received()
         llm_sent, tokens = generation_requests(llm), served_tokens(llm)
     assert_budget_holds(result, finished, w["budget"], llm_sent=llm_sent, lean_sent=lean_sent, tokens=tokens)
 
@@ -212,6 +225,7 @@ async def test_budgets_hold_on_the_repl(seed: int, tmp_path: Path) -> None:
             result, finished = await run_world(settings, verifier)
         finally:
             await verifier.close()
+        await read_by_the_stand_ins(lambda: generation_requests(llm) >= result.stats.llm_calls)
         llm_sent, tokens = generation_requests(llm), served_tokens(llm)
     # Header imports are the pool's own business (one per process); every other command and every
     # tactic step (extract_goal, automation on a proof state) is a request of the run.
