@@ -31,6 +31,14 @@ def reference_proof_files() -> list[Path]:
     return sorted(REFERENCE_PROOFS.glob("*/*.lean"))
 
 
+#: A sweep over real data (the 438 reference proofs, the committed Lean files, …) reads every
+#: `every`-th item: an evenly spaced, fixed sample in the fast subset (`pytest -m "not slow"`), all of
+#: them in the full suite. Use as a decorator; the test takes `every` and slices its items with it.
+sweep = pytest.mark.parametrize(
+    "every", [pytest.param(25, id="sample"), pytest.param(1, id="all", marks=pytest.mark.slow)]
+)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not DATA.is_dir():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
@@ -132,6 +133,7 @@ def test_search_goes_on_with_the_models_answer(tmp_path) -> None:
     assert ":= sorry" in store.problem(f"putnambench/{RIGHT}").statement
 
 
+@pytest.mark.slow
 def test_slots_and_inlined_say_what_they_are(tmp_path) -> None:
     db = f"sqlite:///{tmp_path / 'l.db'}"
     kimina, llm = _servers()
@@ -162,6 +164,7 @@ def test_fill_without_a_prover_is_refused(tmp_path) -> None:
     assert bad.exit_code == 2 and "--answers must be 'slots', 'inlined' or 'fill'" in bad.stderr
 
 
+@pytest.mark.slow
 def test_a_resumed_fill_bench_still_fills_after_a_slots_bench_shared_the_problem(tmp_path) -> None:
     """Problem rows are shared by the benches of a store: a `slots` bench in between must not turn
     the resumed `fill` bench's attempts into slot attempts."""

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.benchmarks.datasets import load_dataset
@@ -41,6 +42,7 @@ def _compare(db: str, a: str, b: str) -> dict:
     return json.loads(r.stdout)
 
 
+@pytest.mark.slow
 def test_same_problems_in_two_files_and_a_rerun_line_up(tmp_path) -> None:
     rows = _rows()
     first = _write(tmp_path / "problems_a.jsonl", rows)

@@ -294,6 +294,7 @@ def test_goedel_v2_test_split_equals_the_published_file(monkeypatch, tmp_path) -
     assert len(changed) == 15 and "mathd_numbertheory_618" in changed
 
 
+@pytest.mark.slow
 def test_kimina_layout_parquet_gets_the_deepseek_header(server, monkeypatch) -> None:
     """Kimina's hub copy is parquet with `name`, `informal_prefix`, `formal_statement` (the theorem
     only, per its card): the rows get DeepSeek-V1.5's header, the docstring is the informal text."""

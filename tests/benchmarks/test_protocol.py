@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
@@ -93,6 +94,7 @@ def test_whole_proof_refuses_what_contradicts_it(tmp_path) -> None:
                        "--planner-url (the run has no planner)")
 
 
+@pytest.mark.slow
 def test_putnam_answer_slots_make_the_rate_a_lower_bound(tmp_path) -> None:
     db = f"sqlite:///{tmp_path / 'p.db'}"
     with fake_servers() as (kimina, llm):

@@ -257,6 +257,7 @@ def test_plot_writes_a_png(db, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"plot written to {png}" in r.stdout
 
 
+@pytest.mark.slow
 def test_plot_axes_have_integer_ticks(db, tmp_path, monkeypatch):
     """k and problem counts are integers: the PNG's k, calls and solved axes carry no 2.5."""
     plt = pytest.importorskip("matplotlib.pyplot", reason="matplotlib is not installed")

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from io import StringIO
@@ -35,9 +37,11 @@ from tests.benchmarks.bench_helpers import (
     bench_args,
     bench_killed_when,
     fake_servers,
+    hold_all_but,
     outcome,
 )
 from tests.conftest import REPO_ROOT
+from tests.waiting import until_sync
 
 runner = CliRunner()
 
@@ -66,8 +70,14 @@ def child_counts(db_path: Path, bench_id: str) -> tuple[int, int]:
 @pytest.mark.slow
 def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
     attempts, limit = 2, 6
-    with fake_servers(SOLVABLE, delay=0.15) as (kimina, llm):
-        # the bench in a subprocess, killed with SIGKILL once a few attempts are in and one is in flight
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        # the bench in a subprocess, killed with SIGKILL once a few attempts are in and one is in
+        # flight. Not a race against the clock: the model answers the first four problems only (the
+        # queue runs every problem's first attempt before any second one: 4 attempts finish, the
+        # 5th and 6th wait) and holds every other request until the kill, so the kill lands mid-run
+        # however fast or busy the machine. Answers are scripted: holding changes when they come,
+        # not what they are.
+        hold = hold_all_but(llm, NAMES[:4])
         db_path = tmp_path / "killed.db"
         args = bench_args(kimina, llm, f"sqlite:///{db_path}", "--limit", str(limit), "--attempts", str(attempts),
                           "--concurrency", "2", "--run-id", "K", "--json")
@@ -75,7 +85,10 @@ def test_kill_9_mid_run_then_resume_matches_an_uninterrupted_run(tmp_path):
             finished, in_flight = child_counts(db_path, "K")
             return finished >= 4 and in_flight >= 1
 
-        assert bench_killed_when(args, ready, seconds=60) == -signal.SIGKILL
+        try:  # the bound only stops a hang: the condition holds in seconds on any machine
+            assert bench_killed_when(args, ready, seconds=600) == -signal.SIGKILL
+        finally:
+            hold.clear()  # the held requests were the killed process's; the runs below get answers
 
         store = Store(f"sqlite:///{db_path}")
         before = store.runs(parent="K")
@@ -292,10 +305,21 @@ def test_several_problems_at_once_share_the_services(tmp_path, monkeypatch):
         return real(*a, **kw)
 
     monkeypatch.setattr(app_module, "open_services", counting)
-    with fake_servers(SOLVABLE, delay=0.2) as (kimina, llm):
+    with fake_servers(SOLVABLE) as (kimina, llm):
+        # the model answers only once three requests wait at once (attempts side by side), however
+        # slow the machine; were they one after another, the gate's own timeout lets them through
+        llm.gate = threading.Event()
+
+        def release_when_three_wait() -> None:
+            try:
+                until_sync(lambda: llm.max_in_flight >= 3, what="three requests at once")
+            finally:
+                llm.gate.set()  # type: ignore[union-attr]
+
+        threading.Thread(target=release_when_three_wait, daemon=True).start()
         r = invoke(bench_args(kimina, llm, f"sqlite:///{tmp_path / 'c.db'}", "--limit", "4", "--concurrency", "4"))
         assert r.exit_code == 0, r.output
-        assert llm.max_in_flight >= 3
+        assert llm.max_in_flight >= 3 and not llm.unreleased
     assert len(opened) == 1
 
 
@@ -370,26 +394,27 @@ def test_no_prompt_carries_a_putnam_answer(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_closes_in_flight_attempts_as_cancelled_and_resume_finishes(tmp_path):
-    with fake_servers(SOLVABLE, delay=0.15) as (kimina, llm):
+    with fake_servers(SOLVABLE) as (kimina, llm):
         db_path = tmp_path / "int.db"
         args = bench_args(kimina, llm, f"sqlite:///{db_path}", "--limit", "6", "--concurrency", "2", "--run-id", "I")
+        # Not a race against the clock (a busy machine must not fail it): the model answers the
+        # first problem only and holds every other request, so the attempts still running cannot
+        # finish; Ctrl-C comes once one of them waits on the model. The deadline only bounds a hang.
+        hold = hold_all_but(llm, NAMES[:1])
+        answered = re.compile(rf"theorem {re.escape(NAMES[0])}\b")
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
             env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
-        # Not a race against the clock (a busy machine must not fail it): once an attempt has
-        # finished, the model stops answering (its server threads are daemons), so the attempts
-        # still running cannot finish; Ctrl-C comes once one of them waits on the model. The
-        # deadlines only bound a failure.
+
+        def waiting_on_the_model() -> bool:
+            finished, in_flight = child_counts(db_path, "I")
+            held = [q for q in llm.requests if q.endpoint in ("chat", "completions") and not answered.search(q.all_text)]
+            return finished >= 1 and in_flight >= 1 and bool(held)
+
         try:
             deadline = time.monotonic() + 600
-            while child_counts(db_path, "I")[0] < 1:
-                assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "the bench made no progress"
-                time.sleep(0.05)
-            llm.delay = 3600.0
-            asked = llm.count("chat") + llm.count("completions")
-            while child_counts(db_path, "I")[1] < 1 or llm.count("chat") + llm.count("completions") <= asked:
+            while not waiting_on_the_model():
                 assert proc.poll() is None, proc.communicate()
                 assert time.monotonic() < deadline, "no attempt went on to wait on the model"
                 time.sleep(0.05)
@@ -398,7 +423,7 @@ def test_ctrl_c_closes_in_flight_attempts_as_cancelled_and_resume_finishes(tmp_p
         finally:
             if proc.poll() is None:
                 proc.kill()
-        llm.delay = 0.0  # the resume below runs to the end
+            hold.clear()  # the resume below runs to the end
         assert proc.returncode == 130, stderr
         assert "interrupted" in stderr and "--resume I" in stderr
         store = Store(f"sqlite:///{db_path}")

@@ -119,6 +119,7 @@ def test_show_of_a_bench_run_lists_its_problem_runs(clone):
     assert text.returncode == 0 and "3 per-problem run(s)" in text.stdout and f"lemmaforge report {bench['run_id']}" in text.stdout
 
 
+@pytest.mark.slow
 def test_ids_as_runs_prints_them_name_runs_everywhere(clone):
     """Issue 40: the 12 characters `runs` prints are an id `report`, `show` and `bench --resume` take."""
     rows = json.loads(clone["run"]("runs", "--db", clone["db"], "--kind", "bench", "--json").stdout)["runs"]

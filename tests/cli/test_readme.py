@@ -53,6 +53,7 @@ def test_readme_test_command_is_the_one_ci_runs_from_the_default_index():
     assert where == sorted(where)
 
 
+@pytest.mark.slow
 def test_readme_main_job_without_lean_says_how_to_get_it(tmp_path):
     """README's first command, as written (after the install), on a machine without Lean."""
     [main_job] = _bash_blocks(README)[:1]

@@ -112,6 +112,7 @@ def test_run_versions_name_the_sandbox_that_ran_lean(monkeypatch: pytest.MonkeyP
     assert "sandbox" not in versions(load_config(None, {"verifier": {"backend": "kimina"}}, environ={}))
 
 
+@pytest.mark.slow
 def test_prove_records_no_sandbox_with_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`prove --no-sandbox` (here on the fake Kimina server and fake models) is in the run's
     recorded config; without the flag the default (sandboxed) is."""

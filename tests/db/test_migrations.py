@@ -170,26 +170,45 @@ def test_opening_a_new_sqlite_database_waits_for_a_process_holding_its_lock(tmp_
     WAL needs a lock that another process holds (here: a write transaction on the new file, as
     when several processes create one store at the same moment; seen in CI). Opening waits up to
     the busy timeout instead of failing."""
-    import time
+    import threading
 
     path = tmp_path / "new.db"
-    holder = subprocess.Popen(
+    holder = subprocess.Popen(  # holds the lock until the test writes a line to it
         [sys.executable, "-c", (
-            "import sqlite3, sys, time\n"
+            "import sqlite3, sys\n"
             "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
             "c.execute('BEGIN IMMEDIATE'); c.execute('create table other (x int)')\n"
-            "print('held', flush=True); time.sleep(1.5); c.execute('COMMIT')\n"
+            "print('held', flush=True); sys.stdin.readline(); c.execute('COMMIT')\n"
         ), str(path)],
-        stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
+    opened: list[Store | BaseException] = []
+
+    def open_store() -> None:
+        try:
+            opened.append(Store(f"sqlite:///{path}", busy_timeout_ms=60_000))
+        except BaseException as exc:  # handed to the test's thread
+            opened.append(exc)
+
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        started = time.monotonic()
-        store = Store(f"sqlite:///{path}", busy_timeout_ms=20_000)
-        assert time.monotonic() - started >= 0.5  # it waited for the holder's commit
+        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout.readline().strip() == "held"
+        opening = threading.Thread(target=open_store, daemon=True)
+        opening.start()
+        opening.join(0.5)
+        # still waiting while the lock is held (a store that gave up at once would have ended;
+        # a busy machine can only make it wait longer), and done once the holder commits
+        assert opening.is_alive() and not opened, opened
+        holder.stdin.write("commit\n")
+        holder.stdin.flush()
+        opening.join(120)  # a bound on a hang only
+        [store] = opened
+        assert isinstance(store, Store), store
         assert store.schema.created and stored_revisions(f"sqlite:///{path}") == [SCHEMA_VERSION]
         store.close()
     finally:
+        if holder.stdin is not None and not holder.stdin.closed:
+            holder.stdin.close()
         holder.wait(timeout=30)
 
 

@@ -206,24 +206,29 @@ async def test_from_a_running_event_loop(store: Store, monkeypatch: pytest.Monke
 
 @pytest.mark.slow
 def test_emit_is_cheap(store: Store) -> None:
-    rec = SqlRecorder(store, batch_size=1000, flush_interval=0.05)
-    rec.emit(RunStarted(run_id="r", kind="prove", config={}, versions={}))
-    records = [
-        NodeCreated(run_id="r", node_id=f"n{i}", kind="goal", depth=0, text="t") for i in range(20_000)
-    ]
-    t0 = time.perf_counter()
-    for r in records:
-        rec.emit(r)
-    emitting = time.perf_counter() - t0
-    rec.close()
-    assert len(store.nodes("r")) == 20_000
-    # against what it saves the caller: the same records written by the store itself, timed in
-    # this process just after, so that a busy machine slows both alike (a ratio, not a µs budget)
-    store.write([RunStarted(run_id="w", kind="prove", config={}, versions={})])
-    again = [NodeCreated(run_id="w", node_id=f"n{i}", kind="goal", depth=0, text="t") for i in range(20_000)]
-    t0 = time.perf_counter()
-    store.write(again)
-    writing = time.perf_counter() - t0
+    # against what it saves the caller: the same records written by the store itself, timed in this
+    # process, so that a busy machine slows both alike (a ratio, not a µs budget); the best of three
+    # of each, so that a pause of the whole process in one of them does not decide it
+    emitting = writing = float("inf")
+    for attempt in range(3):
+        rec = SqlRecorder(store, batch_size=1000, flush_interval=0.05)
+        emitted_run = f"r{attempt}"
+        rec.emit(RunStarted(run_id=emitted_run, kind="prove", config={}, versions={}))
+        records = [
+            NodeCreated(run_id=emitted_run, node_id=f"n{i}", kind="goal", depth=0, text="t") for i in range(20_000)
+        ]
+        t0 = time.perf_counter()
+        for r in records:
+            rec.emit(r)
+        emitting = min(emitting, time.perf_counter() - t0)
+        rec.close()
+        assert len(store.nodes(emitted_run)) == 20_000
+        written_run = f"w{attempt}"
+        store.write([RunStarted(run_id=written_run, kind="prove", config={}, versions={})])
+        again = [NodeCreated(run_id=written_run, node_id=f"n{i}", kind="goal", depth=0, text="t") for i in range(20_000)]
+        t0 = time.perf_counter()
+        store.write(again)
+        writing = min(writing, time.perf_counter() - t0)
     assert emitting * 3 < writing, f"emit {emitting:.3f} s against the store's own write {writing:.3f} s"
 
 

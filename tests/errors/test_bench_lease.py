@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 
+import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.db import Store
@@ -45,6 +46,7 @@ def stopped_bench(kimina, llm, db: str, run_id: str) -> None:
     llm.fail_always(None)
 
 
+@pytest.mark.slow
 def test_two_resumes_racing_one_runs_the_other_is_refused_naming_the_holder(tmp_path):
     db_path = tmp_path / "race.db"
     db = f"sqlite:///{db_path}"
@@ -74,6 +76,7 @@ def test_two_resumes_racing_one_runs_the_other_is_refused_naming_the_holder(tmp_
     assert lease_of(store, "R") is None  # released at the end
 
 
+@pytest.mark.slow
 def test_a_resume_while_the_bench_runs_is_refused_and_a_killed_holder_s_lease_is_taken_over(tmp_path):
     db_path = tmp_path / "live.db"
     db = f"sqlite:///{db_path}"

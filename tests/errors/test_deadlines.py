@@ -46,6 +46,7 @@ def test_a_trickling_llm_endpoint_passes_its_deadline_and_is_unavailable(tmp_pat
     _no_finished_run(db)
 
 
+@pytest.mark.slow
 def test_a_wall_budget_spent_on_a_trickling_endpoint_is_the_endpoint_s_failure(tmp_path, servers):
     kimina, llm = servers
     llm.fault_always("trickle")
@@ -57,6 +58,7 @@ def test_a_wall_budget_spent_on_a_trickling_endpoint_is_the_endpoint_s_failure(t
     _no_finished_run(db)
 
 
+@pytest.mark.slow
 def test_a_wall_budget_spent_by_a_slow_but_answering_endpoint_stays_the_model_s(tmp_path, servers):
     """The control: a server that takes its time but answers at once when it answers is not
     stalled; the budget is the search's, and the run is "not proved" as before."""
@@ -68,6 +70,7 @@ def test_a_wall_budget_spent_by_a_slow_but_answering_endpoint_stays_the_model_s(
     assert run.status == "not_proved" and run.summary["stop_reason"] == "wall time budget exhausted"
 
 
+@pytest.mark.slow
 def test_a_trickling_kimina_server_passes_its_deadline_and_is_unavailable(tmp_path, servers, monkeypatch):
     kimina, llm = servers
     # the deadline is sized from the check's time limit plus the server's queueing allowance; made

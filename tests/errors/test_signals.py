@@ -62,7 +62,9 @@ def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
                             env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGTERM", "SIGHUP"])
+# SIGHUP takes the same path as SIGTERM: the fast subset runs one of them, the full suite both.
+@pytest.mark.parametrize(("sig", "code"), [pytest.param(*SIGNALS[0], id="SIGTERM"),
+                                           pytest.param(*SIGNALS[1], id="SIGHUP", marks=pytest.mark.slow)])
 def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
     lean = ScriptedLean(rules=[MessageRule(r"\bbad_\w+", "tactic failed")])
     path = tmp_path / "t.lean"
@@ -96,6 +98,7 @@ def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
     assert len(calls) >= answered  # every call the server answered before the signal has its row
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_stops_bench_and_resume_gives_the_fault_free_report(tmp_path, sig, code):
     limit, attempts = 3, 2
@@ -169,6 +172,7 @@ def test_the_exit_code_of_a_signalled_command_is_128_plus_the_signal(monkeypatch
     assert signals.exit_code(130) == 143 and signals.exit_code(2) == 2  # an error on the way out stays one
 
 
+@pytest.mark.slow
 def test_a_signal_that_comes_after_the_command_finished_does_not_change_its_exit_code():
     """Python resets its handlers to the default while it finalizes: a SIGTERM then used to kill a
     process that had already printed its result (exit -15). The command line stays settled."""

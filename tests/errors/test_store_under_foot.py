@@ -40,7 +40,7 @@ def one_line(r) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("fault", ["deleted", "replaced"])
+@pytest.mark.parametrize("fault", ["deleted", pytest.param("replaced", marks=pytest.mark.slow)])
 def test_a_store_file_deleted_or_replaced_mid_bench_stops_it_with_exit_2(tmp_path, fault):
     path = tmp_path / "store.db"
     db = f"sqlite:///{path}"
@@ -115,7 +115,8 @@ def _corrupt_pages(path: Path) -> None:
         f.write(b"\x0d\xff\xff\xff" * 50)
 
 
-@pytest.mark.parametrize("damage", [_corrupt_json, _corrupt_pages], ids=["bad-json", "bad-pages"])
+@pytest.mark.parametrize("damage", [pytest.param(_corrupt_json, id="bad-json"),
+                                    pytest.param(_corrupt_pages, id="bad-pages", marks=pytest.mark.slow)])
 def test_a_corrupted_store_is_one_line_and_exit_2_from_every_command_that_reads_it(tmp_path, damage):
     path = tmp_path / "store.db"
     db = f"sqlite:///{path}"

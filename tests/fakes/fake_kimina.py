@@ -497,6 +497,9 @@ class FakeKimina(fake_common.HTTPFake):
     requests: list[RecordedRequest] = field(default_factory=list)
     max_in_flight: int = 0
     trickle_gap: float = 0.2  # seconds between the bytes of a "trickle" fault's body
+    # Order without clocks: while `gate` is an unset Event, every request is received (and recorded)
+    # but held before its answer until the test sets it (or the fake stops).
+    gate: threading.Event | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -568,6 +571,9 @@ class FakeKimina(fake_common.HTTPFake):
     ) -> None:
         if self.delay:
             time.sleep(self.delay)
+        gate = self.gate
+        while gate is not None and not gate.wait(0.05) and not self._stopping.is_set():
+            pass
         if failure and failure[0] == "drop":
             handler.close_connection = True
             return

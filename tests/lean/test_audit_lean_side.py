@@ -100,6 +100,7 @@ def test_safe_verify_output_is_parsed(code, out, err, same, skipped) -> None:
     assert (verdict.same, verdict.skipped) == (same, skipped), verdict
 
 
+@pytest.mark.slow
 async def test_lake_backend_asks_lean_for_statement_identity(project: Path) -> None:
     verifier = make_verifier(lake_cfg(project))
     try:
@@ -164,6 +165,7 @@ def test_safe_verify_needs_local_lean(project: Path) -> None:
         make_verifier(VerifierConfig(backend="lake", lake_path=FAKE_LAKE, project=project, safe_verify=project / "x"))
 
 
+@pytest.mark.slow
 def test_check_json_shows_lean_statement_check(project: Path, tmp_path: Path) -> None:
     proof, statement = tmp_path / "p.lean", tmp_path / "s.lean"
     proof.write_text(PROOF, encoding="utf-8")

@@ -5,7 +5,6 @@ grow up to `batch_size` (lean/kimina_batcher.py, `spread_requests`)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -14,19 +13,21 @@ from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.kimina import KiminaVerifier
 from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
+from tests.waiting import until
 
 
-class TimedServer:
-    """Answers a request when its slowest check is done (as Kimina's /api/check does); a check's
-    Lean time is read from its code ("slow" takes `slow` seconds, anything else `fast`)."""
+class HeldServer:
+    """Answers a request when its slowest check is done (as Kimina's /api/check does): a check whose
+    code says "slow" is done once the test sets `release`, any other at once."""
 
-    def __init__(self, fast: float = 0.01, slow: float = 0.4) -> None:
-        self.fast, self.slow = fast, slow
+    def __init__(self) -> None:
         self.batches: list[list[str]] = []
+        self.release = asyncio.Event()
 
     async def send(self, codes: Sequence[str], timeout: float) -> list[CheckResult]:
         self.batches.append(list(codes))
-        await asyncio.sleep(max(self.slow if "slow" in c else self.fast for c in codes))
+        if any("slow" in c for c in codes):
+            await self.release.wait()
         return [CheckResult(status=CheckStatus.VALID) for _ in codes]
 
 
@@ -43,28 +44,32 @@ class GatedServer:
         return [CheckResult(status=CheckStatus.VALID) for _ in codes]
 
 
-async def _fast_check_seconds(batcher: CheckBatcher) -> float:
-    """How long a fast check submitted together with a slow one waits for its verdict."""
-    started = time.monotonic()
+async def _fast_verdict_waits_for_the_slow_one(server: HeldServer, batcher: CheckBatcher) -> bool:
+    """Whether a fast check submitted together with a slow one gets its verdict only after the slow
+    one's: decided by what the server holds, not by how long anything took."""
     slow = asyncio.ensure_future(batcher.check("slow", 10.0))
-    await batcher.check("fast", 10.0)
-    fast_seconds = time.monotonic() - started
-    await slow
+    fast = asyncio.ensure_future(batcher.check("fast", 10.0))
+    await until(lambda: fast.done() or any("fast" in b for b in server.batches), what="the fast check sent")
+    for _ in range(20):  # the held slow check is all the fast one could still be waiting for
+        await asyncio.sleep(0)
+    waited = not fast.done()
+    assert not slow.done()
+    server.release.set()
+    assert (await fast).ok and (await slow).ok
     await batcher.close()
-    return fast_seconds
+    return waited
 
 
 async def test_at_light_load_a_check_travels_alone_and_waits_for_no_other() -> None:
-    spread = TimedServer()
-    alone = await _fast_check_seconds(CheckBatcher(spread.send, batch_size=4, window=0.02, max_in_flight=16,
-                                                   spread_requests=8))
+    spread = HeldServer()
+    alone = CheckBatcher(spread.send, batch_size=4, window=0.02, max_in_flight=16, spread_requests=8)
+    assert not await _fast_verdict_waits_for_the_slow_one(spread, alone)  # answered when its own check was done
     assert sorted(map(len, spread.batches)) == [1, 1]
-    assert alone < spread.slow / 2  # answered when its own check was done
 
-    coalesced = TimedServer()
-    together = await _fast_check_seconds(CheckBatcher(coalesced.send, batch_size=4, window=0.02, max_in_flight=16))
+    coalesced = HeldServer()
+    together = CheckBatcher(coalesced.send, batch_size=4, window=0.02, max_in_flight=16)
+    assert await _fast_verdict_waits_for_the_slow_one(coalesced, together)  # it came with the slow one
     assert [len(b) for b in coalesced.batches] == [2]  # the default: plain coalescing
-    assert together >= coalesced.slow * 0.9  # the fast verdict came with the slow one
 
 
 @pytest.mark.parametrize(("checks", "sizes"), [(3, [1, 1, 1]), (6, [2, 2, 2]), (16, [4, 4, 4, 4]), (24, [4] * 6)])

@@ -649,6 +649,7 @@ async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_l
     assert _served(fake) == ["blocker", *expected]
 
 
+@pytest.mark.slow
 async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_candidate(one_worker_pool) -> None:
     pool, fake = one_worker_pool
     race, holes = _race_and_holes()
@@ -660,6 +661,7 @@ async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_
     assert _served(fake) == ["blocker", "hole 2", "candidate 1"]
 
 
+@pytest.mark.slow
 async def test_the_repl_pool_serves_an_overdue_check_first(one_worker_pool, monkeypatch) -> None:
     pool, fake = one_worker_pool
     blocker = await _blocked_pool(pool, fake)
@@ -672,6 +674,7 @@ async def test_the_repl_pool_serves_an_overdue_check_first(one_worker_pool, monk
     assert _served(fake) == ["blocker", "speculative", "certain"]
 
 
+@pytest.mark.slow
 async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_nothing_to_take(one_worker_pool) -> None:
     pool, fake = one_worker_pool
     idle: list[int] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -30,6 +31,7 @@ from tests.fakes.fake_kimina import (
     SnippetFailure,
 )
 from tests.lean.conftest import where
+from tests.waiting import until
 
 FAST_RETRIES = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.005)
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -208,13 +210,23 @@ async def test_batches_preserve_order_and_use_unique_ids(server: FakeKimina, min
 
 
 async def test_concurrency_bounds_checks_in_flight_across_callers() -> None:
-    with FakeKimina(delay=0.1) as server:
+    with FakeKimina(gate=threading.Event()) as server:  # requests are held until the test says
         verifier = KiminaVerifier(
             server.url, batch_size=2, concurrency=3, retry=FAST_RETRIES, position_mode="server"
         )
         many = verifier.check_many([f"example : {i} = {i} := rfl" for i in range(8)])
         singles = [verifier.check(f"example : {i} = {i} := rfl") for i in range(6)]
-        results = await asyncio.gather(many, *singles)
+        everything = asyncio.gather(many, *singles)
+
+        def checks_at_the_server() -> int:
+            return sum(len(r.body["snippets"]) for r in server.check_requests)
+
+        await until(lambda: checks_at_the_server() >= 3, what="three checks sent")
+        for _ in range(20):  # room for a fourth to leave, were the limit not kept
+            await asyncio.sleep(0)
+        assert checks_at_the_server() == 3 and server.max_in_flight > 1  # held there side by side
+        server.gate.set()  # type: ignore[union-attr]
+        results = await everything
         await verifier.close()
 
     assert len(results[0]) == 8 and all(r.ok for r in results[0]) and all(r.ok for r in results[1:])
@@ -242,15 +254,16 @@ async def test_concurrent_single_checks_are_coalesced_into_batches() -> None:
 async def test_a_sent_check_is_never_aborted_and_its_verdict_is_kept() -> None:
     """Kimina destroys the REPL of a request that is aborted: a check cancelled after its request
     left runs to the end, and the next check of the same code gets that verdict without a request."""
-    with FakeKimina(delay=0.3) as server:
+    with FakeKimina(gate=threading.Event()) as server:  # requests are held until the test says
         verifier = KiminaVerifier(server.url, batch_size=8, batch_window=0, retry=FAST_RETRIES,
                                   position_mode="all")
         task = asyncio.ensure_future(verifier.check("example : 1 = 1 := rfl"))
-        await asyncio.sleep(0.1)  # sent, not answered
-        task.cancel()
+        await until(lambda: len(server.check_requests) == 1, what="the check sent")
+        task.cancel()  # sent, not answered
         with pytest.raises(asyncio.CancelledError):
             await task
-        await asyncio.sleep(0.4)  # the request finished on its own
+        server.gate.set()  # type: ignore[union-attr]
+        await until(lambda: verifier.batcher.in_flight == 0, what="the request finished on its own")
         assert len(server.check_requests) == 1 and server.max_in_flight == 1
         result = await verifier.check("example : 1 = 1 := rfl")
         await verifier.close()
@@ -260,20 +273,22 @@ async def test_a_sent_check_is_never_aborted_and_its_verdict_is_kept() -> None:
 
 
 async def test_a_check_cancelled_before_it_is_sent_is_never_sent() -> None:
-    with FakeKimina(delay=0.2) as server:
+    with FakeKimina(gate=threading.Event()) as server:  # requests are held until the test says
         verifier = KiminaVerifier(server.url, batch_size=1, concurrency=1, batch_window=0,
                                   retry=FAST_RETRIES, position_mode="all")
         first = asyncio.ensure_future(verifier.check("example : 1 = 1 := rfl"))
         queued = asyncio.ensure_future(verifier.check("example : 2 = 2 := rfl"))
-        await asyncio.sleep(0.05)  # the first is in flight, the second waits for room
-        queued.cancel()
+        await until(lambda: len(server.check_requests) == 1, what="the first check sent")
+        queued.cancel()  # the first is in flight, the second waits for room
+        server.gate.set()  # type: ignore[union-attr]
         assert (await first).ok
         with pytest.raises(asyncio.CancelledError):
             await queued
-        await asyncio.sleep(0.05)
+        # one room, first come first sent: had the cancelled check gone out, it would go before this
+        assert (await verifier.check("example : 3 = 3 := rfl")).ok
         await verifier.close()
     sent = [s["code"] for r in server.check_requests for s in r.body["snippets"]]
-    assert sent == ["example : 1 = 1 := rfl"]
+    assert sent == ["example : 1 = 1 := rfl", "example : 3 = 3 := rfl"]
     assert verifier.batcher.stats.dropped_unsent == 1
 
 

@@ -22,6 +22,7 @@ from lemmaforge.lean.verifier import (
 )
 from tests.fakes.fake_kimina import MessageRule, ScriptedLean
 from tests.lean.conftest import where
+from tests.waiting import until_sync
 
 FAKE_LAKE = str(Path(__file__).resolve().parents[1] / "fakes" / "lake")
 
@@ -118,10 +119,7 @@ async def test_timeout_kills_lake_and_its_children(
     assert result.status is CheckStatus.TIMEOUT and "time limit of 1s" in (result.error or "")
     assert time.monotonic() - started < 10
     child = int(pidfile.read_text())
-    deadline = time.monotonic() + 5
-    while alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not alive(child)
+    until_sync(lambda: not alive(child), what="lake's child killed")
 
 
 async def test_a_dying_lean_is_a_crash(verifier: LakeVerifier, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -356,6 +356,7 @@ async def test_crash_is_retried_once_then_reported(pool: Factory) -> None:
     assert (stats.crashes, stats.crash_retries, stats.restarts) == (2, 1, 2)
 
 
+@pytest.mark.slow
 async def test_crash_without_retry(pool: Factory) -> None:
     verifier, fake = pool(rules=[{"match": "BOOM", "garbage": True}], crash_retries=0)
     result = await verifier.check(HEADER + "-- BOOM")
@@ -411,6 +412,7 @@ async def test_workers_are_recycled_after_max_checks(pool: Factory) -> None:
     assert (stats.recycles, stats.restarts) == (2, 2)
 
 
+@pytest.mark.slow
 async def test_holes_of_the_last_check_before_recycling_stay_usable(pool: Factory) -> None:
     verifier, _ = pool(rules=TACTICS_CLOSE, max_checks_per_worker=1)
     hole = (await verifier.check(HEADER + SKETCH)).holes[0]

@@ -122,6 +122,7 @@ async def _run(cfg: VerifierConfig, code: str) -> tuple[list[str], list[str], Ch
     return infos, errors, result.status
 
 
+@pytest.mark.slow
 @needs_bwrap
 async def test_sandboxed_repl_reads_no_host_file_and_reaches_no_socket(
     tmp_path: Path, home: Path, listener: Listener
@@ -142,6 +143,7 @@ async def test_sandboxed_repl_reads_no_host_file_and_reaches_no_socket(
     assert any("could not connect" in e for e in errors)
 
 
+@pytest.mark.slow
 @needs_bwrap
 async def test_the_same_candidate_unsandboxed_reads_the_file_and_the_socket(
     tmp_path: Path, home: Path, listener: Listener
@@ -227,6 +229,7 @@ async def test_unsandboxed_lake_reads_the_file_and_the_socket(tmp_path: Path, ho
     assert listener.connections == 1
 
 
+@pytest.mark.slow
 @needs_bwrap
 async def test_a_sandboxed_repl_that_hangs_is_killed_whole(tmp_path: Path, home: Path) -> None:
     """The timeout kill reaches through bwrap's pid namespace: no process of the fake is left, and

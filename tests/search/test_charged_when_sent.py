@@ -10,6 +10,7 @@ never reach the server and must not be counted; those already out must be, cance
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 from lemmaforge.config import BudgetConfig
@@ -17,6 +18,7 @@ from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy
 from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.waiting import until
 
 PROBE = "lf-position-probe"
 
@@ -37,17 +39,20 @@ async def _race(requests: list[asyncio.Task[object]]) -> None:
 
 
 async def test_llm_requests_cancelled_while_waiting_for_a_slot_are_not_charged() -> None:
-    with FakeOpenAIServer(default="answer", delay=0.3) as server:
+    with FakeOpenAIServer(default="answer") as server:
+        server.gate = threading.Event()  # what reaches the server is held there until the test says
         llm = OpenAICompatibleLLM(server.url, "fake-model", concurrency=1, retries=0, api_key="k")
         budget = Budget(BudgetConfig(llm_calls=10))
         try:
             tasks = [asyncio.ensure_future(budget.call(llm.generate(f"prompt {i}", n=2))) for i in range(5)]
-            await asyncio.sleep(0.1)
+            await until(lambda: whole_requests(server) == 1, what="the first request at the server")
             # one request is out, four wait for the slot: held against the cap, not charged
             assert (budget.stats.llm_calls, budget.held_calls) == (1, 4)
             assert not budget.has_calls(speculative=True) or budget.stats.llm_calls + budget.held_calls == 5
+            server.gate.set()
             await _race(tasks)
-            await asyncio.sleep(0.2)  # a request whose headers left as the race ended: the server reads it
+            # a request whose headers left as the race ended is charged: the server reads it
+            await until(lambda: whole_requests(server) >= budget.stats.llm_calls, what="every charged request")
         finally:
             await llm.close()
         received = whole_requests(server)
@@ -57,16 +62,18 @@ async def test_llm_requests_cancelled_while_waiting_for_a_slot_are_not_charged()
 
 
 async def test_llm_requests_cancelled_after_sending_are_charged_and_counted_cancelled() -> None:
-    with FakeOpenAIServer(default="answer", delay=0.5) as server:
+    with FakeOpenAIServer(default="answer") as server:
+        server.gate = threading.Event()  # never answered: cancelled while out
         llm = OpenAICompatibleLLM(server.url, "fake-model", concurrency=4, retries=0, api_key="k")
         budget = Budget(BudgetConfig(llm_calls=10))
         try:
             tasks = [asyncio.ensure_future(budget.call(llm.generate(f"prompt {i}"))) for i in range(3)]
-            await asyncio.sleep(0.2)  # all three are out
+            await until(lambda: whole_requests(server) == 3, what="all three at the server")
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         finally:
+            server.gate.set()
             await llm.close()
         received = whole_requests(server)
     assert received == budget.stats.llm_calls == budget.stats.cancelled_calls == 3, budget.stats
@@ -75,12 +82,13 @@ async def test_llm_requests_cancelled_after_sending_are_charged_and_counted_canc
 async def test_the_cap_counts_requests_waiting_in_the_client() -> None:
     """Units held by queued requests count against the cap: the budget is never overdrawn by what
     waits, and a queued request given back frees its unit."""
-    with FakeOpenAIServer(default="answer", delay=0.3) as server:
+    with FakeOpenAIServer(default="answer") as server:
+        server.gate = threading.Event()  # the first request stays out until the test says: the others queue
         llm = OpenAICompatibleLLM(server.url, "fake-model", concurrency=1, retries=0, api_key="k")
         budget = Budget(BudgetConfig(llm_calls=3))
         try:
             tasks = [asyncio.ensure_future(budget.call(llm.generate(f"prompt {i}"))) for i in range(3)]
-            await asyncio.sleep(0.05)
+            await until(lambda: whole_requests(server) == 1, what="the first request at the server")
             extra = budget.call(llm.generate("one too many"))
             try:
                 await extra
@@ -91,28 +99,36 @@ async def test_the_cap_counts_requests_waiting_in_the_client() -> None:
             tasks[2].cancel()  # still queued: its unit comes back
             await asyncio.gather(tasks[2], return_exceptions=True)
             assert budget.has_calls()
+            server.gate.set()
             await asyncio.gather(*tasks[:2])
         finally:
+            server.gate.set()
             await llm.close()
         received = whole_requests(server)
     assert received == budget.stats.llm_calls == 2, budget.stats
 
 
 async def test_lean_checks_cancelled_in_the_kimina_queue_are_not_charged() -> None:
-    with FakeKimina(responder=ScriptedLean(rules=[]), delay=0.3) as kimina:
+    with FakeKimina(responder=ScriptedLean(rules=[])) as kimina:
         inner = KiminaVerifier(kimina.url, position_mode="all", retry=RetryPolicy(attempts=1), timeout=30,
                                batch_size=1, concurrency=1)
         budget = Budget(BudgetConfig(lean_checks=20))
         lean = BudgetedVerifier(inner, budget, timeout=30)
+
+        def received() -> int:
+            return sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
+
         try:
             await lean.check("theorem warm : True := trivial")  # the client's first request (shift plan) first
-            before = budget.stats.checks
+            before, sent_before = budget.stats.checks, received()
+            kimina.gate = threading.Event()  # the next check is held at the server: the others queue
             tasks = [asyncio.ensure_future(lean.check(f"theorem t{i} : True := trivial")) for i in range(5)]
-            await asyncio.sleep(0.1)
+            await until(lambda: received() == sent_before + 1, what="one check at the server")
+            kimina.gate.set()
             await _race(tasks)
+            await until(lambda: received() >= budget.stats.checks, what="every charged check")
         finally:
             await inner.close()
-        received = sum(1 for r in kimina.check_requests for s in r.body["snippets"] if not s["id"].startswith(PROBE))
-    assert received == budget.stats.checks, (received, budget.stats)
+    assert received() == budget.stats.checks, (received(), budget.stats)
     assert budget.stats.checks - before < 5  # queued checks cancelled: never sent, never charged
     assert budget.held_checks == 0

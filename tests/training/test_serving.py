@@ -82,6 +82,7 @@ def test_a_command_that_exits_is_one_line_with_its_status_and_log(tmp_path):
     assert server.current is None
 
 
+@pytest.mark.slow
 def test_a_command_that_never_serves_times_out(tmp_path):
     port = free_port()
     # the shell says "loading" at once (a Python start can take longer than the deadline on a busy machine)

@@ -98,6 +98,7 @@ def test_show_page_opens_on_an_outline_of_the_tree(recorded, tmp_path):
             browser.save_screenshot(str(screenshot_path(tmp_path, f"show-outline-{width}.png")))
 
 
+@pytest.mark.slow
 def test_attempts_and_prompts_are_one_click_from_the_outline(recorded, tmp_path):
     page = tmp_path / "tree.html"
     _write(["show", recorded.proved, "--db", recorded.db, "--html", str(page)])
@@ -118,6 +119,7 @@ def test_attempts_and_prompts_are_one_click_from_the_outline(recorded, tmp_path)
         assert "prompt" in attempt.text.lower() and "Complete the following Lean 4 code" in attempt.text
 
 
+@pytest.mark.slow
 def test_expand_tree_opens_goals_not_every_prompt(recorded, tmp_path):
     page = tmp_path / "tree.html"
     _write(["show", recorded.failed, "--db", recorded.db, "--html", str(page)])
@@ -134,6 +136,7 @@ def test_expand_tree_opens_goals_not_every_prompt(recorded, tmp_path):
         assert browser.execute_script("return document.body.scrollHeight") > tree_height
 
 
+@pytest.mark.slow
 def test_long_text_wraps_at_both_widths(long_run, tmp_path):
     db, run_id = long_run
     page = tmp_path / "long.html"
@@ -150,6 +153,7 @@ def test_long_text_wraps_at_both_widths(long_run, tmp_path):
             browser.save_screenshot(str(screenshot_path(tmp_path, f"show-long-{width}.png")))
 
 
+@pytest.mark.slow
 def test_the_timeline_has_a_legend_matching_its_bars(recorded, tmp_path):
     page = tmp_path / "tree.html"
     _write(["show", recorded.failed, "--db", recorded.db, "--html", str(page)])
@@ -177,6 +181,7 @@ def test_the_timeline_has_a_legend_matching_its_bars(recorded, tmp_path):
 # --- report --html ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_report_page_title_badge_and_sections(bench_db, tmp_path):
     out = tmp_path / "report.html"
     _write(["report", "pagesbench01", "--db", bench_db, "--html", str(out)])

@@ -124,6 +124,7 @@ def test_show_unknown_run_is_exit_2(recorded, tmp_path):
     assert r.exit_code == 2 and "does not exist" in r.output
 
 
+@pytest.mark.slow
 def test_report_on_a_single_prove_run_points_to_show(recorded):
     r = invoke("report", recorded.proved, "--db", recorded.db)
     assert r.exit_code == 0, r.output

@@ -121,6 +121,7 @@ def test_check_on_lake_rejects_a_changed_meaning_the_text_layer_missed(kind, pro
     assert ("statement_changed" if kind == "variable" else "lean_declared") in [x["reason"] for x in out["reasons"]]
 
 
+@pytest.mark.slow
 async def test_repl_probe_in_the_proofs_environment_sees_the_variable(pool, blind_text_layer) -> None:  # noqa: F811
     inner, fake = pool()
     verifier = GatedVerifier(inner)
