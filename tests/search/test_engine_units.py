@@ -4,6 +4,7 @@ candidate racing — with in-test stand-ins for the verifier and the models."""
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -393,16 +394,18 @@ class _AutomationVerifier(CountingVerifier):
     """Sketches check with their holes; the automation check (`auto_ok`) takes `auto_delay` and
     closes the goal only when `closes`; a body `ok` proves; `room` is what `has_room` says."""
 
-    def __init__(self, log: list[tuple[str, float]], *, closes: bool, room: bool | None) -> None:
+    def __init__(self, log: list[tuple[str, float]], *, closes: bool, room: bool | None,
+                 first_hole_delay: float = 0.2) -> None:
         super().__init__()
-        self.log, self.closes = log, closes
+        self.log, self.closes, self.first_hole_delay = log, closes, first_hole_delay
         if room is not None:
             self.has_room = lambda: room  # type: ignore[method-assign]
 
     async def check(self, code: str, *, timeout=None) -> CheckResult:
         if "auto_ok" in code and "#print axioms" not in code and "#check @" not in code:
             self.checked.append(code)
-            await asyncio.sleep(0.2)
+            first_hole = re.search(r":\s*x \+ 0 = x := by", code) is not None  # h1's own lemma
+            await asyncio.sleep(self.first_hole_delay if first_hole else 0.2)
             self.log.append(("automation", asyncio.get_running_loop().time()))
             msgs = [] if self.closes else [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "no"}]
             return CheckResult.from_repl_response({"env": 0, "messages": msgs})
@@ -416,14 +419,13 @@ class _AutomationVerifier(CountingVerifier):
 def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool, prefetch: bool = True,
                      prover_delay: float = 0.05, holes: int = 2):
     log: list[tuple[str, float]] = []
-    verifier = _AutomationVerifier(log, closes=closes, room=lean_room)
+    # With three holes the first hole's automation answers last (0.3 s against 0.2 s), so the third
+    # hole's automation answers before the first hole can be solved: an order, not a race.
+    verifier = _AutomationVerifier(log, closes=closes, room=lean_room, first_hole_delay=0.3 if holes == 3 else 0.2)
     prover = _RoomyProver(prover_room, log, prover_delay)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
-    # The store's lookup as services.prove_problem wires it (read in a worker thread): the hole
-    # timings these tests were written against. (The third hole's automation answer and the first
-    # hole's solution are ~0.2 s apart only by that; a race to make deterministic.)
     engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options,
                           cache=SubgoalCache(MemoryRecorder()))
     return engine, prover, log
