@@ -29,6 +29,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lemmaforge.lean.verifier import Message
+
 # The header DeepSeek-Prover-V2, Goedel-Prover-V2 and Hilbert use for miniF2F.
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -248,12 +250,11 @@ def _error_fields(error: Any) -> tuple[str, tuple[int, int] | None, tuple[int, i
         start = (int(pos["line"]), int(pos["column"])) if pos else None
         stop = (int(end["line"]), int(end["column"])) if end else None
         return data, start, stop, str(error.get("severity", "error"))
-    data = str(getattr(error, "data", error))
-    pos, end = getattr(error, "pos", None), getattr(error, "end_pos", None)
-    start = (pos.line, pos.column) if pos is not None else None
-    stop = (end.line, end.column) if end is not None else None
-    severity = getattr(error, "severity", "error")
-    return data, start, stop, str(getattr(severity, "value", severity))
+    if not isinstance(error, Message):
+        raise TypeError(f"a Lean error is a Message, a REPL message dict or a formatted line, not {type(error).__name__}")
+    start = (error.pos.line, error.pos.column) if error.pos is not None else None
+    stop = (error.end_pos.line, error.end_pos.column) if error.end_pos is not None else None
+    return error.data, start, stop, error.severity.value
 
 
 def only_errors(errors: Sequence[Any]) -> list[Any]:

@@ -237,8 +237,8 @@ class LeanReward:
         max_failed_batches: int | None = 3,
         name: str = "lean_reward",
     ) -> None:
-        if isinstance(verifier, Verifier) or hasattr(verifier, "check"):
-            self._instance: Verifier | None = verifier  # type: ignore[assignment]
+        if isinstance(verifier, Verifier):
+            self._instance: Verifier | None = verifier
             self._factory: VerifierFactory | None = None
         elif callable(verifier):
             self._instance, self._factory = None, verifier
