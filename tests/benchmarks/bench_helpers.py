@@ -74,9 +74,14 @@ def bench_args(kimina: FakeKimina, llm: FakeOpenAIServer, db: str, *extra: str) 
 
 
 def slots(store: Store, bench_id: str) -> dict[tuple[str, int], list]:
+    """(problem, attempt) -> the bench's child runs of that attempt. Children without an attempt
+    are not slots: a statement that does not compile, a statement check sent ahead for a problem
+    the stopped bench never started (runner.record_invalid / record_unattempted)."""
     out: dict[tuple[str, int], list] = {}
     for run in store.runs(parent=bench_id):
-        out.setdefault((run.problem_id, child_attempt(run)), []).append(run)
+        attempt = child_attempt(run)
+        if attempt is not None:
+            out.setdefault((run.problem_id, attempt), []).append(run)
     return out
 
 
