@@ -303,7 +303,9 @@ async def test_unreachable_endpoint_raises_unavailable(make_client, recorder):
 async def test_timeouts_are_retried_then_unavailable(fake_openai, make_client):
     never = threading.Event()  # the answer never comes: only the client's timeout ends each attempt
     fake_openai.add_rule(None, Reply("too late", gate=never))
-    llm = make_client(timeout=0.1, retries=1)
+    # 1 s, not less: the server counts a request once it has read it, which a busy machine can
+    # delay past a shorter timeout (then the attempt timed out before it was received)
+    llm = make_client(timeout=1.0, retries=1)
     with pytest.raises(LLMUnavailableError, match="Timeout"):
         await llm.generate("x")
     assert fake_openai.count("chat") == 2
