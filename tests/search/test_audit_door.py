@@ -101,4 +101,7 @@ async def test_the_repl_audit_probes_apart_and_runs_the_statement_check_charged(
     # rides in its check's request) plus the one statement comparison
     probes = [c for c in commands if c.lstrip().startswith(PROBE_COMMANDS)]
     assert len(probes) == 2, commands  # the audit's axiom probe and the original's type probe
-    assert result.stats.checks == repl_requests(fake) + 1, (result.stats, commands)
+    # (the REPL budget tests' one allowance: a cancelled check written to a process that the pool's
+    # close killed before it read it was sent, and counted in `cancelled_checks`, but never logged)
+    received = repl_requests(fake) + 1
+    assert received <= result.stats.checks <= received + result.stats.cancelled_checks, (result.stats, commands)

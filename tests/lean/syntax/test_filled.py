@@ -43,6 +43,7 @@ def _check(code: str, proofs: list[str | None]) -> bool:
     return True
 
 
+@pytest.mark.slow  # all 438 reference proofs; the other tests of this file stay fast
 def test_reference_sketches_filled_with_their_own_and_made_up_proofs() -> None:
     files = reference_proof_files()
     assert len(files) > 400

@@ -66,6 +66,7 @@ def _compare_sketch(code: str, name: str = "goal_sub_1") -> tuple[int, int]:
     return built, fast
 
 
+@pytest.mark.slow  # all 438 reference proofs; the other tests of this file stay fast
 def test_reference_proofs_every_hole_lemma_key_is_the_text_key() -> None:
     files = reference_proof_files()
     assert len(files) > 400
