@@ -438,7 +438,10 @@ async def test_the_provers_request_starts_while_automation_is_checked_and_is_cha
     (lean/priority.py): while Lean has no room (a verifier that cannot say has none), the second,
     next in line, starts its request at once, the third not (here its automation answers before
     the first hole is solved: its request is made then); with room, all go ahead."""
-    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False, holes=3)
+    # The prover answers 0.5 s after it is asked, so the first two holes are solved long after the
+    # third hole's automation (0.2 s) answers, even when a busy machine starts that check late.
+    engine, prover, log = _prefetch_engine(prover_room=True, lean_room=lean_room, closes=False, holes=3,
+                                           prover_delay=0.5)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     automation_done = sorted(t for kind, t in log if kind == "automation")
