@@ -109,7 +109,8 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
         return await check(code, timeout=timeout)
 
     verifier.check = logged  # type: ignore[method-assign]
-    prover = StreamingProver([(0.0, "ok"), (1.0, "bad")], room=True)
+    # the last sample would decode after 60 s: the run ends long before it
+    prover = StreamingProver([(0.0, "ok"), (60.0, "bad")], room=True)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch", prover_samples_per_call=0)
@@ -120,7 +121,7 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     first_told = min(t for body, t in prover.told if body == "ok")
     ok_checks = [t for code, t in checks_at if code.rstrip().endswith("  ok") and "have h1" not in code]
     assert ok_checks and min(ok_checks) < first_automation  # checked ahead, not after automation
-    assert min(ok_checks) - first_told < 0.5  # at its arrival, long before the 1 s sample
+    assert min(ok_checks) - first_told < 5  # at its arrival, not after the 60 s sample
     assert prover.cancelled == 2 and prover.answered == 0  # each hole's request aborted once won
     assert result.stats.checks_ahead >= 2
 
