@@ -347,3 +347,70 @@ def report_of(messages_data: list[str]) -> dict[str, dict[str, Any]] | None:
 
 if __name__ == "__main__":  # the plan on stdin (on argv it would be in /proc/PID/cmdline: a false find)
     print(json.dumps(attack(json.loads(sys.stdin.read()), sys.argv[1] if len(sys.argv) > 1 else None)))
+
+
+# --- the host's side (tests): what to attack, and whether anything changed or survived -------------
+
+
+class Victims:
+    """Host files a payload would like to poison, laid out like a real install: the project's
+    built `.lake` files, a toolchain (elan's home with `lake`), the REPL binary. `snapshot()`
+    records every file and directory under them (content hash, mode) to compare after."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.project = root / "project"
+        self.toolchain = root / "elan"
+        self.repl = root / "repl"
+        self.lake = self.toolchain / "bin" / "lake"
+        self.repl_binary = self.repl / ".lake" / "build" / "bin" / "repl"
+        self.olean = self.project / ".lake" / "build" / "lib" / "P.olean"
+        for path, text in ((self.project / "lean-toolchain", "leanprover/lean4:v4.19.0\n"),
+                           (self.project / "lakefile.toml", 'name = "P"\n'), (self.olean, "olean"),
+                           (self.lake, "#!/bin/sh\n"), (self.repl_binary, "#!/bin/sh\n")):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+    @property
+    def roots(self) -> list[Path]:
+        return [self.project, self.toolchain, self.repl]
+
+    @property
+    def paths(self) -> list[str]:
+        """Every directory and file a payload tries to write into."""
+        return [str(p) for p in (*self.roots, self.project / ".lake" / "build", self.olean, self.lake,
+                                 self.repl_binary)]
+
+    def snapshot(self) -> dict[str, tuple[str, int]]:
+        import hashlib
+
+        seen: dict[str, tuple[str, int]] = {}
+        for path in sorted(self.root.rglob("*")):
+            digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+            seen[str(path)] = (digest, path.stat().st_mode)
+        return seen
+
+
+def processes_with(marker: str) -> list[int]:
+    """Host pids whose command line holds `marker` (an orphan the payload started)."""
+    import psutil
+
+    found = []
+    for process in psutil.process_iter(["cmdline"]):
+        try:
+            if any(marker in part for part in process.info["cmdline"] or []):
+                found.append(process.pid)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def kill_marked(marker: str) -> None:
+    """Kill what an unsandboxed control run left behind."""
+    import signal
+
+    for pid in processes_with(marker):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
