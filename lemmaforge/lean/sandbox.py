@@ -57,6 +57,7 @@ import re
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -142,6 +143,15 @@ def bwrap_flags(path: str) -> frozenset[str]:
     except (OSError, subprocess.SubprocessError):
         return frozenset()
     return frozenset(re.findall(r"^\s+(--[a-z0-9-]+)", done.stdout + done.stderr, re.MULTILINE))
+
+
+@lru_cache(maxsize=8)
+def _setuid(path: str) -> bool:
+    found = shutil.which(path)
+    try:
+        return bool(found and os.stat(found).st_mode & stat.S_ISUID)
+    except OSError:
+        return False
 
 
 @lru_cache(maxsize=1)
@@ -277,10 +287,8 @@ class PidsCgroups:
         """Remove a sandbox's cgroup once its processes are gone. The kernel lets go of exited
         tasks a moment after they are reaped: a few short tries, then it is retried at the next
         start and at exit."""
-        for wait in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05):
-            time.sleep(wait)
-            if _remove_cgroup(path):
-                return
+        if _remove_cgroup_soon(path, 0.1):
+            return
         with self._lock:
             self._leftover.add(path)
 
@@ -288,11 +296,8 @@ class PidsCgroups:
         """(at exit) the cgroups still busy when their process ended."""
         with self._lock:
             for path in list(self._leftover):
-                for wait in (0.0, 0.01, 0.05, 0.1):
-                    time.sleep(wait)
-                    if _remove_cgroup(path):
-                        self._leftover.discard(path)
-                        break
+                if _remove_cgroup_soon(path, 0.2):
+                    self._leftover.discard(path)
 
     def _sweep(self) -> None:
         """(lock held) Cgroups of lemmaforge processes that died without removing theirs: any
@@ -307,7 +312,8 @@ class PidsCgroups:
                 if match is None or _alive(int(match.group(1))):
                     continue
                 _kill_cgroup(path)
-                _remove_cgroup(path)
+                if not _remove_cgroup_soon(path, 1.0):  # a killed process takes a moment to exit
+                    self._leftover.add(path)
 
 
 def _cgroup_mounts() -> list[tuple[str, str, str, list[str]]]:
@@ -345,6 +351,18 @@ def _kill_cgroup(path: Path) -> None:
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _remove_cgroup_soon(path: Path, within: float) -> bool:
+    """Remove the cgroup `path`, retrying while the kernel still counts exiting tasks in it."""
+    deadline = time.monotonic() + within
+    wait = 0.001
+    while not _remove_cgroup(path):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(wait)
+        wait = min(wait * 2, 0.05)
+    return True
 
 
 def _remove_cgroup(path: Path) -> bool:
@@ -561,7 +579,8 @@ class Sandbox:
             args += ["--unshare-user", "--uid", str(UID), "--gid", str(GID)]
             if "--disable-userns" in has:
                 args.append("--disable-userns")
-        if "--cap-drop" in has:
+        if "--cap-drop" in has and (os.geteuid() == 0 or not _setuid(self.bwrap)):
+            # (a setuid bwrap refuses --cap-drop from an ordinary user, and gives it none anyway)
             args += ["--cap-drop", "ALL"]
         args += [flag for flag in ("--die-with-parent", "--new-session") if flag in has]
         # /tmp first: binds below it (a project in /tmp) are mounted over the tmpfs, not hidden by it

@@ -320,6 +320,13 @@ def test_check_of_a_hostile_file_as_an_ordinary_user(tmp_path: Path, marker: str
     if probe.returncode != 0:
         pytest.skip(f"uid 65534 cannot run this interpreter with lemmaforge's dependencies ({sys.executable}: "
                     f"{(probe.stderr.strip().splitlines() or ['?'])[-1][:160]})")
+    from tests.lean.test_sandbox import interpreter_paths
+
+    hidden = [str(p) for p in interpreter_paths()
+              if subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", "ls", str(p)],
+                                capture_output=True, check=False).returncode != 0]
+    if hidden:  # bwrap, run by that user, could not bind them for the fake REPL's interpreter
+        pytest.skip(f"uid 65534 cannot read the interpreter's installation: {', '.join(dict.fromkeys(hidden))}")
     base = Path(tempfile.mkdtemp(prefix="sandbox-test-cli-user-"))
     try:
         base.chmod(0o755)
