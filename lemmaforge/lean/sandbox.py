@@ -567,12 +567,15 @@ class Sandbox:
         """The protections (bwrap options of PROTECTIONS) this bwrap lacks."""
         return [flag for flag in PROTECTIONS if flag not in self.flags]
 
-    def wrap(self, argv: Sequence[str], *, cwd: Path | str, files: Mapping[str, int] | None = None,
-             args_fd: int | None = None, seccomp_fd: int | None = None,
+    def wrap(self, argv: Sequence[str], *, cwd: Path | str, writable: Path | str | None = None,
+             files: Mapping[str, int] | None = None, args_fd: int | None = None, seccomp_fd: int | None = None,
              host_dir: tuple[str, str] | None = None) -> list[str]:
         """bwrap's argv for `argv` run in `cwd`: `files` maps a path inside to the descriptor its
         content is read from; `args_fd` holds the environment options; `seccomp_fd` the filter;
-        `host_dir` (host path, path inside) a read-only directory of files where --ro-bind-data is missing."""
+        `host_dir` (host path, path inside) a read-only directory of files where --ro-bind-data is
+        missing. `writable`: a host directory bound writable at the same place (none of lemmaforge's
+        own callers asks for one: /tmp inside is the writable place); started without `prepare`,
+        the environment is Popen's `env=environment(writable)`."""
         has = self.flags
         args = [self.bwrap, "--unshare-all", "--unshare-net"]
         if "--unshare-user" in has:
@@ -603,6 +606,8 @@ class Sandbox:
             args += ["--ro-bind-data", str(fd), inside]
         if host_dir is not None:
             args += ["--ro-bind", host_dir[0], host_dir[1]]
+        if writable is not None:
+            args += ["--bind", str(writable), str(writable)]
         args += ["--chdir", str(cwd)]
         if args_fd is not None:
             args += ["--args", str(args_fd)]
@@ -613,10 +618,11 @@ class Sandbox:
         args += ["--remount-ro", "/dev", "--remount-ro", "/", "--", *argv]
         return args
 
-    def environment(self) -> dict[str, str]:
-        """The variables the sandboxed process gets: ENV_NAMES of the caller's, TMPDIR=/tmp."""
+    def environment(self, writable: Path | str | None = None) -> dict[str, str]:
+        """The variables the sandboxed process gets: ENV_NAMES of the caller's, TMPDIR=/tmp (or
+        the `writable` directory given to `wrap`)."""
         env = {k: v for k, v in self.environ.items() if k in ENV_NAMES}
-        env["TMPDIR"] = TMP
+        env["TMPDIR"] = str(writable) if writable is not None else TMP
         return env
 
     def prepare(self, argv: Sequence[str], *, cwd: Path | str, files: Mapping[str, bytes] | None = None,
