@@ -100,6 +100,10 @@ class VerifierConfig(BaseModel):
     sandbox: bool = True
     # Extra host paths visible read-only inside the sandbox (a toolchain outside ~/.elan, …).
     sandbox_paths: list[Path] = Field(default_factory=list)
+    # Inside the sandbox: the size of /tmp (a tmpfs, the one writable place) and the most tasks
+    # (processes and threads: Lean starts one thread per core) at once (docs/sandbox.md).
+    sandbox_tmp_mb: int = Field(default=512, ge=16)
+    sandbox_max_processes: int = Field(default=1024, ge=16)
 
 
 class AuditConfig(BaseModel):

@@ -48,6 +48,7 @@ class DoctorReport:
     lean_version: str | None = None  # what the verifier itself says (Kimina's Lean too)
     models: dict[str, str | None] = field(default_factory=dict)  # the model each role will use
     memory: dict[str, Any] = field(default_factory=dict)  # RAM against workers × per-worker memory
+    sandbox: dict[str, Any] | None = None  # the sandbox's effective settings (check_sandbox_settings)
 
     def add(self, *args: Any, **kwargs: Any) -> Finding:
         finding = Finding(*args, **kwargs)
@@ -61,6 +62,7 @@ class DoctorReport:
             "lean_version": self.lean_version,
             "models": self.models,
             "memory": self.memory,
+            "sandbox": self.sandbox,
             "findings": [f.to_json() for f in self.findings],
         }
 
@@ -161,10 +163,41 @@ def check_sandbox(report: DoctorReport, cfg: VerifierConfig) -> bool:
         return True
     if status.usable:
         report.add("sandbox", "ok", f"{found}: Lean runs with read-only files, no home, no network")
+        check_sandbox_settings(report, cfg, status.path or "bwrap")
         return True
     detail = found if status.path is None else f"{found} cannot create a sandbox here: {status.problem}"
     report.add("sandbox", "missing" if status.path is None else "error", detail, fix=INSTALL_HINT)
     return False
+
+
+def check_sandbox_settings(report: DoctorReport, cfg: VerifierConfig, bwrap: str) -> None:
+    """What the sandbox really gives Lean here, read from inside it (lean/sandbox.py
+    `effective_settings`): uid, capabilities, seccomp, the /tmp, process and memory limits, and
+    the protections this bwrap lacks. A weaker sandbox is reported, never assumed away."""
+    from lemmaforge.lean.sandbox import PROTECTIONS, Sandbox, effective_settings
+
+    sandbox = Sandbox(bwrap, (), tmp_mb=cfg.sandbox_tmp_mb, max_processes=cfg.sandbox_max_processes,
+                      memory_mb=cfg.memory_limit_mb)
+    settings = effective_settings(sandbox)
+    report.sandbox = settings
+    caps = ("dropped" if settings["capabilities_dropped"]
+            else f"NOT dropped (CapEff {settings['capabilities_inside']})")
+    memory = f"{settings['memory_mb']} MiB (RLIMIT_AS)" if settings["memory_mb"] else "unlimited"
+    detail = (f"uid {settings['uid_inside']} inside; capabilities {caps}; seccomp "
+              f"{'on' if settings['seccomp'] else 'OFF'}; /tmp: {settings['tmp_limit']}; processes: "
+              f"{settings['process_limit']}; memory: {memory}")
+    weak = [f"{flag} ({PROTECTIONS[flag]})" for flag in settings["missing"]]
+    if not settings["seccomp"]:
+        weak.append(f"seccomp: {settings['seccomp_detail']}")
+    if not settings["capabilities_dropped"]:
+        weak.append("capabilities")
+    if settings["process_limit"].startswith("none"):
+        weak.append("no process limit")
+    if weak:
+        report.add("sandbox settings", "info", f"{detail}; weaker here: {'; '.join(weak)}",
+                   fix="bubblewrap 0.8 or newer has every protection; see docs/sandbox.md")
+    else:
+        report.add("sandbox settings", "ok", detail + "; this bwrap has every protection lemmaforge uses")
 
 
 def check_kimina(report: DoctorReport, cfg: VerifierConfig) -> bool:

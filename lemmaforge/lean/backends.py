@@ -33,37 +33,44 @@ def make_verifier(cfg: VerifierConfig) -> GatedVerifier:
 
 def _statement_checker(cfg: VerifierConfig) -> StatementChecker:
     """SafeVerify for the Lean-side statement check; only where Lean is local."""
-    from lemmaforge.lean.safeverify import SafeVerifyChecker
-
     if cfg.backend == "kimina":
         raise VerifierError("verifier.safe_verify needs Lean on this machine: use the repl or lake backend")
     assert cfg.safe_verify is not None
     if cfg.project is None:
         raise VerifierError("verifier.safe_verify needs verifier.project (the Lean project SafeVerify runs in)")
-    sandbox = None
-    if cfg.sandbox:  # SafeVerify compiles the candidate, which runs its code: sandboxed like the backends
-        from lemmaforge.lean.install import find_lake
-        from lemmaforge.lean.sandbox import make_sandbox
-
-        paths = [Path(cfg.project).expanduser().resolve(), Path(cfg.safe_verify).expanduser().resolve().parent,
-                 *cfg.sandbox_paths]
-        sandbox = make_sandbox(paths, lake=find_lake(cfg.lake_path) or cfg.lake_path)
-    return SafeVerifyChecker(cfg.safe_verify, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
-                             workers=cfg.workers, sandbox=sandbox)
+    return _safe_verify(cfg, Path(cfg.safe_verify), Path(cfg.project))
 
 
 def _default_statement_checker(cfg: VerifierConfig) -> StatementChecker | None:
     """Without `verifier.safe_verify`: SafeVerify where `lemmaforge setup --safeverify` built it for
     the project (REPL, lake), else a stand-in that reports it is not installed. Kimina: none (no
     local Lean; its probe runs inside the checked file)."""
-    from lemmaforge.lean.safeverify import SafeVerifyChecker, SafeVerifyMissing, default_location
+    from lemmaforge.lean.safeverify import SafeVerifyMissing, default_location
 
     if cfg.backend == "kimina" or cfg.project is None:
         return None
     exe = default_location(cfg.project)
     if not exe.is_file():
         return SafeVerifyMissing(exe)
-    return SafeVerifyChecker(exe, cfg.project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0), workers=cfg.workers)
+    return _safe_verify(cfg, exe, Path(cfg.project))
+
+
+def _safe_verify(cfg: VerifierConfig, exe: Path, project: Path) -> StatementChecker:
+    """SafeVerify at `exe`, run in `project`: compiling the candidate runs its code, so with
+    `[verifier] sandbox` on (the default) every step runs in the backends' sandbox, with the memory
+    limit, whichever way SafeVerify was found."""
+    from lemmaforge.lean.safeverify import SafeVerifyChecker
+
+    sandbox = None
+    if cfg.sandbox:
+        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.sandbox import make_sandbox
+
+        paths = [project.expanduser().resolve(), exe.expanduser().resolve().parent, *cfg.sandbox_paths]
+        sandbox = make_sandbox(paths, lake=find_lake(cfg.lake_path) or cfg.lake_path, tmp_mb=cfg.sandbox_tmp_mb,
+                               max_processes=cfg.sandbox_max_processes, memory_mb=cfg.memory_limit_mb)
+    return SafeVerifyChecker(exe, project, lake=cfg.lake_path, timeout=max(cfg.timeout, 300.0),
+                             workers=cfg.workers, sandbox=sandbox, memory_limit_mb=cfg.memory_limit_mb)
 
 
 def _make_backend(cfg: VerifierConfig) -> Verifier:

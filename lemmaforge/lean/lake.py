@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import resource
-import shutil
 import signal
 import tempfile
 import time
@@ -30,7 +29,14 @@ from typing import Any
 from lemmaforge import sending
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.install import find_lake
-from lemmaforge.lean.sandbox import Sandbox, make_sandbox
+from lemmaforge.lean.sandbox import (
+    DATA_DIR,
+    DEFAULT_MAX_PROCESSES,
+    DEFAULT_TMP_MB,
+    Launch,
+    Sandbox,
+    make_sandbox,
+)
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -44,6 +50,7 @@ LAKEFILES = ("lakefile.lean", "lakefile.toml")
 # `lean --json` severities are MessageSeverity's constructor names; the REPL (and Severity) say "info".
 SEVERITIES = {"information": "info", "info": "info", "warning": "warning", "error": "error", "trace": "trace"}
 PING_TIMEOUT_S = 60.0
+SANDBOX_CHECK_FILE = f"{DATA_DIR}/Check.lean"  # where the checked file is, inside the sandbox
 STDERR_TAIL_CHARS = 500
 
 
@@ -63,13 +70,17 @@ class LakeVerifier:
         memory_limit_mb: int | None = None,
         sandbox: bool = False,
         sandbox_paths: Sequence[Path] = (),
+        sandbox_tmp_mb: int = DEFAULT_TMP_MB,
+        sandbox_max_processes: int = DEFAULT_MAX_PROCESSES,
     ) -> None:
         self.project = _lake_project(project)
         self.lake = _find_lake(lake_path)
-        # Lean under bwrap (lean/sandbox.py): the project and toolchain read-only, one writable
-        # temporary directory per run, no network. Raises SandboxUnavailable when it cannot run.
+        # Lean under bwrap (lean/sandbox.py): the project and toolchain read-only, the checked file
+        # passed in from memory, a size-limited /tmp of its own, no network, no capability. Raises
+        # SandboxUnavailable when it cannot run.
         self.sandbox: Sandbox | None = (
-            make_sandbox([self.project, *sandbox_paths], lake=self.lake) if sandbox else None
+            make_sandbox([self.project, *sandbox_paths], lake=self.lake, tmp_mb=sandbox_tmp_mb,
+                         max_processes=sandbox_max_processes, memory_mb=memory_limit_mb) if sandbox else None
         )
         self.timeout = timeout
         self.memory_limit_mb = memory_limit_mb
@@ -86,6 +97,8 @@ class LakeVerifier:
             memory_limit_mb=cfg.memory_limit_mb,
             sandbox=cfg.sandbox,
             sandbox_paths=cfg.sandbox_paths,
+            sandbox_tmp_mb=cfg.sandbox_tmp_mb,
+            sandbox_max_processes=cfg.sandbox_max_processes,
         )
 
     # --- Verifier protocol -----------------------------------------------------------------
@@ -95,6 +108,8 @@ class LakeVerifier:
         sending.queued()
         async with self._slots:
             sending.sent()  # past the worker slot: Lean runs it now (a run's budget charges it here)
+            if self.sandbox is not None:  # the file is copied in from memory: no host directory
+                return await self._run_lean(Path(SANDBOX_CHECK_FILE), limit, files={SANDBOX_CHECK_FILE: code})
             with tempfile.TemporaryDirectory(prefix="lemmaforge-lake-") as tmp:
                 # Outside the project: `lake env` puts the project's build on LEAN_PATH, so imports
                 # resolve from anywhere, and the user's source tree stays untouched.
@@ -131,9 +146,9 @@ class LakeVerifier:
 
     # --- one run ------------------------------------------------------------------------------
 
-    async def _run_lean(self, path: Path, limit: float) -> CheckResult:
+    async def _run_lean(self, path: Path, limit: float, files: dict[str, str] | None = None) -> CheckResult:
         started = time.monotonic()
-        process = await self._spawn([self.lake, "env", "lean", "--json", str(path)], writable=path.parent)
+        process = await self._spawn([self.lake, "env", "lean", "--json", str(path)], files=files)
         self._running.add(process)
         try:
             out, err = await asyncio.wait_for(process.communicate(), limit)
@@ -152,34 +167,31 @@ class LakeVerifier:
             self._running.discard(process)
         return self._result(out, err, process.returncode, time.monotonic() - started)
 
-    async def _spawn(self, argv: list[str], writable: Path | None = None) -> asyncio.subprocess.Process:
-        """Start `argv` in the project; sandboxed, `writable` (else a fresh directory, removed when
-        the process is reaped) is the only place it may write."""
-        env: dict[str, str] | None = None
-        private: Path | None = None
-        if self.sandbox is not None:
-            if writable is None:
-                private = writable = Path(self.sandbox.private_dir("lemmaforge-lake-"))
-            env = self.sandbox.environment(writable)
-            argv = self.sandbox.wrap(argv, cwd=self.project, writable=writable)
+    async def _spawn(self, argv: list[str], files: dict[str, str] | None = None) -> asyncio.subprocess.Process:
+        """Start `argv` in the project; sandboxed, with `files` (path inside → text) visible
+        read-only, and the sandbox's launch cleaned up once the process is reaped."""
+        launch: Launch | None = None
         try:
-            process = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=self.project,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                # Own process group: a timeout kills lake *and* the lean it started.
-                start_new_session=True,
-                preexec_fn=_memory_limiter(self.memory_limit_mb),
-            )
+            if self.sandbox is not None:
+                launch = self.sandbox.prepare(
+                    argv, cwd=self.project, files={k: v.encode("utf-8") for k, v in (files or {}).items()})
+                process = await launch.start(
+                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            else:
+                process = await asyncio.create_subprocess_exec(
+                    *argv,
+                    cwd=self.project,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    # Own process group: a timeout kills lake *and* the lean it started.
+                    start_new_session=True,
+                    preexec_fn=_memory_limiter(self.memory_limit_mb),
+                )
         except OSError as exc:
-            if private is not None:
-                shutil.rmtree(private, ignore_errors=True)
             raise VerifierMisconfigured(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
-        if private is not None:
-            _remove_when_done(process, private)
+        if launch is not None:
+            _finish_when_done(process, launch)
         return process
 
     def _result(self, out: bytes, err: bytes, returncode: int | None, elapsed: float) -> CheckResult:
@@ -277,13 +289,19 @@ def _memory_limiter(limit_mb: int | None) -> Callable[[], None] | None:
 # --- processes ------------------------------------------------------------------------------------
 
 
-def _remove_when_done(process: asyncio.subprocess.Process, folder: Path) -> None:
-    async def remove() -> None:
+def _finish_when_done(process: asyncio.subprocess.Process, launch: Launch) -> None:
+    async def finish() -> None:
         with contextlib.suppress(Exception):
             await process.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+        try:  # its cgroup may take a moment to let go of the exited tasks: not on the loop's thread
+            await asyncio.to_thread(launch.finished)
+        except RuntimeError:  # the loop's executor is shut down: right here, then
+            launch.finished()
+        except asyncio.CancelledError:
+            launch.finished()
+            raise
 
-    task = asyncio.get_running_loop().create_task(remove())
+    task = asyncio.get_running_loop().create_task(finish())
     _cleanups.add(task)  # a task nothing references may be collected before it runs
     task.add_done_callback(_cleanups.discard)
 

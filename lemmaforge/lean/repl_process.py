@@ -23,10 +23,9 @@ from typing import Any
 from lean_interact import LeanREPLConfig, LocalProject, TempRequireProject
 from lean_interact.project import BaseProject
 from lean_interact.server import LeanServer
-from lean_interact.utils import _limit_memory
 
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean.sandbox import Sandbox, make_sandbox
+from lemmaforge.lean.sandbox import Launch, Sandbox, make_sandbox
 from lemmaforge.lean.verifier import CheckStatus, VerifierError, VerifierMisconfigured
 
 log = logging.getLogger("lemmaforge.lean.repl")  # the pool's logger: its messages are the pool's
@@ -176,36 +175,34 @@ class SandboxedLeanServer(LeanServer):
     """lean-interact's LeanServer with its process started under `sandbox` (lean/sandbox.py).
 
     `LeanServer.start` builds the command (`lake env <repl>/.lake/build/bin/repl`, cwd = the
-    project or the REPL checkout) inside one Popen call: this is that call with bwrap in front, the
-    environment rebuilt by the sandbox and a private writable temporary directory. Everything else
-    (the protocol, RLIMIT_AS between fork and exec, the process-tree kill) is lean-interact's."""
+    project or the REPL checkout) inside one Popen call: this is that call with bwrap in front,
+    started through the sandbox's `Launch` (the environment by name, RLIMIT_AS and the process
+    limit between fork and exec, a start from the long-lived thread so that `--die-with-parent`
+    ties the process to lemmaforge, not to the pool thread). Its writable /tmp is a tmpfs inside
+    the sandbox: nothing of it is on the host. Everything else (the protocol, the process-tree
+    kill) is lean-interact's."""
 
     def __init__(self, config: LeanREPLConfig, sandbox: Sandbox) -> None:
         self.sandbox = sandbox
-        self.private_dir: str | None = None
+        self.launch: Launch | None = None
         super().__init__(config)  # calls start()
 
     def start(self) -> None:
-        self._remove_private_dir()
-        self.private_dir = self.sandbox.private_dir("lemmaforge-repl-")
+        self._finish_launch()
         argv = [
             str(self.config.lake_path),
             "env",
             os.path.join(self.config._cache_repl_dir, ".lake", "build", "bin", "repl"),
         ]
-        limit = self.config.memory_hard_limit_mb
-        self._proc = subprocess.Popen(
-            self.sandbox.wrap(argv, cwd=self.config.working_dir, writable=self.private_dir),
-            cwd=self.config.working_dir,
-            env=self.sandbox.environment(self.private_dir),
+        limit = self.config.memory_hard_limit_mb if platform.system() == "Linux" else None
+        self.launch = self.sandbox.prepare(argv, cwd=self.config.working_dir, memory_mb=limit)
+        self._proc = self.launch.popen(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             encoding="utf-8",
             text=True,
             bufsize=1,
-            start_new_session=True,
-            preexec_fn=None if platform.system() != "Linux" else lambda: _limit_memory(limit),
         )
         if not self.is_alive():
             stdout, stderr = self.get_stdout_stderr()
@@ -215,12 +212,12 @@ class SandboxedLeanServer(LeanServer):
         try:
             super().kill()
         finally:
-            self._remove_private_dir()
+            self._finish_launch()
 
-    def _remove_private_dir(self) -> None:
-        if self.private_dir is not None:
-            shutil.rmtree(self.private_dir, ignore_errors=True)
-            self.private_dir = None
+    def _finish_launch(self) -> None:
+        if self.launch is not None:
+            self.launch.finished()
+            self.launch = None
 
 
 def find_lake(lake_path: str) -> str:
@@ -272,7 +269,8 @@ def repl_config_for(cfg: VerifierConfig) -> LeanREPLConfig:
     / the project is missing."""
     lake = find_lake(cfg.lake_path)
     if cfg.sandbox:
-        make_sandbox((), lake=lake)  # no bwrap: say so before lean-interact prepares anything
+        make_sandbox((), lake=lake, tmp_mb=cfg.sandbox_tmp_mb, max_processes=cfg.sandbox_max_processes,
+                     memory_mb=cfg.memory_limit_mb)  # no bwrap: say so before lean-interact prepares anything
     try:
         project: BaseProject
         if cfg.project is not None:
@@ -306,7 +304,8 @@ def repl_sandbox(cfg: VerifierConfig, repl_config: LeanREPLConfig) -> Sandbox:
         paths.append(Path(repl_dir))
     if cfg.project is not None:
         paths.append(Path(cfg.project).expanduser().resolve())
-    return make_sandbox(paths, lake=str(repl_config.lake_path))
+    return make_sandbox(paths, lake=str(repl_config.lake_path), tmp_mb=cfg.sandbox_tmp_mb,
+                        max_processes=cfg.sandbox_max_processes, memory_mb=cfg.memory_limit_mb)
 
 
 def describe_crash(exc: BaseException, memory_limit_mb: int | None) -> str:

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import re
+import resource
 import signal
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from lemmaforge import sending
-from lemmaforge.lean.sandbox import Sandbox
+from lemmaforge.lean.sandbox import DATA_DIR, TMP, Sandbox, read_memfd, seal_data
 from lemmaforge.lean.verifier import VerifierError
 
 SAFE_VERIFY_REPO = "https://github.com/GasStationManager/SafeVerify"
@@ -95,16 +97,25 @@ class StatementChecker(Protocol):
 
 class SafeVerifyChecker:
     """Runs SafeVerify in a Lean project (`lake env …`). One comparison at a time per process
-    slot; each compiles two files, so it is kept for the final audit, not the search's checks."""
+    slot; each compiles two files, so it is kept for the final audit, not the search's checks.
+
+    Sandboxed (`sandbox`, lean/sandbox.py: what the REPL and lake backends run under), each step is
+    a sandbox of its own: the original compiles, its `.olean` comes back on stdout (Lean writes it
+    in the sandbox's private /tmp) and is kept in a sealed memory file with its sha256; the
+    candidate compiles in another sandbox, whose only writable place is its own /tmp and where the
+    target is nowhere; the target's hash is checked again, then SafeVerify compares the two
+    `.olean`s, both copied in read-only. Unsandboxed (`--no-sandbox`), the steps share one host
+    folder and the hash check catches a candidate that rewrote the target."""
 
     name = "safe_verify"
 
     def __init__(self, executable: Path | str, project: Path | str, *, lake: str = "lake",
-                 timeout: float = 600.0, workers: int = 1, sandbox: Sandbox | None = None) -> None:
+                 timeout: float = 600.0, workers: int = 1, sandbox: Sandbox | None = None,
+                 memory_limit_mb: int | None = None) -> None:
         self.executable = Path(executable)
-        # Compiling the candidate runs its code: under the backends' sandbox (lean/sandbox.py), with
-        # the comparison's temporary folder the only writable place.
+        # Compiling the candidate runs its code: under the backends' sandbox (lean/sandbox.py)
         self.sandbox = sandbox
+        self.memory_limit_mb = memory_limit_mb  # RLIMIT_AS of every step (the sandbox's own when sandboxed)
         self.project = Path(project)
         self.lake = lake
         self.timeout = timeout
@@ -119,44 +130,111 @@ class SafeVerifyChecker:
                       timeout: float | None = None) -> StatementVerdict:
         limit = timeout or self.timeout
         async with self._slots:
-            with tempfile.TemporaryDirectory(prefix="lemmaforge-safeverify-") as tmp:
-                target, submission = Path(tmp) / "Target.lean", Path(tmp) / "Submission.lean"
-                target.write_text(original, encoding="utf-8")
-                submission.write_text(candidate, encoding="utf-8")
-                for src in (target, submission):
-                    code, out, err = await self._run([self.lake, "env", "lean", "-o", str(src.with_suffix(".olean")),
-                                                      str(src)], limit, writable=tmp)
-                    if code != 0:
-                        tail = (err.strip() or out.strip())[-_TAIL:]
-                        return StatementVerdict(None, f"compiling {src.name} for SafeVerify failed ({code}): {tail}")
-                code, out, err = await self._run(
-                    [self.lake, "env", str(self.executable), str(target.with_suffix(".olean")),
-                     str(submission.with_suffix(".olean"))],
-                    limit, writable=tmp,
-                )
-                return parse_safe_verify(code, out, err, allowed_axioms)
+            if self.sandbox is not None:
+                return await self._compare_sandboxed(original, candidate, allowed_axioms, limit)
+            return await self._compare_on_host(original, candidate, allowed_axioms, limit)
 
-    async def _run(self, argv: list[str], limit: float, *, writable: str) -> tuple[int | None, str, str]:
-        env = None
-        if self.sandbox is not None:
-            argv, env = self.sandbox.wrap(argv, cwd=self.project, writable=writable), self.sandbox.environment(writable)
+    async def _compare_sandboxed(self, original: str, candidate: str, allowed_axioms: set[str],
+                                 limit: float) -> StatementVerdict:
+        target, failed = await self._compile_sandboxed("Target", original, limit)
+        if target is None:
+            return failed
+        digest = hashlib.sha256(target).hexdigest()
+        sealed = seal_data(target)  # from here on nothing can change these bytes
         try:
-            process = await asyncio.create_subprocess_exec(
-                *argv, cwd=self.project, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True, env=env,
-            )
+            submission, failed = await self._compile_sandboxed("Submission", candidate, limit)
+            if submission is None:
+                return failed
+            if hashlib.sha256(read_memfd(sealed)).hexdigest() != digest:
+                return StatementVerdict(None, TARGET_CHANGED)
+            inside = f"{DATA_DIR}/Target.olean", f"{DATA_DIR}/Submission.olean"
+            code, out, err = await self._run([self.lake, "env", str(self.executable), *inside], limit,
+                                             files={inside[1]: submission}, sealed={inside[0]: sealed})
+        finally:
+            os.close(sealed)
+        return parse_safe_verify(code, out.decode(errors="replace"), err, allowed_axioms)
+
+    async def _compile_sandboxed(self, name: str, text: str, limit: float) -> tuple[bytes | None, StatementVerdict]:
+        """(the `.olean` of `text` compiled in a sandbox of its own, or None and why not)."""
+        source, olean = f"{DATA_DIR}/{name}.lean", f"{TMP}/{name}.olean"
+        code, out, err = await self._run(["/bin/sh", "-c", _COMPILE_AND_SEND, "sh", olean, self.lake, "env", "lean",
+                                          "-o", olean, source], limit, files={source: text.encode("utf-8")})
+        if code != 0:
+            return None, StatementVerdict(None, f"compiling {name}.lean for SafeVerify failed ({code}): "
+                                          f"{err.strip()[-_TAIL:]}")
+        return out, StatementVerdict(None, "")
+
+    async def _compare_on_host(self, original: str, candidate: str, allowed_axioms: set[str],
+                               limit: float) -> StatementVerdict:
+        with tempfile.TemporaryDirectory(prefix="lemmaforge-safeverify-") as tmp:
+            target, submission = Path(tmp) / "Target.lean", Path(tmp) / "Submission.lean"
+            target.write_text(original, encoding="utf-8")
+            submission.write_text(candidate, encoding="utf-8")
+            digest = ""
+            for src in (target, submission):
+                code, out, err = await self._run([self.lake, "env", "lean", "-o", str(src.with_suffix(".olean")),
+                                                  str(src)], limit)
+                if code != 0:
+                    tail = (err.strip() or out.decode(errors="replace").strip())[-_TAIL:]
+                    return StatementVerdict(None, f"compiling {src.name} for SafeVerify failed ({code}): {tail}")
+                if src is target:
+                    digest = _sha256(target.with_suffix(".olean"))
+            if _sha256(target.with_suffix(".olean")) != digest:
+                return StatementVerdict(None, TARGET_CHANGED)
+            code, out, err = await self._run(
+                [self.lake, "env", str(self.executable), str(target.with_suffix(".olean")),
+                 str(submission.with_suffix(".olean"))], limit)
+            return parse_safe_verify(code, out.decode(errors="replace"), err, allowed_axioms)
+
+    async def _run(self, argv: list[str], limit: float, *, files: Mapping[str, bytes] | None = None,
+                   sealed: Mapping[str, int] | None = None) -> tuple[int | None, bytes, str]:
+        launch = None
+        try:
+            if self.sandbox is not None:
+                launch = self.sandbox.prepare(argv, cwd=self.project, files=files, sealed=sealed)
+                process = await launch.start(stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                             stderr=asyncio.subprocess.PIPE)
+            else:
+                process = await asyncio.create_subprocess_exec(
+                    *argv, cwd=self.project, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE, start_new_session=True, preexec_fn=self._limit_memory,
+                )
         except OSError as exc:
             raise VerifierError(f"cannot run '{argv[0]}' in {self.project}: {exc.strerror or exc}") from None
         try:
-            out, err = await asyncio.wait_for(process.communicate(), limit)
-        except TimeoutError:
-            # the whole group (start_new_session): lake, the lean it started, and inside the sandbox
-            # everything in bwrap's pid namespace; killing bwrap alone leaves those running
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            await process.wait()
-            return None, "", f"timed out after {limit:g}s"
-        return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+            try:
+                out, err = await asyncio.wait_for(process.communicate(), limit)
+            except (TimeoutError, asyncio.CancelledError) as exc:
+                # the whole group (start_new_session): lake, the lean it started, and bwrap, whose
+                # pid namespace dies with it (--die-with-parent); killing one process leaves the rest
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                await process.wait()
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                return None, b"", f"timed out after {limit:g}s"
+        finally:
+            if launch is not None:
+                launch.finished()
+        return process.returncode, out, err.decode(errors="replace")
+
+    def _limit_memory(self) -> None:  # between fork and exec
+        if self.memory_limit_mb:
+            limit = self.memory_limit_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+# In a compile's sandbox: Lean writes the .olean in the sandbox's /tmp, its messages go to stderr,
+# and the .olean comes out on stdout (nothing of the sandbox is on the host to read it from).
+_COMPILE_AND_SEND = 'out="$1"; shift; "$@" >&2 || exit; exec cat "$out"'
+TARGET_CHANGED = "SafeVerify's target .olean changed after it was compiled (its sha256 differs): not compared"
+
+
+def _sha256(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 class SafeVerifyMissing:

@@ -127,8 +127,10 @@ _READ = re.compile(r'#eval\s+IO\.FS\.readFile\s+"([^"]*)"')
 _CURL = re.compile(r'#eval\s+IO\.Process\.output\s*\{\s*cmd\s*:=\s*"curl"\s*,\s*args\s*:=\s*#\["http://([^:/"]+):(\d+)')
 
 
-def host_effects(cmd: str) -> list[dict[str, Any]]:
-    """Do what `#eval` of a file read or a curl would do on this host; one message each."""
+def host_effects(cmd: str, source: str | None = None) -> list[dict[str, Any]]:
+    """Do what `#eval` of a file read or a curl would do on this host; one message each. A
+    `-- lemmaforge-hostile {plan}` line runs tests/fakes/hostile.py's attacks (`source`: the file
+    being elaborated, where there is one)."""
     found: list[tuple[int, str, str]] = []
     for m in _READ.finditer(cmd):
         try:
@@ -146,6 +148,10 @@ def host_effects(cmd: str) -> list[dict[str, Any]]:
     for start, severity, data in sorted(found):
         pos = {"line": cmd.count("\n", 0, start) + 1, "column": start - (cmd.rfind("\n", 0, start) + 1)}
         messages.append({"severity": severity, "pos": pos, "endPos": pos, "data": data})
+    if "-- lemmaforge-hostile " in cmd:  # the hostile payload (tests/fakes/hostile.py), run as Lean would
+        import hostile
+
+        messages.extend(hostile.messages(cmd, source))
     return messages
 
 

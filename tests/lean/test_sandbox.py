@@ -11,8 +11,10 @@ sandbox (no user namespaces).
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +24,14 @@ import pytest
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.lake import LakeVerifier
 from lemmaforge.lean.repl import ReplVerifier
-from lemmaforge.lean.sandbox import Sandbox, SandboxUnavailable, bwrap_works, find_bwrap, make_sandbox
+from lemmaforge.lean.sandbox import (
+    Sandbox,
+    SandboxUnavailable,
+    bwrap_works,
+    find_bwrap,
+    make_sandbox,
+    read_memfd,
+)
 from lemmaforge.lean.verifier import CheckStatus
 from tests.fakes.fake_repl import make_fake_repl_config
 
@@ -31,6 +40,14 @@ HEADER = "import Mathlib\n\n"
 PROOF = "theorem t : (1 : ℕ) + 1 = 2 := by\n  norm_num\n"
 SECRET = "s3cret-token-in-the-home"
 GREETING = "hello-from-the-host"
+
+
+def interpreter_paths() -> list[Path]:
+    """Where the fakes' Python lives, to bind read-only: the running interpreter's prefix (a
+    virtualenv's too: the fake REPL execs `sys.executable`, the venv's own `bin/python3`) and the
+    installation it comes from."""
+    return [Path(sys.prefix), Path(sys.executable).parent, Path(sys.base_prefix),
+            Path(os.path.realpath(sys.executable)).parents[1]]
 
 
 def _bwrap_problem() -> str | None:
@@ -95,10 +112,9 @@ def repl_config(tmp_path: Path, *, sandbox: bool) -> VerifierConfig:
     project.mkdir()
     (project / "lean-toolchain").write_text("leanprover/lean4:v4.19.0\n", encoding="utf-8")
     # The fake's own interpreter and scripts stand where a real install has its toolchain.
-    python = Path(sys.executable).resolve().parents[1]
     return VerifierConfig(
         project=project, repl_path=fake.root / "repl", lake_path=str(fake.lake_path), workers=1, timeout=30,
-        header_timeout=30, sandbox=sandbox, sandbox_paths=[fake.root, FAKES, python, Path(sys.base_prefix)],
+        header_timeout=30, sandbox=sandbox, sandbox_paths=[fake.root, FAKES, *interpreter_paths()],
     )
 
 
@@ -155,28 +171,55 @@ async def test_the_same_candidate_unsandboxed_reads_the_file_and_the_socket(
 
 
 @needs_bwrap
-async def test_sandboxed_repl_cannot_write_outside_its_temporary_directory(tmp_path: Path, home: Path) -> None:
-    """The writable place is the process's own TMPDIR, and it is gone after the process."""
+async def test_sandboxed_repl_writes_only_its_own_tmpfs_and_leaves_nothing_on_the_host(
+    tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one writable place is /tmp inside, a size-limited tmpfs of the sandbox's own: no host
+    directory is bound writable, none is created for the process, none is left after it."""
+    host_tmp = tmp_path / "host-tmp"
+    host_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(host_tmp))
     cfg = repl_config(tmp_path, sandbox=True)
-    verifier = ReplVerifier.from_config(cfg)
+    verifier = ReplVerifier.from_config(cfg.model_copy(update={"sandbox_tmp_mb": 32}))
     try:
         assert (await verifier.check(HEADER + PROOF)).status is CheckStatus.VALID
-        server = verifier._workers[0].server
-        private = Path(server.private_dir)  # type: ignore[union-attr]
-        assert private.is_dir()
-        wrapped = verifier.sandbox.wrap(["x"], cwd="/", writable=private)  # type: ignore[union-attr]
-        assert wrapped.count("--bind") == 1 and wrapped[wrapped.index("--bind") + 1] == str(private)
-        assert "--unshare-net" in wrapped and "--remount-ro" in wrapped
+        assert list(host_tmp.iterdir()) == []
+        launch = verifier._workers[0].server.launch  # type: ignore[union-attr]
+        argv = launch.argv
+        assert "--bind" not in argv and "--dev-bind" not in argv  # nothing writable from the host
+        assert argv[argv.index("--tmpfs") - 2:argv.index("--tmpfs") + 2] == ["--size", str(32 * 1024 * 1024),
+                                                                            "--tmpfs", "/tmp"]
+        assert "--unshare-net" in argv
+        assert argv[argv.index("--remount-ro") + 1] == "/dev"
     finally:
         await verifier.close()
-    assert not private.exists()
+    assert list(host_tmp.iterdir()) == []
 
 
-def test_environment_keeps_no_secret_variables() -> None:
+def test_environment_is_a_named_list() -> None:
+    """By name, not prefix: the toolchain's variables pass, a LEAN_/LAKE_-prefixed secret does not."""
     sandbox = Sandbox("bwrap", (), environ={"PATH": "/usr/bin", "HOME": "/h", "OPENAI_API_KEY": "sk-x",
-                                            "ELAN_HOME": "/e", "LC_ALL": "C.UTF-8", "AWS_SECRET": "y"})
-    assert sandbox.environment("/tmp/w") == {"PATH": "/usr/bin", "HOME": "/h", "ELAN_HOME": "/e",
-                                             "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp/w"}
+                                            "ELAN_HOME": "/e", "LC_ALL": "C.UTF-8", "AWS_SECRET": "y",
+                                            "LEAN_PATH": "/p", "LAKE_HOME": "/l", "LEAN_API_TOKEN": "t",
+                                            "LAKE_PASSWORD": "pw", "ELANX": "z"})
+    assert sandbox.environment() == {"PATH": "/usr/bin", "HOME": "/h", "ELAN_HOME": "/e", "LC_ALL": "C.UTF-8",
+                                     "LEAN_PATH": "/p", "LAKE_HOME": "/l", "TMPDIR": "/tmp"}
+
+
+@needs_bwrap
+def test_environment_values_stay_off_bwraps_command_line() -> None:
+    """The values go to bwrap in a memory file (`--args FD`: --clearenv, --setenv …), not on its
+    argv, which any local user reads in /proc/PID/cmdline."""
+    sandbox = Sandbox(find_bwrap() or "bwrap", (), environ={"LEAN_PATH": "/value/only/in/the/fd", "PATH": "/usr/bin"})
+    launch = sandbox.prepare(["true"], cwd="/")
+    try:
+        assert not any("/value/only/in/the/fd" in a for a in launch.argv)
+        fd = int(launch.argv[launch.argv.index("--args") + 1])
+        options = read_memfd(fd).split(b"\0")
+        assert options[0] == b"--clearenv"
+        assert b"/value/only/in/the/fd" in options and b"LEAN_PATH" in options
+    finally:
+        launch.finished()
 
 
 def test_missing_bwrap_is_one_line_naming_both_fixes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -203,9 +246,8 @@ def lake_verifier(tmp_path: Path, *, sandbox: bool) -> LakeVerifier:
     project = tmp_path / "project"
     project.mkdir()
     (project / "lakefile.toml").write_text('name = "P"\n', encoding="utf-8")
-    python = Path(sys.executable).resolve().parents[1]  # the fake lake's interpreter
     return LakeVerifier(project, lake_path=str(FAKES / "lake"), timeout=30, sandbox=sandbox,
-                        sandbox_paths=[python, Path(sys.base_prefix)])
+                        sandbox_paths=interpreter_paths())  # the fake lake's interpreter
 
 
 @needs_bwrap
@@ -232,8 +274,7 @@ async def test_unsandboxed_lake_reads_the_file_and_the_socket(tmp_path: Path, ho
 @pytest.mark.slow
 @needs_bwrap
 async def test_a_sandboxed_repl_that_hangs_is_killed_whole(tmp_path: Path, home: Path) -> None:
-    """The timeout kill reaches through bwrap's pid namespace: no process of the fake is left, and
-    its private directory is gone."""
+    """The timeout kill reaches through bwrap's pid namespace: no process of the fake is left."""
     import psutil
 
     cfg = repl_config(tmp_path, sandbox=True)
@@ -244,12 +285,10 @@ async def test_a_sandboxed_repl_that_hangs_is_killed_whole(tmp_path: Path, home:
     verifier = ReplVerifier.from_config(cfg.model_copy(update={"timeout": 2.0}))
     try:
         assert (await verifier.check(HEADER + PROOF)).status is CheckStatus.VALID
-        private = Path(verifier._workers[0].server.private_dir)  # type: ignore[union-attr]
         result = await verifier.check(HEADER + "-- HANG_HERE\n" + PROOF)
         assert result.status is CheckStatus.TIMEOUT
     finally:
         await verifier.close()
-    assert not private.exists()
     left = [p for p in psutil.process_iter(["cmdline"]) if config_path in " ".join(p.info["cmdline"] or [])]
     assert left == []
 
@@ -263,9 +302,8 @@ async def test_safe_verify_compiles_the_candidate_inside_the_sandbox(tmp_path: P
     project = tmp_path / "project"
     project.mkdir()
     (project / "lakefile.toml").write_text('name = "P"\n', encoding="utf-8")
-    python = Path(sys.executable).resolve().parents[1]
     cfg = VerifierConfig(backend="lake", project=project, lake_path=str(FAKES / "lake"),
-                         safe_verify=FAKES / "fake_safe_verify.py", sandbox_paths=[python, Path(sys.base_prefix)])
+                         safe_verify=FAKES / "fake_safe_verify.py", sandbox_paths=interpreter_paths())
     verifier = make_verifier(cfg)
     try:
         checker = verifier.statement_checker
