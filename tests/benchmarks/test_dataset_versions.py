@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
-import os
 import re
 import threading
 from collections.abc import Iterator
