@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from .errors import store_errors
 from .models import VerifiedClaimRow
@@ -65,4 +65,4 @@ def record_verdict(store: Any, claim: VerifiedClaim) -> None:
             store._begin(write=True) as conn:
         exists = conn.execute(select(VerifiedClaimRow.claim_key).where(VerifiedClaimRow.claim_key == claim.claim_key))
         if exists.first() is None:
-            conn.execute(VerifiedClaimRow.__table__.insert().values(**values))
+            conn.execute(insert(VerifiedClaimRow).values(**values))
