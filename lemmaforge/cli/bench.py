@@ -133,22 +133,6 @@ def bench_command(
 
     if executor not in ("local", "ray"):
         common.fail(f"unknown executor '{executor}' (choose local or ray)")
-    check_preset_name(prover_preset)
-    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
-        common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
-    if resume is not None and run_id is not None:
-        common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
-    if protocol is not None and protocol not in sp.PROTOCOLS:
-        common.fail(f"unknown protocol '{protocol}' (choose {' or '.join(sp.PROTOCOLS)})")
-    if resume is None and dataset is None:
-        common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
-    if executor == "ray":
-        from lemmaforge.benchmarks.ray_executor import require_ray
-
-        try:
-            require_ray()
-        except sp.BenchError as exc:
-            common.fail(str(exc))
     chosen = None
     if recipe is not None:  # the recipe's setup, where no flag says otherwise (benchmarks/recipes.py)
         from lemmaforge.benchmarks.recipes import get_recipe
@@ -167,6 +151,22 @@ def bench_command(
         prover_preset = prover_preset or chosen.preset
         prover_model = prover_model or chosen.model
         cot = cot if cot is not None else chosen.cot
+    check_preset_name(prover_preset)
+    if verifier is not None and verifier not in ("repl", "kimina", "lake"):
+        common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
+    if resume is not None and run_id is not None:
+        common.fail("give --run-id (a new bench) or --resume (an existing one), not both")
+    if protocol is not None and protocol not in sp.PROTOCOLS:
+        common.fail(f"unknown protocol '{protocol}' (choose {' or '.join(sp.PROTOCOLS)})")
+    if resume is None and dataset is None:
+        common.fail("give a DATASET (minif2f, proverbench, putnambench, a .jsonl file…) or --resume RUN_ID")
+    if executor == "ray":
+        from lemmaforge.benchmarks.ray_executor import require_ray
+
+        try:
+            require_ray()
+        except sp.BenchError as exc:
+            common.fail(str(exc))
     try:
         budget_overrides = common.parse_budget(budget)
     except common.BadInput as exc:
