@@ -11,6 +11,7 @@ margin, all far below the minutes a trickling server used to cost."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -90,3 +91,41 @@ def test_prove_s_preflight_is_bounded_too(tmp_path):
         assert kimina.url in line and "wall time budget (3 s)" in line, line
         assert elapsed < 3 + CLOSE_GRACE_SECONDS + MARGIN_S, elapsed
         assert llm.count("chat") == 0
+
+
+# --- the bound itself (lemmaforge.waits.within_wall), without servers -----------------------------
+
+
+async def test_within_wall_raises_the_stall_naming_the_backend(monkeypatch):
+    from lemmaforge import waits
+
+    monkeypatch.setattr(waits, "BODY_STALL_S", 0.0)
+    cancelled = []
+
+    async def trickled() -> None:
+        with waits.waiting("Kimina server at http://127.0.0.1:9") as wait:
+            wait.headers()  # the headers came; the body never completes
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.append(True)
+                raise
+
+    with pytest.raises(waits.StalledBackend, match=r"Kimina server at http://127.0.0.1:9.*wall time budget \(0.05 s\)"):
+        await waits.within_wall(trickled(), 0.05)
+    assert cancelled == [True]  # the stalled request was cancelled, not left running
+
+
+async def test_within_wall_waits_for_a_request_that_has_not_stalled():
+    """No headers yet: the server may be working; only the request's own deadline can tell."""
+    from lemmaforge import waits
+
+    answered = asyncio.Event()
+
+    async def slow() -> int:
+        with waits.waiting("Kimina server at http://127.0.0.1:9"):
+            await answered.wait()
+        return 7
+
+    asyncio.get_running_loop().call_later(0.3, answered.set)  # answers after the 0.05 s budget
+    assert await waits.within_wall(slow(), 0.05) == 7
