@@ -299,7 +299,9 @@ def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, An
 
     cfg = settings.verifier
     key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
-    learnt = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
+    # within the start-up's bound too (issue 47): never longer than an attempt's wall budget
+    learnt = server_lean_version(cfg.kimina_url, api_key=key,
+                                 timeout=min(cfg.timeout, 60.0, settings.budget.wall_seconds))
     return {**versions, "lean": learnt} if learnt else versions
 
 

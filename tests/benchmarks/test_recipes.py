@@ -94,6 +94,9 @@ def test_differences_name_every_change_and_none_for_the_recipe_itself():
     same = {"dataset": canonical_dataset(r.dataset), "split": r.split, "attempts": r.attempts, "protocol": r.protocol,
             "answers": r.answers, "preset": r.preset, "model": r.model, "cot": r.cot, **r.sampling()}
     assert differences(r, same) == []
+    assert differences(r, {**same, "dataset": canonical_dataset("minif2f-goedel")}) == []  # an alias is the same
+    assert differences(r, {**same, "dataset": canonical_dataset("minif2f")}) == [
+        "dataset minif2f-deepseek-v1.5 (recipe: minif2f-goedel-v2)"]
     changed = differences(r, {**same, "attempts": 4, "limit": 2, "temperature": 0.7, "model": "local/goedel"})
     assert "attempts 4 (recipe: 32)" in changed and "limit 2 (recipe: every problem)" in changed
     assert "temperature 0.7 (recipe: 1.0)" in changed and "prover model local/goedel (recipe: Goedel-LM/Goedel-Prover-V2-8B)" in changed
