@@ -300,13 +300,15 @@ async def verify_claims(
         else:
             todo.append(i)
     gate = asyncio.Semaphore(max(1, concurrency))
+    writing = asyncio.Lock()  # one write at a time: SQLite has one writer, and nothing waits on its lock
 
     async def one(i: int) -> None:
         async with gate:
             outcome = await audit_claim(claims[i], verifier, settings)
         if store is not None and outcome.final:
-            await asyncio.to_thread(record_verdict, store, VerifiedClaim(
-                keys[i], outcome.problem, claims[i].dataset, outcome.verdict, outcome.reason, outcome.report))
+            async with writing:
+                await asyncio.to_thread(record_verdict, store, VerifiedClaim(
+                    keys[i], outcome.problem, claims[i].dataset, outcome.verdict, outcome.reason, outcome.report))
         results[i] = outcome
         if on_outcome is not None:
             on_outcome(outcome)
