@@ -1,7 +1,8 @@
 """The `lemmaforge` command line: the typer app, its global options, and its command groups.
 
 One module per command group registers nothing itself; this package wires them:
-`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `runs` (runs, show),
+`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `claims` (bundle,
+verify), `recipes` (recipes), `runs` (runs, show),
 `data` (gen-data), `train` (the `train` sub-app). What they share is in `cli.common`.
 
 Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a
