@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from lemmaforge import waits
 from lemmaforge.agent.llm import LLM, LLMMisconfiguredError, make_llm
 from lemmaforge.agent.planner import Planner
 from lemmaforge.agent.presets import (
@@ -355,7 +356,9 @@ async def preflight(
     uses and the Lean requests it sent (1), which the run's budget is charged with."""
     _admit(services.verifier, problem)  # pure text: refuse a bad file before probing anything
     settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=say)
-    await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout, admitted=True)
+    # bounded like the search's requests (waits.within_wall): a stalled server stops it, named
+    await waits.within_wall(check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout,
+                                            admitted=True), settings.budget.wall_seconds)
     return settings, 1
 
 

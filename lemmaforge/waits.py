@@ -19,14 +19,18 @@ import asyncio
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from lemmaforge.errors import BackendUnavailable
 
 BODY_STALL_S = 1.0
 STREAM_STALL_S = 30.0
+STALL_POLL_S = 0.25  # how often a wall-bounded wait looks for a stall once its budget has run out
+
+T = TypeVar("T")
 
 
 class StalledBackend(BackendUnavailable):
@@ -108,3 +112,29 @@ def stalled_at(since: float) -> Stall | None:
             if gap is not None:
                 found.append(Stall(wait.backend, gap, now))
     return max(found, key=lambda s: s.seconds, default=None)
+
+
+async def within_wall(aw: Awaitable[T], wall_seconds: float) -> T:
+    """`aw`'s result, bounded like the search's requests: once `wall_seconds` have passed, a
+    request in flight that has stalled (`stalled_at`: a server that sent its headers and trickles
+    its body) ends the wait: `aw` is cancelled and the stall's `StalledBackend` raised, naming the
+    endpoint. A request that has not stalled is waited for (its own deadline bounds it), as the
+    search's budget does not blame a server for being slow to answer.
+
+    For the work before any search: a bench's statement checks, `prove`'s preflight."""
+    task = asyncio.ensure_future(aw)
+    started = time.monotonic()
+    try:
+        done, _ = await asyncio.wait({task}, timeout=wall_seconds)
+        while not done:
+            stall = stalled_at(started)
+            if stall is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                raise stall.error(wall_seconds)
+            done, _ = await asyncio.wait({task}, timeout=STALL_POLL_S)
+    except asyncio.CancelledError:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        raise
+    return task.result()

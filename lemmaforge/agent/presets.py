@@ -33,6 +33,8 @@ DSP_V2 = "deepseek-ai/DeepSeek-Prover-V2@e598a57ea3284997d4a2a168a069fdd5064afbc
 DSP_V15 = "deepseek-ai/DeepSeek-Prover-V1.5@2c4ba9119eef74d0d611f494261b2c5bae98c69a"
 GOEDEL_V2 = "Goedel-LM/Goedel-Prover-V2@2e9036e118464aa96a8bebaf9f5b9d091aa3585c"
 KIMINA = "MoonshotAI/Kimina-Prover-Preview@7abd61a5d9861bf5c15b195c216c1bb233ac32e4"
+# The Preview's Distill models' card (Hugging Face; a card has no commit of its own here)
+KIMINA_PREVIEW_CARD = "huggingface.co/AI-MO/Kimina-Prover-Preview-Distill-7B model card"
 
 # (header, statement cut after its `:= by`, informal statement or None) -> the user prompt / raw prompt
 PromptBuilder = Callable[[str, str, "str | None"], str]
@@ -142,18 +144,18 @@ PRESETS: dict[str, ProverPreset] = {
         ),
         ProverPreset(
             name="kimina-prover-preview", family="Kimina-Prover Preview (72B, Distill-7B/1.5B)", endpoint="chat",
-            system=prompts.KIMINA_PREVIEW_SYSTEM, build=prompts.kimina_preview_prompt, temperature=1.0, top_p=0.95,
+            system=prompts.KIMINA_PREVIEW_SYSTEM, build=prompts.kimina_preview_prompt, temperature=0.6, top_p=0.95,
             max_tokens=8096, correction=None, reader="kimina",
-            sources=(f"{GOEDEL_V2}:src/utils.py (KiminaCoTHandler: system message and template, as in the "
-                     "Distill models' card)", f"{GOEDEL_V2}:src/inference.py + scripts/pipeline.sh (temperature "
-                     "1.0, top_p 0.95)", f"{KIMINA}:kimina_prover_demo/utils.py (extract_proof_from_text)",
-                     f"{KIMINA}:kimina_prover_demo/lemma_use.py (max_tokens 8096)"),
+            sources=(f"{KIMINA_PREVIEW_CARD} (the whole preset: system message, prompt template, temperature 0.6, "
+                     "top_p 0.95, max_tokens 8096), as Goedel-Prover-V2's KiminaCoTHandler cites it "
+                     f"({GOEDEL_V2}:src/utils.py)",
+                     f"{KIMINA}:kimina_prover_demo/utils.py (extract_proof_from_text: the reader)"),
             notes=(
-                "`# Problem:` carries the informal statement as in the model card; Goedel-Prover-V2's handler "
-                "puts the cleaned code there instead, which is used only when the problem has no informal "
-                "statement. No inference code of Kimina's own is published for the Preview: sampling follows "
-                "the published code that ran it (Goedel-Prover-V2's pipeline), max_tokens the Kimina team's own "
-                "demo. Trained without prover feedback: no correction."
+                "One source for the whole preset: the Distill models' model card (its quick start), the only "
+                "inference setup the Kimina team published for the Preview. `# Problem:` carries the informal "
+                "statement as in the card (the cleaned code when the problem has none, as Goedel-Prover-V2's "
+                "handler does). Goedel-Prover-V2's pipeline ran the model at temperature 1.0: that is Goedel's "
+                "choice, not the card's, and is not used. Trained without prover feedback: no correction."
             ),
             patterns=("kimina-prover-preview",),
         ),

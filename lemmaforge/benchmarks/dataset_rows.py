@@ -239,7 +239,21 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[str, Any]]:
 
 
 def registered_path(info: DatasetInfo) -> Path:
-    """The local file of a registered dataset: packaged, or downloaded (and checked) on first use."""
+    """The local file of a registered dataset: packaged, or downloaded (and checked) on first use.
+    A packaged copy of a published file (`DatasetInfo.packaged`) is checked against the pinned
+    sha256 each time it is read; where it is missing, the published file is downloaded instead."""
+    if info.remote is not None and info.packaged:
+        from lemmaforge.benchmarks.download import ensure, sha256_of
+
+        packaged = data_dir() / info.filename
+        if not packaged.is_file():
+            return ensure(info)
+        if info.remote.sha256 is not None and sha256_of(packaged) != info.remote.sha256:
+            raise DatasetError(
+                f"{info.name}: the packaged {packaged} does not have the published file's sha256 {info.remote.sha256} "
+                f"({info.remote.url}); reinstall lemmaforge"
+            )
+        return packaged
     if info.remote is not None:
         from lemmaforge.benchmarks.download import ensure
 

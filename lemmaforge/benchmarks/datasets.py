@@ -7,8 +7,10 @@
   230 of 325; Lean v4.9.0), `putnambench` (Lean v4.27.0) resolve to the JSONL copies shipped in the
   package (`lemmaforge/benchmarks/data/`, with `SOURCES.md`: origin, commit, licence and changes of
   each file), or to `$LEMMAFORGE_DATA` (the folder holding the JSONL files, or its parent `data/`
-  folder) when that is set. `minif2f-goedel-v2`, `minif2f-kimina` and `proverbench-full` are
-  downloaded on first use and checked against their pinned digest (`download`). A registered name wins over a file of
+  folder) when that is set. `minif2f-goedel-v2` is packaged too, and its copy is checked against the
+  published file's pinned sha256 whenever it is read (downloaded only where the copy is missing);
+  `minif2f-kimina` and `proverbench-full` are downloaded on first use and checked against their
+  pinned digest (`download`). A registered name wins over a file of
   the same name in the working directory: write `./minif2f` for the file;
 * a path to a JSONL file, one problem per line: `header` + `formal_statement`, optional `name`,
   `split` (default `test`), `informal_statement`, `category` / `tags` / `area`, `lean_version`;

@@ -51,6 +51,9 @@ class DatasetInfo:
     papers: str = ""  # which published results were measured on this version
     known_issues: tuple[KnownIssue, ...] = ()  # listed, never edited (provenance.py)
     remote: RemoteFile | None = None  # None: packaged in lemmaforge/benchmarks/data
+    # True: packaged too, although `remote` names the published file: the packaged copy is read
+    # (offline) and must have `remote.sha256`; the download is the fallback where it is missing
+    packaged: bool = False
     expected: tuple[tuple[str, int], ...] = ()  # (split, count) of the published file
     total: int | None = None  # problems of the full benchmark, where this copy is partial
     informal_in_header: bool = False  # ProverBench: the header's comment already states it
@@ -81,7 +84,8 @@ DATASETS: dict[str, DatasetInfo] = {
             "minif2f-goedel-v2",
             "minif2f_goedel_v2.jsonl",
             "v4.9.0",
-            "miniF2F test, Goedel-Prover-V2's revised version (15 of 244 statements fixed; Lean v4.9.0); downloaded on first use",
+            "miniF2F test, Goedel-Prover-V2's revised version (15 of 244 statements fixed; Lean v4.9.0); packaged, "
+            "checked against the published file's sha256",
             "minif2f",
             category_from_name=True,
             source="Goedel-LM/Goedel-Prover-V2@2e9036e118464aa96a8bebaf9f5b9d091aa3585c:dataset/minif2f.jsonl",
@@ -93,6 +97,7 @@ DATASETS: dict[str, DatasetInfo] = {
                 sha256="47ca505cd60a503a77165e84bbf34c662f9a8c650d09fc33fb4c000179eee8f3",
                 commit="2e9036e118464aa96a8bebaf9f5b9d091aa3585c",
             ),
+            packaged=True,
             expected=(("test", 244),),
         ),
         DatasetInfo(
@@ -221,7 +226,8 @@ def data_dir() -> Path:
             raise DatasetError(
                 f"LEMMAFORGE_DATA={env} is not a directory; point it at the folder holding the benchmark JSONL files"
             )
-        has_files = any((path / info.filename).is_file() for info in DATASETS.values() if info.remote is None)
+        has_files = any((path / info.filename).is_file() for info in DATASETS.values()
+                        if info.remote is None or info.packaged)
         if not has_files and (path / "benchmarks").is_dir():
             return path / "benchmarks"
         return path

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.benchmarks.passk import mean_pass_at_k, solved_by_group
+from lemmaforge.benchmarks.recipe_report import recipe_section
 from lemmaforge.benchmarks.report_answers import answer_task_section
 from lemmaforge.benchmarks.spec import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
 
@@ -376,6 +377,7 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
                                                    "answers", "tactic", "shared_cache", "protocol")}
         out["protocol"] = protocol_section(store, data, total)
         out["answer_task"] = answer_task_section(store, data)  # PutnamBench answer slots (report_answers)
+        out["recipe"] = recipe_section(data.config, out)  # beside the recipe's reported number (recipe_report)
     if with_strategies:
         in_proofs: Counter[str] = Counter()
         everywhere: Counter[str] = Counter()

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lemmaforge.benchmarks.recipe_report import recipe_lines
 from lemmaforge.benchmarks.report_answers import answer_lines
 from lemmaforge.benchmarks.report_text import fmt_pct, fmt_value, headline_ks, one_line, protocol_lines
 from lemmaforge.viewer.counts import bench_cost_words
@@ -183,6 +184,8 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
         f'<p id="headline">{esc(one_line(rep))}</p>',
         # how the numbers were made (protocol, models, samples and tokens, budget, dataset, Lean)
         '<ul id="protocol">' + "".join(f"<li>{esc(line)}</li>" for line in protocol_lines(rep)) + "</ul>",
+        ('<ul id="recipe">' + "".join(f"<li>{esc(line)}</li>" for line in recipe_lines(rep)) + "</ul>")
+        if recipe_lines(rep) else "",
         ('<ul id="answer-task">' + "".join(f"<li>{esc(line)}</li>" for line in answer_lines(rep)) + "</ul>")
         if answer_lines(rep) else "",
         "<h2>pass@k</h2>",

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
+from lemmaforge.benchmarks.recipe_report import recipe_lines
 from lemmaforge.benchmarks.report_answers import answer_lines
 from lemmaforge.viewer.counts import bench_cost_words
 from lemmaforge.viewer.inert import inert, markup
@@ -101,6 +102,8 @@ def protocol_lines(rep: dict[str, Any]) -> list[str]:
 def render(rep: dict[str, Any], console: Any) -> None:
     _say(console, one_line(rep))
     for line in protocol_lines(rep):
+        _say(console, line)
+    for line in recipe_lines(rep):  # beside the recipe's reported number, "modified: …"
         _say(console, line)
     for line in answer_lines(rep):  # PutnamBench's answer mode, and the answer task's matches
         _say(console, line)

@@ -79,9 +79,11 @@ def new_bench(
     run_id: str | None = None,
     versions: dict[str, Any] | None = None,
     problems: Sequence[BenchmarkProblem] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> BenchPlan:
     """Select the problems (unless `problems`: the spec's, already selected), record the bench run
-    and its problems (flushed), plan every job."""
+    and its problems (flushed), plan every job. `extra`: more keys for the bench's config (the
+    recipe it follows, `benchmarks.recipes`)."""
     if run_id is not None:
         if not run_id.strip() or len(run_id) > 128:
             raise BenchError("--run-id must be 1 to 128 characters")
@@ -90,7 +92,7 @@ def new_bench(
     records = [p.to_record() for p in (problems if problems is not None else select_problems(spec))]
     _gate_rows(records, trust=settings.verifier.trust_dataset)
     run_id = run_id or new_id()
-    config = bench_config(spec, settings, records, cot=cot)
+    config = {**bench_config(spec, settings, records, cot=cot), **(extra or {})}
     versions = versions or {}
     for p in records:
         recorder.emit(p)

@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from lemmaforge import sending
+from lemmaforge import sending, waits
 from lemmaforge.benchmarks.answer_task import is_answer_problem, prove_with_answers
 from lemmaforge.benchmarks.resume import BenchPlan
 from lemmaforge.benchmarks.spec import CHILD_KIND, STATUS_DONE, FatalBenchError
@@ -235,7 +235,10 @@ async def run_jobs(
         flag = sending.Sent()
         try:
             with sending.reporting(flag.hear):
-                await check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout)
+                # bounded like the search's requests: a stalled server stops the bench, named
+                await waits.within_wall(
+                    check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout),
+                    settings.budget.wall_seconds)
         except StatementInvalid as exc:
             record_invalid(services.recorder, problem, exc, bench_run_id=bench_run_id, versions=versions,
                            run_config=run_config, checks=int(flag.settle(cancelled=False)))

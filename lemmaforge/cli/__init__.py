@@ -1,7 +1,8 @@
 """The `lemmaforge` command line: the typer app, its global options, and its command groups.
 
 One module per command group registers nothing itself; this package wires them:
-`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `runs` (runs, show),
+`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `claims` (bundle,
+verify), `recipes` (recipes), `runs` (runs, show),
 `data` (gen-data), `train` (the `train` sub-app). What they share is in `cli.common`.
 
 Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a
@@ -26,7 +27,7 @@ import typer.rich_utils
 
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
-from lemmaforge.cli import bench, data, presets, prove, runs, system, train
+from lemmaforge.cli import bench, claims, data, presets, prove, recipes, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
 from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
@@ -77,6 +78,9 @@ app.command("runs")(runs.runs_command)
 app.command("show")(runs.show_command)
 app.add_typer(datasets_cli.app, name="datasets")
 app.command("presets")(presets.presets_command)
+app.command("recipes")(recipes.recipes_command)
+app.command("bundle")(claims.bundle_command)
+app.command("verify")(claims.verify_command)
 app.add_typer(train.app, name="train", help="Train provers: SFT, GRPO, ES, expert iteration (needs the train extra).")
 
 def main() -> None:

@@ -113,6 +113,12 @@ def bench_command(
         typer.Option("--budget", help="Per problem attempt, KEY=VALUE, repeatable: llm_calls, max_depth, wall_seconds, …"),
     ] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr (TTY only).")] = True,
+    recipe: Annotated[
+        str | None,
+        typer.Option("--recipe", help="Run a published setup (`lemmaforge recipes`): model, preset, dataset, split, "
+                                      "protocol, attempts and sampling from the recipe, endpoints from flags or "
+                                      "config; a flag that changes any of it labels the run \"modified: …\"."),
+    ] = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -127,6 +133,24 @@ def bench_command(
 
     if executor not in ("local", "ray"):
         common.fail(f"unknown executor '{executor}' (choose local or ray)")
+    chosen = None
+    if recipe is not None:  # the recipe's setup, where no flag says otherwise (benchmarks/recipes.py)
+        from lemmaforge.benchmarks.recipes import get_recipe
+
+        if resume is not None:
+            common.fail("--recipe starts a new bench; a resumed bench keeps the recipe it was started with")
+        try:
+            chosen = get_recipe(recipe)
+        except sp.BenchError as exc:
+            common.fail(str(exc))
+        dataset = dataset or chosen.dataset
+        split = split if split is not None else chosen.split
+        attempts = attempts if attempts is not None else chosen.attempts
+        protocol = protocol or chosen.protocol
+        answers = answers or chosen.answers
+        prover_preset = prover_preset or chosen.preset
+        prover_model = prover_model or chosen.model
+        cot = cot if cot is not None else chosen.cot
     check_preset_name(prover_preset)
     if verifier is not None and verifier not in ("repl", "kimina", "lake"):
         common.fail(f"unknown verifier '{verifier}' (choose repl, kimina or lake)")
@@ -155,8 +179,11 @@ def bench_command(
         "budget": budget_overrides,
         "db_url": db,
     }
+    if chosen is not None:
+        overrides["prover"].update(chosen.sampling())
     base = common.settings_or_fail(config, overrides)
     spec = selected = None
+    recipe_config: dict[str, Any] | None = None
     if resume is None:  # validate the input before anything is written
         try:
             spec = sp.make_spec(
@@ -169,6 +196,8 @@ def bench_command(
                 raise sp.BenchError("--answers fill needs a prover (it writes the answers): set --prover-url")
             base = apply_protocol(spec.protocol, base, budget_flags=budget_overrides, planner_flag=bool(planner_url))
             selected = sp.select_problems(spec)
+            if chosen is not None:
+                recipe_config = _recipe_config(chosen, spec, base, bool(cot))
         except sp.BenchError as exc:
             common.fail(str(exc))
     else:
@@ -188,7 +217,7 @@ def bench_command(
                 settings = base
                 vers = _with_verifier_lean(settings, run_versions(settings))
                 plan = rs.new_bench(store, recorder, settings, spec, cot=bool(cot), run_id=run_id, versions=vers,
-                                    problems=selected)
+                                    problems=selected, extra={"recipe": recipe_config} if recipe_config else None)
                 lease = BenchLease.acquire(store, plan.run_id)  # a `--resume` of it meanwhile is refused
             else:
                 assert resume is not None  # no spec is made only with --resume (above)
@@ -240,6 +269,23 @@ def bench_command(
     raise typer.Exit(exit_code)
 
 
+def _recipe_config(recipe: Any, spec: Any, settings: Any, cot: bool) -> dict[str, Any]:
+    """The recipe a bench follows, as its config records it: the name and the run's differences
+    from it (`recipes.differences`), said on stderr now and in every report."""
+    from lemmaforge.benchmarks.recipes import differences
+
+    prover = settings.prover
+    run = {"dataset": spec.dataset, "split": spec.split, "limit": spec.limit, "names": spec.names,
+           "shard": spec.shard, "attempts": spec.attempts, "protocol": spec.protocol, "answers": spec.answers,
+           "preset": prover.preset, "model": prover.model, "cot": cot, "temperature": prover.temperature,
+           "top_p": prover.top_p, "max_tokens": prover.max_tokens}
+    modified = differences(recipe, run)
+    said = ("modified: " + "; ".join(modified)) if modified else "as published"
+    common.err.print(f"recipe {recipe.name}: {said}; reported {recipe.reported.words()} ({recipe.reported.source})",
+                     highlight=False, markup=False, soft_wrap=True)
+    return {"name": recipe.name, "modified": modified, "reported": recipe.reported.to_json()}
+
+
 def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, Any]:
     """The run's versions with the Lean version a Kimina server runs (asked once, as the REPL path
     knows its own): the dataset's pin is checked against it and the report states it. The server's
@@ -253,7 +299,9 @@ def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, An
 
     cfg = settings.verifier
     key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
-    learnt = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
+    # within the start-up's bound too (issue 47): never longer than an attempt's wall budget
+    learnt = server_lean_version(cfg.kimina_url, api_key=key,
+                                 timeout=min(cfg.timeout, 60.0, settings.budget.wall_seconds))
     return {**versions, "lean": learnt} if learnt else versions
 
 

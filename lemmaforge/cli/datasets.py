@@ -31,12 +31,12 @@ def _counts(info: Any) -> tuple[dict[str, int], str]:
     from lemmaforge.benchmarks import download
     from lemmaforge.benchmarks.dataset_rows import read_problems
 
-    if info.remote is not None and not download.is_cached(info):
+    if info.remote is not None and not info.packaged and not download.is_cached(info):
         return dict(info.expected), "published (not downloaded yet)"
     counts: dict[str, int] = {}
     for p in read_problems(info.name):
         counts[p.split] = counts.get(p.split, 0) + 1
-    return counts, "downloaded" if info.remote is not None else "packaged"
+    return counts, "downloaded" if info.remote is not None and not info.packaged else "packaged"
 
 
 def describe(info: Any) -> dict[str, Any]:
@@ -67,6 +67,12 @@ def describe(info: Any) -> dict[str, Any]:
 def _local(info: Any) -> str | None:
     from lemmaforge.benchmarks import download
 
+    if info.packaged:
+        from lemmaforge.benchmarks.registry import data_dir
+
+        path = data_dir() / info.filename
+        if path.is_file():
+            return str(path)
     return str(download.cached_path(info)) if download.is_cached(info) else None
 
 

@@ -59,7 +59,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from .safe_text import SafeJSON, SafeText
 
 #: the Alembic revision these models describe (the newest in `lemmaforge/db/migrations/versions`)
-SCHEMA_VERSION = "0003"
+SCHEMA_VERSION = "0004"
 
 JSONType = SafeJSON
 Text = SafeText
@@ -234,3 +234,20 @@ class BenchLeaseRow(Base):
     acquired_at: Mapped[float] = mapped_column(Float)
     heartbeat_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class VerifiedClaimRow(Base):
+    """One claim `lemmaforge verify` decided (`lemmaforge.db.claims`): a proof of a problem, checked
+    by the whole audit under one policy. `claim_key` is the sha256 of what decides the verdict (the
+    proof's text, the problem's text, the audit policy), so a verify that stopped is resumed by
+    skipping what is here, and nothing else is ever taken from it."""
+
+    __tablename__ = "verified_claims"
+
+    claim_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    problem: Mapped[str] = mapped_column(Text)
+    dataset: Mapped[str | None] = mapped_column(Text)
+    verdict: Mapped[str] = mapped_column(Text)  # confirmed | refuted | statement_mismatch
+    reason: Mapped[str | None] = mapped_column(Text)
+    report: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    verified_at: Mapped[float] = mapped_column(Float)

@@ -26,10 +26,12 @@ connection pool, and never aborts a request already sent (Kimina would destroy t
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import os
 import re
+import time
 import uuid
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -104,6 +106,7 @@ KIMINA_CLIENT_KEY_ENV = "LEAN_SERVER_API_KEY"
 SERVER_MAX_WAIT_S = 60.0
 HTTP_SLACK_S = 30.0
 PING_DEADLINE_S = 15.0  # GET /health, from sending it to its last byte
+VERSION_SLACK_S = 5.0  # the Lean version query: its time limit plus this, from sending it to its last byte
 # What Lean the server runs: the REPL answers with an info message `"4.9.0"` (Lean's `Repr` of a String).
 LEAN_VERSION_COMMAND = "#eval Lean.versionString"
 _VERSION_RE = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?")
@@ -505,10 +508,21 @@ def server_lean_version(url: str, *, api_key: str | None = None, timeout: float 
     server that is down is reported by the checks that need it, not here."""
     payload = {"snippets": [{"id": "lf-lean-version", "code": LEAN_VERSION_COMMAND}],
                "timeout": max(1, math.ceil(timeout)), "debug": False, "reuse": True}
+    # in all, not per read: a server that sends its headers and trickles its body would keep a
+    # per-read timeout waiting for hours (the bench's start-up, issue 47)
+    deadline = time.monotonic() + timeout + VERSION_SLACK_S
     try:
-        with httpx.Client(base_url=url.rstrip("/"), headers=_auth_headers(api_key)) as client:
-            response = client.post(CHECK_PATH, json=payload, timeout=httpx.Timeout(timeout + HTTP_SLACK_S, connect=10.0))
-        body = response.json() if response.status_code == 200 else None
+        with httpx.Client(base_url=url.rstrip("/"), headers=_auth_headers(api_key)) as client, \
+                client.stream("POST", CHECK_PATH, json=payload,
+                              timeout=httpx.Timeout(timeout + VERSION_SLACK_S, connect=10.0)) as response:
+            chunks = []
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    log.info("kimina at %s: no complete answer to the Lean version query within %.0f s", url,
+                             timeout + VERSION_SLACK_S)
+                    return None
+            body = json.loads(b"".join(chunks)) if response.status_code == 200 else None
     except (httpx.HTTPError, ValueError):
         return None
     results = body.get("results") if isinstance(body, dict) else None

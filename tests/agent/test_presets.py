@@ -220,3 +220,13 @@ def test_goedel_feedback_marks_each_errors_start_and_end():
     assert "    <error>bad_one\n    bad_two</error>\n" in text
     feedback = prompts.prover_correction_feedback(text, 0)
     assert feedback == GOEDEL_FEEDBACK.format(n=0, errors=text)
+
+
+def test_kimina_preview_preset_takes_one_source_the_model_card() -> None:
+    """Issue 47: the prompt was the card's and temperature 1.0 Goedel-Prover-V2's pipeline's; now the
+    whole preset follows the card (as Goedel's KiminaCoTHandler cites it) and says so."""
+    p = get_preset("kimina-prover-preview")
+    assert p.sampling() == {"temperature": 0.6, "top_p": 0.95, "max_tokens": 8096}
+    assert "Kimina-Prover-Preview-Distill-7B model card" in p.sources[0] and "the whole preset" in p.sources[0]
+    assert not any("pipeline.sh" in s or "inference.py" in s for s in p.sources)  # Goedel's sampling is not used
+    assert "One source for the whole preset" in p.notes

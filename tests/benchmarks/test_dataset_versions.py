@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
-import os
 import re
 import threading
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from lemmaforge.benchmarks import download, registry
 from lemmaforge.benchmarks.dataset_rows import read_problems
 from lemmaforge.benchmarks.registry import DATASETS, RemoteFile
 from lemmaforge.cli import app
-from tests.conftest import closed_port
+from tests.conftest import DATA, closed_port
 
 runner = CliRunner()
 PACKAGED = Path(registry.__file__).resolve().parent / "data"
@@ -65,7 +64,11 @@ def test_datasets_lists_versions_with_provenance() -> None:
         e = entries[name]
         assert paper in e["papers"] and e["download"]["url"].startswith("https://")
         assert e["source"]["commit"] in e["download"]["url"]
-        assert e["splits"] == {"test": 244} and e["counts_from"].startswith("published")
+        assert e["splits"] == {"test": 244}
+    # Goedel-V2's version is packaged (offline); Kimina's is published only (downloaded on first use)
+    assert entries["minif2f-kimina"]["counts_from"].startswith("published")
+    assert entries["minif2f-goedel-v2"]["counts_from"] == "packaged"
+    assert entries["minif2f-goedel-v2"]["download"]["local_file"] == str(PACKAGED / "minif2f_goedel_v2.jsonl")
     assert entries["minif2f-goedel-v2"]["download"]["sha256"] == (
         "47ca505cd60a503a77165e84bbf34c662f9a8c650d09fc33fb4c000179eee8f3")
     pb = entries["proverbench"]
@@ -199,7 +202,7 @@ def _register(monkeypatch: pytest.MonkeyPatch, url: str, sha256: str | None) -> 
     base = DATASETS["minif2f-goedel-v2"]
     remote = RemoteFile(url=url, sha256=sha256, commit="0" * 40)
     monkeypatch.setitem(DATASETS, "test-remote", replace(base, name="test-remote", filename="test_remote.jsonl",
-                                                         remote=remote))
+                                                         remote=remote, packaged=False))
 
 
 def test_download_on_first_use_checked_and_cached(server, monkeypatch, tmp_path) -> None:
@@ -225,7 +228,7 @@ def test_download_on_first_use_checked_and_cached(server, monkeypatch, tmp_path)
     listing = {e["name"]: e for e in json.loads(runner.invoke(app, ["datasets", "--json"]).stdout)["datasets"]}
     assert listing["test-remote"]["counts_from"] == "downloaded"
     assert listing["test-remote"]["download"]["local_file"] == str(cached)
-    assert listing["minif2f-goedel-v2"]["download"]["local_file"] is None  # not downloaded here
+    assert listing["minif2f-kimina"]["download"]["local_file"] is None  # not downloaded here
 
 
 def test_download_with_the_wrong_digest_is_refused_and_not_cached(server, monkeypatch, tmp_path) -> None:
@@ -261,26 +264,68 @@ def test_unpinned_download_says_so(server, monkeypatch) -> None:
 # ---------------------------------------------------------------- Goedel-V2, statement for statement
 
 
-def _goedel_file() -> Path | None:
-    env = os.environ.get("LEMMAFORGE_GOEDEL_V2_MINIF2F")
-    if env and Path(env).is_file():
-        return Path(env)
-    home = Path(os.environ.get("LEMMAFORGE_HOME", Path.home() / ".lemmaforge")) / "datasets" / "minif2f_goedel_v2.jsonl"
-    return home if home.is_file() else None
+UPSTREAM_GOEDEL = DATA / "upstream" / "goedel_prover_v2" / "minif2f.jsonl"
+
+
+def test_goedel_v2_is_packaged_byte_for_byte_with_the_pinned_sha256() -> None:
+    """The packaged copy is the published file (the registry's pin), and the shared copy of the
+    upstream file is the same bytes."""
+    packaged = PACKAGED / "minif2f_goedel_v2.jsonl"
+    pin = DATASETS["minif2f-goedel-v2"].remote.sha256
+    assert download.sha256_of(packaged) == pin
+    if UPSTREAM_GOEDEL.is_file():
+        assert UPSTREAM_GOEDEL.read_bytes() == packaged.read_bytes()
+
+
+def test_goedel_v2_works_offline_and_never_downloads(monkeypatch, tmp_path) -> None:
+    """No network, an empty download cache: the registered name reads the packaged copy."""
+    def no_network(info):  # pragma: no cover - called only on a regression
+        raise AssertionError(f"{info.name} was downloaded")
+
+    monkeypatch.setattr(download, "_fetch", no_network)
+    r = runner.invoke(app, ["datasets", "show", "minif2f-goedel-v2", "--names", "mathd_numbertheory_618", "--json"])
+    assert r.exit_code == 0, r.output
+    [row] = json.loads(r.stdout)["rows"]
+    assert row["name"] == "mathd_numbertheory_618" and row["formal_statement"].endswith("  sorry")
+    assert not (tmp_path / "cache" / "minif2f_goedel_v2.jsonl").exists()
+
+
+def test_a_packaged_copy_with_another_digest_is_refused(monkeypatch, tmp_path) -> None:
+    """The pin is checked each time the packaged copy is read: an edited copy is one line, exit 2."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for f in PACKAGED.glob("*.jsonl"):
+        (folder / f.name).write_bytes(f.read_bytes())
+    edited = folder / "minif2f_goedel_v2.jsonl"
+    edited.write_bytes(edited.read_bytes().replace(b"mathd_algebra_478", b"mathd_algebra_479", 1))
+    monkeypatch.setenv("LEMMAFORGE_DATA", str(folder))
+    one_line_error(runner.invoke(app, ["datasets", "show", "minif2f-goedel-v2"]), "does not have the published",
+                   DATASETS["minif2f-goedel-v2"].remote.sha256)
+
+
+def test_a_missing_packaged_copy_falls_back_to_the_pinned_download(server, monkeypatch, tmp_path) -> None:
+    """The download path stays: where the packaged copy is missing, the published file is fetched
+    and checked against the same pin."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for f in PACKAGED.glob("*.jsonl"):
+        if f.name != "minif2f_goedel_v2.jsonl":
+            (folder / f.name).write_bytes(f.read_bytes())
+    monkeypatch.setenv("LEMMAFORGE_DATA", str(folder))
+    base, handler = server
+    handler.files["/minif2f.jsonl"] = (PACKAGED / "minif2f_goedel_v2.jsonl").read_bytes()
+    info = DATASETS["minif2f-goedel-v2"]
+    monkeypatch.setitem(DATASETS, "minif2f-goedel-v2", replace(info, remote=replace(info.remote, url=f"{base}/minif2f.jsonl")))
+    r = runner.invoke(app, ["datasets", "show", "minif2f-goedel-v2", "--limit", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "cache" / "minif2f_goedel_v2.jsonl").is_file()
 
 
 def test_goedel_v2_test_split_equals_the_published_file(monkeypatch, tmp_path) -> None:
     """Goedel-LM/Goedel-Prover-V2 @ 2e9036e1 dataset/minif2f.jsonl (blob 415d1fa0): each problem's
     header + informal docstring + statement (before the appended `sorry`) is the file's
     `formal_statement`, byte for byte, in file order; 15 of them differ from the V1.5 version."""
-    source = _goedel_file()
-    if source is None:
-        pytest.skip("Goedel-V2's minif2f.jsonl is not here: set LEMMAFORGE_GOEDEL_V2_MINIF2F to it, or run "
-                    "`lemmaforge datasets show minif2f-goedel-v2` once online")
-    assert download.sha256_of(source) == DATASETS["minif2f-goedel-v2"].remote.sha256
-    cache = tmp_path / "cache"
-    cache.mkdir(exist_ok=True)
-    (cache / "minif2f_goedel_v2.jsonl").write_bytes(source.read_bytes())
+    source = PACKAGED / "minif2f_goedel_v2.jsonl"
     rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     problems = read_problems("minif2f-goedel-v2")
     assert [p.name for p in problems] == [r["name"] for r in rows]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lemmaforge.benchmarks import registry
+from lemmaforge.benchmarks import download, registry
 from lemmaforge.benchmarks.dataset_rows import read_problems
 from lemmaforge.benchmarks.datasets import (
     lean_version_mismatch,
@@ -465,6 +465,9 @@ def test_default_data_dir_is_the_packaged_copy(monkeypatch: pytest.MonkeyPatch) 
     assert registry.data_dir() == packaged
     assert (packaged / "SOURCES.md").is_file()
     for info in registry.DATASETS.values():
+        if info.remote is not None and info.packaged:  # a published file packaged as it is: its pin
+            assert download.sha256_of(packaged / info.filename) == info.remote.sha256
+            continue
         if info.remote is not None:  # downloaded on first use, never packaged
             assert not (packaged / info.filename).exists()
             continue

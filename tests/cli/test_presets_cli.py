@@ -92,7 +92,7 @@ PUBLISHED_SAMPLING = {  # (temperature, top_p, max_tokens); None: not sent
     "deepseek-prover-v2": (1.0, 0.95, 8192),
     "deepseek-prover-v2-cot": (1.0, 0.95, 28672),
     "goedel-prover-v2": (1.0, 0.95, 32768),
-    "kimina-prover-preview": (1.0, 0.95, 8096),
+    "kimina-prover-preview": (0.6, 0.95, 8096),
     "kimina-prover": (0.8, None, 16000),
     "deepseek-prover-v1.5": (1.0, 0.95, 2048),
     "deepseek-prover-v1.5-cot": (1.0, 0.95, 2048),
