@@ -16,6 +16,11 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+if __package__:
+    from . import fake_opens
+else:  # imported by path (tests/fakes on sys.path): its sibling too
+    import fake_opens
+
 # --------------------------------------------------------------------------------------------------
 # Lean text
 # --------------------------------------------------------------------------------------------------
@@ -253,10 +258,14 @@ def type_message(name: str, signature: str, context: str = "", body: str = "") -
     (binders and type, the text between its name and `:=`) is `signature`, elaborated after
     `context` (the text before it): its tokens with spellings Lean reads alike unified, then every
     command of `context` that changes what those tokens mean (a `variable` it uses, an instance of
-    a class its operators use, a notation or macro over its tokens), as Lean's print would differ."""
+    a class its operators use, a notation or macro over its tokens), as Lean's print would differ.
+    The `open`s in force decide what its names, scoped notations and instances denote
+    (fake_opens.resolve)."""
     tokens = type_tokens(signature)
+    masked = mask_comments_and_strings(context)
     changed = [" ".join(c.split()) for c in _meaning_commands(context) if _changes_meaning(c, tokens, body)]
-    return f"@{name} : " + " ".join(tokens) + "".join(f" ⟦under {c}⟧" for c in changed)
+    return f"@{name} : " + " ".join(fake_opens.resolve(tokens, signature, masked)) + "".join(
+        f" ⟦under {c}⟧" for c in changed)
 
 
 def _top_level_assign(masked: str, start: int) -> int:
