@@ -5,10 +5,11 @@ The fakes' `#check @NAME` print (fake_common.type_message) shows a statement's t
 force change in a statement shows in the print. Modelled here, from Lean's and Mathlib's sources:
 
 * **names**: `open Real` makes `sqrt` denote `Real.sqrt`; an identifier that several opened
-  namespaces declare is overloaded, and Lean keeps the alternative that elaborates (modelled: the
-  one whose namespace's number type the statement mentions — `ℝ` for `Real` — else the print shows
-  the overload, `{Nat.sqrt|Real.sqrt}`). A name bound in the statement itself is never resolved.
-  The table (`NAMES`) covers the namespaces published provers open;
+  namespaces declare is overloaded: Lean elaborates every alternative and keeps the one that
+  succeeds (an error when several do). The fakes cannot elaborate, so the print shows the overload
+  (`{Nat.sqrt|Real.sqrt}`): the same opens give the same print, other opens a different one
+  (fail closed). A name bound in the statement itself is never resolved. The table (`NAMES`) covers
+  the namespaces published provers open;
 * **scoped notations**: `π` (`scoped notation "π" => Real.pi`,
   Mathlib/Analysis/SpecialFunctions/Trigonometric/Basic.lean), `n !`
   (`scoped notation:10000 n "!" => Nat.factorial n`, Mathlib/Data/Nat/Factorial/Basic.lean), `φ`
@@ -73,9 +74,6 @@ NAMES: dict[str, dict[str, str]] = {
                    "degree": "Polynomial.degree", "natDegree": "Polynomial.natDegree", "roots": "Polynomial.roots"},
     "BigOperators": {},
 }
-# The number type whose namespace an overloaded name most likely comes from.
-_CARRIER = {"Real": ("ℝ", "Real"), "Nat": ("ℕ", "Nat"), "Int": ("ℤ", "Int"), "Rat": ("ℚ", "Rat"),
-            "Complex": ("ℂ", "Complex"), "NNReal": ("NNReal", "ℝ≥0")}
 _DECIDES = frozenset({"if", "decide", "filter", "Finset.filter"})
 
 
@@ -168,9 +166,6 @@ def resolve(tokens: list[str], signature: str, context: str) -> list[str]:
             out.append(t)
             continue
         found = sorted({c for o in opens if (c := o.names(t)) is not None})
-        if len(found) > 1:
-            hinted = [c for c in found if any(w in words for w in _CARRIER.get(c.split(".")[0], ()))]
-            found = hinted if len(hinted) == 1 else found
         out.append(found[0] if len(found) == 1 else ("{" + "|".join(found) + "}" if found else t))
     if any(o.namespace == "Classical" and o.only is None for o in opens) and words & _DECIDES \
             and re.search(r"(?::|→)\s*Prop\b", signature) and "Decidable" not in signature:
