@@ -29,9 +29,10 @@ _IDENT_CHAR = re.compile(r"[\w'!?₀-₉ₐ-ₜ]")
 IDENT_CHARS = r"\w'!?₀-₉ₐ-ₜᵢ-ᵪ"  # what may continue an identifier (a regex character class body)
 # `sorry` as a term or tactic (not `x.sorry`, `sorryAx`, `h_sorry`), in masked text.
 SORRY_RE = re.compile(rf"(?<![{IDENT_CHARS}.])sorry(?![{IDENT_CHARS}])")
-# A declaration at the start of a line: attributes, modifiers, the keyword, and the name if any.
+# A declaration at the start of a line (Lean reads a command at any column: Seed-Prover's published
+# imo1963_p5 starts its theorem at column 4): attributes, modifiers, the keyword, the name if any.
 DECL_RE = re.compile(
-    r"^(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
+    r"^[ \t]*(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
     r"(?P<kind>theorem|lemma|def|abbrev|instance|example|axiom|opaque)\b"
     r"(?:[ \t]+(?P<name>[^\s:(){}\[\]⦃⦄]+))?",
     re.MULTILINE,
