@@ -9,7 +9,8 @@ A proof counts only when ALL of these hold:
    original's exact signature tokens then `:=` (`syntax.statement_match`: the original ends in
    `:= sorry`, so nothing about the span is guessed; spellings Lean reads alike tolerated), and
    nothing before it that the statement depends on was changed (PutnamBench answer slots may be
-   filled); no `example` (it has no name to probe);
+   filled; the header — imports, `open`s, resource options — may differ, step 6 decides:
+   `context_changes`); no `example` (it has no name to probe);
 3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
    native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
 4. a whole-file check has no error;
@@ -109,12 +110,18 @@ def code_only(code: str) -> str:
 
 
 def context_changes(original: str, candidate: str) -> list[str]:
-    """What the candidate changed before its theorem. Every original command must still be there,
-    in order and unchanged (an answer slot `… := sorry` may get a value); additions may only be
-    proved lemmas and resource options: anything else (an instance, a definition, an `open`…)
-    could change what the unchanged statement text MEANS (e.g. a new `LT ℝ` instance)."""
+    """What the candidate changed before its theorem. The header is not the statement: imports,
+    `open`s of namespaces and resource/printing options may differ from the original's (added, left
+    out, in any order), since Lean's print of the theorem's elaborated type, compared with the
+    original's after the check (`_lean_statement_type`), sees whatever they change in it. Every
+    other original command (a definition, a lemma proved by `sorry`, an answer slot…) must still be
+    there, in order, unchanged (an answer slot `… := sorry` may get a value) and under the imports
+    and opens it had in the original (Lean's print does not show a definition's body); additions may
+    only be proved lemmas and header commands: anything else (an instance, a definition, an `open …
+    renaming`, a `Lake` import…) could change what the unchanged statement text MEANS (e.g. a new
+    `LT ℝ` instance). See `syntax.preamble_diff`."""
     return lean_code.preamble_diff(original, _without_examples(candidate), allow_answer_slots=True,
-                                   allow_added_lemmas=True)
+                                   allow_added_lemmas=True, allow_header_changes=True)
 
 
 def _without_examples(code: str) -> str:

@@ -31,8 +31,9 @@ ALLOWED_ATTRIBUTES = frozenset(
 # `instance` command, which a dataset needs --trust-dataset for.
 _DATASET_ATTRIBUTES = ALLOWED_ATTRIBUTES
 
-# `import` only names installed modules (Lean refuses it after the first command); an import the
-# problem does not have is a context change for the audit, not code the candidate wrote.
+# `import` only names installed modules (Lean refuses it after the first command). Which imports a
+# final proof may add is the audit's header rule (`syntax.header_command`: modules under Mathlib,
+# Aesop, Batteries or Std, or the problem's own), not code the candidate wrote.
 PROOF_COMMANDS = frozenset({"theorem", "lemma", "example", "open", "set_option", "import"})
 DATASET_COMMANDS = frozenset(
     {

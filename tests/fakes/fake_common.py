@@ -16,6 +16,11 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+if __package__:
+    from . import fake_opens
+else:  # imported by path (tests/fakes on sys.path): its sibling too
+    import fake_opens
+
 # --------------------------------------------------------------------------------------------------
 # Lean text
 # --------------------------------------------------------------------------------------------------
@@ -24,9 +29,10 @@ _IDENT_CHAR = re.compile(r"[\w'!?₀-₉ₐ-ₜ]")
 IDENT_CHARS = r"\w'!?₀-₉ₐ-ₜᵢ-ᵪ"  # what may continue an identifier (a regex character class body)
 # `sorry` as a term or tactic (not `x.sorry`, `sorryAx`, `h_sorry`), in masked text.
 SORRY_RE = re.compile(rf"(?<![{IDENT_CHARS}.])sorry(?![{IDENT_CHARS}])")
-# A declaration at the start of a line: attributes, modifiers, the keyword, and the name if any.
+# A declaration at the start of a line (Lean reads a command at any column: Seed-Prover's published
+# imo1963_p5 starts its theorem at column 4): attributes, modifiers, the keyword, the name if any.
 DECL_RE = re.compile(
-    r"^(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
+    r"^[ \t]*(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*"
     r"(?P<kind>theorem|lemma|def|abbrev|instance|example|axiom|opaque)\b"
     r"(?:[ \t]+(?P<name>[^\s:(){}\[\]⦃⦄]+))?",
     re.MULTILINE,
@@ -253,10 +259,14 @@ def type_message(name: str, signature: str, context: str = "", body: str = "") -
     (binders and type, the text between its name and `:=`) is `signature`, elaborated after
     `context` (the text before it): its tokens with spellings Lean reads alike unified, then every
     command of `context` that changes what those tokens mean (a `variable` it uses, an instance of
-    a class its operators use, a notation or macro over its tokens), as Lean's print would differ."""
+    a class its operators use, a notation or macro over its tokens), as Lean's print would differ.
+    The `open`s in force decide what its names, scoped notations and instances denote
+    (fake_opens.resolve)."""
     tokens = type_tokens(signature)
+    masked = mask_comments_and_strings(context)
     changed = [" ".join(c.split()) for c in _meaning_commands(context) if _changes_meaning(c, tokens, body)]
-    return f"@{name} : " + " ".join(tokens) + "".join(f" ⟦under {c}⟧" for c in changed)
+    return f"@{name} : " + " ".join(fake_opens.resolve(tokens, signature, masked)) + "".join(
+        f" ⟦under {c}⟧" for c in changed)
 
 
 def _top_level_assign(masked: str, start: int) -> int:

@@ -27,6 +27,7 @@ from lemmaforge.lean.syntax.commands import (
 from lemmaforge.lean.syntax.compare import (
     answer_slots,
     filled_answers,
+    header_command,
     normalize_code,
     normalize_statement,
     preamble_changed,
@@ -86,6 +87,7 @@ __all__ = [
     "normalize_code",
     "normalize_statement",
     "normalize_whitespace",
+    "header_command",
     "preamble_changed",
     "preamble_diff",
     "same_statement",

@@ -27,6 +27,9 @@ __all__ = [
     "filled_answers",
     "normalize_code",
     "normalize_statement",
+    "HeaderCommand",
+    "IMPORT_ROOTS",
+    "header_command",
     "preamble_changed",
     "preamble_diff",
     "SAME_SPELLING",
@@ -41,11 +44,16 @@ __all__ = [
 GLUE = "\u2040"  # ⁀ marks a token that touches the previous one where Lean cares (`a[i]`, `x.1`)
 _GLUE_SENSITIVE = frozenset({"[", ".", "@[", ".."})
 
-# Options that only change resources or printing: allowed to differ in `set_option … in`
-# prefixes and to be added before a theorem.
+# Options that only change resources, hygiene or printing: allowed to differ in `set_option … in`
+# prefixes and before a theorem. A limit (heartbeats, recursion depth, instance-search size or depth)
+# only makes elaboration fail or not (Lean throws when one is reached); `tactic.hygienic` only
+# decides whether names a tactic introduces are inaccessible; `pp.*` and `linter.*` only change
+# what Lean prints or warns about (the audit's type probe sets every `pp` option that decides which
+# constant a printed name denotes, lean/judge.py). The gate (lean/gate_whitelist.py
+# `ALLOWED_OPTIONS`) refuses every other option outright.
 _HARMLESS_OPTIONS = re.compile(
-    r"^set_option (?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize|"
-    r"linter\.\S+|pp\.\S+|tactic\.hygienic) "
+    r"^set_option (?:maxHeartbeats|maxRecDepth|maxSynthPendingDepth|synthInstance\.maxHeartbeats|"
+    r"synthInstance\.maxSize|linter\.\S+|pp\.\S+|tactic\.hygienic) "
 )
 
 
@@ -298,7 +306,8 @@ def _slot_key(decl: Declaration) -> tuple[str, str, str]:
 
 
 def preamble_diff(
-    original: str, candidate: str, *, allow_answer_slots: bool = True, allow_added_lemmas: bool = True
+    original: str, candidate: str, *, allow_answer_slots: bool = True, allow_added_lemmas: bool = True,
+    allow_header_changes: bool = False,
 ) -> list[str]:
     """How the candidate changed what comes before its theorem, as readable lines (empty: nothing).
 
@@ -308,7 +317,18 @@ def preamble_diff(
     `allow_answer_slots` (same kind, name and signature). The candidate may add `theorem`/`lemma`
     declarations (lemma-style assembly) when `allow_added_lemmas`, and resource/printing
     `set_option`s; any other addition (def, instance, notation, open, import, axiom…) is a change,
-    because it can alter what the unchanged statement text means."""
+    because it can alter what the unchanged statement text means.
+
+    `allow_header_changes` (the final audit, where Lean's print of the theorem's elaborated type is
+    compared with the original's): the header is not the statement. Header commands (`header_command`:
+    imports, `open`s of namespaces, resource/printing options) may then be added, left out and
+    reordered; only the original's other commands (its context: definitions, lemmas proved by
+    `sorry`, answer slots, `variable`s, sections…) must be there unchanged and in order, each under
+    exactly the imports and `open`s it had in the original (`_in_force`): Lean's type print vouches
+    for the theorem, not for a definition's body. An `open … renaming` or an import outside
+    `IMPORT_ROOTS` (and the original's own imports) stays a change."""
+    if allow_header_changes:
+        return _context_diff(_preamble(original), _preamble(candidate), allow_answer_slots, allow_added_lemmas)
     orig = _preamble(original)
     cand = _preamble(candidate)
     problems: list[str] = []
@@ -318,20 +338,7 @@ def preamble_diff(
             c.text == o.text for c in cand[j:]
         ):
             continue  # a resource/printing option (`maxHeartbeats 400000` → `0`): Lean elaborates the same
-        k = j
-        while k < len(cand):
-            c = cand[k]
-            if c.text == o.text:
-                break
-            if (
-                allow_answer_slots
-                and _is_answer_slot(o.decl)
-                and c.decl is not None
-                and o.decl is not None
-                and _slot_key(c.decl) == _slot_key(o.decl)
-            ):
-                break
-            k += 1
+        k = _find(o, cand, j, allow_answer_slots)
         if k == len(cand):
             problems.append(f"missing or changed: {o.text[:100]}")
             continue
@@ -339,6 +346,24 @@ def preamble_diff(
         j = k + 1
     problems.extend(_disallowed_additions(cand[j:], allow_added_lemmas))
     return problems
+
+
+def _find(o: _PreambleCommand, cand: Sequence[_PreambleCommand], j: int, allow_answer_slots: bool) -> int:
+    """The index of the first command of `cand[j:]` that is `o` (its text, or its answer slot
+    filled), len(cand) when none is."""
+    for k in range(j, len(cand)):
+        c = cand[k]
+        if c.text == o.text:
+            return k
+        if (
+            allow_answer_slots
+            and _is_answer_slot(o.decl)
+            and c.decl is not None
+            and o.decl is not None
+            and _slot_key(c.decl) == _slot_key(o.decl)
+        ):
+            return k
+    return len(cand)
 
 
 def _disallowed_additions(added: Sequence[_PreambleCommand], allow_added_lemmas: bool) -> list[str]:
@@ -350,6 +375,144 @@ def _disallowed_additions(added: Sequence[_PreambleCommand], allow_added_lemmas:
             continue
         out.append(f"added: {c.text[:100]}")
     return out
+
+
+# --- the header is not the statement -----------------------------------------------------------
+
+# Module roots a candidate may import beyond the original's own imports: the libraries published
+# provers import (Mathlib, Aesop) and those Mathlib is built on that a proof may name (Batteries,
+# and Std: Std4 before Batteries' rename, Lean core's `Std` after). A module the pinned project
+# lacks is Lean's own error. Left out on purpose: `Lake` (its DSL keywords `package`, `require`,
+# `script`… are commands only after `import Lake`, and the gate's command list relies on no
+# candidate adding it, lean/gate_whitelist.py) and `Lean` (the metaprogramming framework: no proof
+# needs it, and the gate keeps its commands out anyway).
+IMPORT_ROOTS = frozenset({"Mathlib", "Aesop", "Batteries", "Std"})
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderCommand:
+    """A header command as the audit compares it: `kind` is "import", "open" or "option"; `items`
+    what it brings in force, one per module or namespace (`import Mathlib`, `open Real`,
+    `open scoped Nat`, `open Finset hiding sum`, `open Nat (succ)`), so that `open A B` and
+    `open A` then `open B` are the same; `refusal`, when set, is why a candidate may not add it."""
+
+    kind: str
+    items: tuple[str, ...]
+    refusal: str = ""
+
+
+def header_command(text: str) -> HeaderCommand | None:
+    """`text` (one command) as a header command, or None when it is something else (a `… in`
+    prefix makes it part of the command it prefixes).
+
+    * `import M`: refused when M's root is outside `IMPORT_ROOTS` (the caller also accepts the
+      original's own imports);
+    * `open A B`, `open scoped A B`, `open A hiding x y`, `open A (x y)`: the namespaces (or the
+      names of one) come into scope; a scoped notation or instance they bring changes what the
+      theorem means only through Lean's elaboration of it, which the audit's type print compares;
+    * `open A renaming x → y`: refused; it makes the statement's text name another constant than it
+      reads (`y` is `A.x`), and the audit does not leave that to the print alone;
+    * `set_option` of a resource/printing option (`_HARMLESS_OPTIONS`)."""
+    toks = list(statement_tokens(text))
+    if not toks or "in" in toks[1:]:
+        return None
+    if toks[0] == "import" and len(toks) == 2:
+        root = name_components(toks[1])[0] if name_components(toks[1]) else toks[1]
+        refusal = "" if root in IMPORT_ROOTS else (
+            f"module root `{root}` is not one of {', '.join(sorted(IMPORT_ROOTS))}")
+        return HeaderCommand("import", (f"import {toks[1]}",), refusal)
+    if toks[0] == "set_option":
+        return HeaderCommand("option", (join_canonical(toks),)) if _HARMLESS_OPTIONS.match(
+            join_canonical(toks) + " ") else None
+    if toks[0] != "open" or len(toks) < 2:
+        return None
+    rest = toks[1:]
+    if "renaming" in rest:
+        return HeaderCommand("open", (join_canonical(toks),), "`open … renaming` gives a constant another name")
+    if rest[0] == "scoped":
+        return HeaderCommand("open", tuple(f"open scoped {n}" for n in rest[1:]))
+    if "hiding" in rest or "(" in rest:
+        return HeaderCommand("open", (join_canonical(toks),))
+    if not all(_is_name(t) for t in rest):
+        return None
+    return HeaderCommand("open", tuple(f"open {n}" for n in rest))
+
+
+def _is_name(tok: str) -> bool:
+    return bool(name_components(tok)) and not tok.startswith(GLUE)
+
+
+def _header_of(c: _PreambleCommand) -> HeaderCommand | None:
+    """`c` as a header command the candidate may change (None: a context command)."""
+    if c.keyword not in ("import", "open", "set_option"):
+        return None
+    return header_command(c.text)
+
+
+def _context_diff(
+    orig: Sequence[_PreambleCommand], cand: Sequence[_PreambleCommand], allow_answer_slots: bool,
+    allow_added_lemmas: bool,
+) -> list[str]:
+    """`preamble_diff` with `allow_header_changes` (see there)."""
+    own_imports = {item for o in orig if (h := _header_of(o)) is not None and h.kind == "import" for item in h.items}
+    problems: list[str] = []
+    matched: dict[int, int] = {}  # candidate index → original index
+    j = 0
+    for i, o in enumerate(orig):
+        h = _header_of(o)
+        if h is not None and not h.refusal:
+            continue  # a header command: the candidate may leave it out or move it
+        k = _find(o, cand, j, allow_answer_slots)
+        if k == len(cand):
+            problems.append(f"missing or changed: {o.text[:100]}")
+            continue
+        matched[k] = i
+        j = k + 1
+    for k, c in enumerate(cand):
+        if k in matched:
+            continue
+        h = _header_of(c)
+        if h is not None and (not h.refusal or set(h.items) <= own_imports):
+            continue
+        if h is not None:
+            problems.append(f"added: {c.text[:100]} ({h.refusal})")
+        elif not (allow_added_lemmas and c.decl is not None and c.decl.kind in ("theorem", "lemma")):
+            problems.append(f"added: {c.text[:100]}")
+    if problems:
+        return problems
+    # The candidate as the original's context sees it: its added lemmas left out (they are proved and
+    # probed, and cannot change what an unchanged definition means), a filled answer slot read as
+    # the original's slot.
+    seen = [orig[matched[k]] if k in matched else c for k, c in enumerate(cand)
+            if k in matched or _header_of(c) is not None]
+    at = {k: n for n, k in enumerate(k for k, c in enumerate(cand) if k in matched or _header_of(c) is not None)}
+    for k, i in matched.items():
+        want, got = _in_force(orig, i), _in_force(seen, at[k])
+        if want != got:
+            missing = [x for x in want if x not in got]
+            added = [x for x in got if x not in want]
+            what = "; ".join(part for part in (
+                f"added {', '.join(added)}" if added else "", f"left out {', '.join(missing)}" if missing else "",
+            ) if part) or "their order differs"
+            problems.append(f"changed: the imports and opens in force at `{orig[i].text[:60]}` are not the "
+                            f"original's ({what})")
+            break  # one is enough: every later context command sees the same difference
+    return problems
+
+
+def _in_force(cmds: Sequence[_PreambleCommand], upto: int) -> tuple[str, ...]:
+    """What decides the meaning of the command at `cmds[upto]`, from the commands before it: the
+    items of every import and open (`HeaderCommand.items`) and, in order among them, every context
+    command (a `section`'s `end` closes its opens)."""
+    out: list[str] = []
+    for c in cmds[:upto]:
+        h = _header_of(c)
+        if h is not None and not h.refusal:
+            if h.kind != "option":
+                out.extend(h.items)
+            continue
+        out.append(f"{c.keyword}: {c.text}")
+    return tuple(out)
 
 
 def preamble_changed(original: str, candidate: str, **options: bool) -> bool:
