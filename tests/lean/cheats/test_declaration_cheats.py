@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
+from tests.fakes.lean_versions import VERSIONS
 
 HEADER = "import Mathlib\n\nset_option maxHeartbeats 400000\n\nopen Real\n\n"
 STATEMENT = "theorem t (a b : ℝ) (h₀ : 0 < a) (h₁ : 0 < b) : 0 < a * b"
@@ -67,9 +68,10 @@ def candidate(case: tuple[str, str]) -> str:
     return HEADER + added + theorem
 
 
-@pytest.fixture(scope="module")
-def kimina():
-    with FakeKimina(responder=ScriptedLean()) as server:
+@pytest.fixture(scope="module", params=VERSIONS)
+def kimina(request):
+    """The fake Kimina answering as each Lean release the product supports (issue 46, point 8)."""
+    with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
         yield server
 
 
@@ -135,7 +137,7 @@ BLIND = {
     "implemented-by": ("lean_declared", "def 'cheatFn'"),
     "extern": ("lean_declared", "opaque 'cheatOp'"),
     "unsafe-def": ("banned_modifier", "unsafe def 'loopForever'"),
-    "partial-def": ("lean_declared", "def 'spin'"),
+    "partial-def": ("lean_declared", "opaque 'spin'"),  # Lean makes `partial def` an opaque (+ `_unsafe_rec`)
     "protected-axiom": ("lean_declared", "axiom 'Real.cheat'"),
     "skip-kernel-left-in-force": ("banned_option", "option 'debug.skipKernelTC' is true"),
 }
