@@ -70,6 +70,10 @@ class DeclWhitelist:
     context: frozenset[str]
     options: frozenset[str]
     context_extends: bool
+    # `instance : C T := …` in the problem's context: Lean names it itself (`instCT`, src/Lean/Elab/
+    # DeclNameGen.lean, lean4#3089, v4.8.0), a name the text does not give; up to this many
+    # module-local definitions named `inst…` are taken for those instances
+    anonymous_instances: int = 0
 
     @classmethod
     def of(cls, candidate: str, original: str | None, target: str) -> DeclWhitelist:
@@ -88,7 +92,8 @@ class DeclWhitelist:
         context.discard(_name_key(target))
         options = {c.key[1] for c in ctx_cmds if c.keyword == "set_option" and len(c.key) > 1}
         extends = any(t.text in _EXTENDING_WORDS for c in ctx_cmds for t in lean_code.tokens(ctx_text[c.start : c.end]))
-        return cls(frozenset(theorems - context), frozenset(context), frozenset(options), extends)
+        anonymous = sum(1 for c in ctx_cmds if c.keyword == "instance" and not c.full_name)
+        return cls(frozenset(theorems - context), frozenset(context), frozenset(options), extends, anonymous)
 
     def owner(self, key: str) -> tuple[str, str] | None:
         """("theorem" | "context", the declaration) that `key` is or belongs to, if any."""
@@ -141,8 +146,9 @@ def _judge_listing(
                                             "the file declared is missing or malformed" + (f" ({errs})" if errs else "")))
         return
     allowed_keys = {_name_key(a) for a in allowed}
+    instances = [whitelist.anonymous_instances]  # Lean-named context instances still to be met
     for const in listing.constants:
-        if not _judge_constant(report, whitelist, const):
+        if not _judge_constant(report, whitelist, const, instances):
             continue
         if "sorryAx" in const.axioms and not sorry_seen:
             report.reasons.append(Rejection(Reason.SORRY, f"'{const.name}' depends on sorryAx"))
@@ -160,7 +166,7 @@ def _judge_listing(
                                             "(Lean's listing)"))
 
 
-def _judge_constant(report: AuditReport, whitelist: DeclWhitelist, const: judge.Constant) -> bool:
+def _judge_constant(report: AuditReport, whitelist: DeclWhitelist, const: judge.Constant, instances: list[int]) -> bool:
     """Refusals for one constant of Lean's listing; True when its axioms are still to be judged."""
     key = const.key
     if const.in_closure:
@@ -197,6 +203,9 @@ def _judge_constant(report: AuditReport, whitelist: DeclWhitelist, const: judge.
         return True  # a theorem adds no computation and changes no meaning: judged by its axioms
     if const.kind == "def" and _LEAN_MADE_DEF.fullmatch(key):
         return True
+    if const.kind == "def" and key.rsplit(".", 1)[-1].startswith("inst") and instances[0] > 0:
+        instances[0] -= 1
+        return False  # the problem's own anonymous instance, under the name Lean gave it
     report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}', which the proof "
                                     "text does not declare as a theorem or lemma"))
     return False

@@ -263,7 +263,10 @@ _MEANING_RE = re.compile(
     r"(?P<kw>variable|instance|notation|infixl|infixr|infix|prefix|postfix|macro_rules|macro|syntax|attribute)\b",
     re.MULTILINE,
 )
-_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])")
+# A command starts at column 0, except the clauses that continue a declaration there (`where`
+# helpers, `termination_by`, `decreasing_by`: src/Lean/Parser/Command.lean `declBody` / `whereDecls`,
+# src/Lean/Parser/Term.lean `suffix`).
+_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])(?!(?:where|termination_by|decreasing_by)\b)")
 
 
 def type_tokens(text: str) -> list[str]:
@@ -380,7 +383,7 @@ LISTED_KINDS = {"theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev"
 _WORD_RE = re.compile(rf"[{IDENT_CHARS}.«»]+")
 _MATCH_RE = re.compile(rf"(?<![{IDENT_CHARS}.])match(?![{IDENT_CHARS}])")
 _EQUATION_DEF_RE = re.compile(r"\n[ \t]+\|")  # `def f : ℕ → ℕ` then `  | 0 => …`: a matcher
-_WHERE_RE = re.compile(rf"^[ \t]*where[ \t]*\n(?P<body>(?:[ \t]+[^\n]*\n?)+)", re.MULTILINE)
+_WHERE_RE = re.compile(r"^[ \t]*where[ \t]*\n(?P<body>(?:[ \t]+[^\n]*\n?)+)", re.MULTILINE)
 _WHERE_ITEM_RE = re.compile(rf"^[ \t]+(?P<name>[{IDENT_CHARS}]+)[ \t]*[({{\[:⦃]", re.MULTILINE)
 _EQN_TACTIC_RE = re.compile(
     r"(?<![\w.])(?P<tac>simp_all|simp_rw|simp|dsimp|rw|rewrite|rwa|nth_rewrite|nth_rw|norm_num|field_simp|unfold)"
@@ -432,6 +435,19 @@ class Listed:
     words: set[str] = field(default_factory=set)  # identifiers its text mentions (type and value)
     uses: set[str] = field(default_factory=set)  # constants Lean made for it that its value uses
     in_closure: bool = False
+
+
+_NOTATION_TYPES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ": "Complex"}
+
+
+def instance_name(body: str) -> str:
+    """The name Lean gives `instance : C T := …` (src/Lean/Elab/DeclNameGen.lean, "shorter instance
+    names", lean4#3089, v4.8.0): `inst` and the head constants of its type, e.g. `instSemiringZ2`
+    (modelled on the type's words; Lean's algorithm also looks through binders)."""
+    head = re.split(r":=|\bwhere\b", body, maxsplit=1)[0]
+    head = head.split(":", 1)[1] if ":" in head else head
+    words = [_NOTATION_TYPES.get(w, w.rsplit(".", 1)[-1]) for w in re.findall(rf"[{IDENT_CHARS}.ℝℕℤℚℂ]+", head)]
+    return "inst" + "".join(w[:1].upper() + w[1:] for w in words[:3] if w and not w[0].isdigit())
 
 
 def parse_roots(text: str) -> tuple[str, ...]:
@@ -565,10 +581,13 @@ def listing_of(
     masked = model.masked
     exts = {"instance": 0, "macro": 0, "elab": 0, "parser": 0}
     decls = list(_LISTED_DECL_RE.finditer(masked))
-    for n, m in enumerate(decls):
+    for m in decls:
         kw, name = m.group("kind"), m.group("name")
         if not name or name.startswith(":"):
-            name = f"inst{n}" if kw == "instance" else None
+            name = None
+            if kw == "instance":
+                nxt = _NEXT_COMMAND.search(masked, m.end("kind"))
+                name = instance_name(masked[m.end("kind") : nxt.start() if nxt else len(masked)])
         if name is None:
             continue
         name = name.strip("«»") if re.fullmatch(r"«[A-Za-z_][\w']*»", name) else name

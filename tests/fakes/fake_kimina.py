@@ -242,7 +242,9 @@ class _Elaboration:
     # declarations
 
     def _find_decls(self) -> list[_Decl]:
-        command_starts = [m.start() for m in re.finditer(r"^\S", self.text, re.MULTILINE)]
+        # a `where` / `termination_by` / `decreasing_by` clause at column 0 continues its declaration
+        command_starts = [m.start() for m in re.finditer(r"^(?!(?:where|termination_by|decreasing_by)\b)\S",
+                                                         self.text, re.MULTILINE)]
         namespaces = self._namespace_at()
         decls = []
         for m in fake_common.DECL_RE.finditer(self.text):

@@ -407,8 +407,9 @@ def find_declarations(masked: str) -> list[Declaration]:
 
 
 def _next_top_level_command(masked: str, after: int) -> int:
-    """Top-level commands start in column 0; indented lines (and `|` match arms) continue one."""
-    m = re.compile(r"\n(?=[^\s|)\]}⟩,])").search(masked, after)
+    """Top-level commands start in column 0; indented lines (and `|` match arms, `where` /
+    `termination_by` / `decreasing_by` clauses) continue one."""
+    m = re.compile(r"\n(?=[^\s|)\]}⟩,])(?!(?:where|termination_by|decreasing_by)\b)").search(masked, after)
     return m.start() + 1 if m else len(masked)
 
 
