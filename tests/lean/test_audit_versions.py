@@ -80,6 +80,11 @@ HONEST: dict[str, tuple[str, str, list[str]]] = {
         "    Nat.factorial_succ m\n",
         ["t.helper"],
     ),
+    "char-literal-after-paren": (  # `('1', …)` was refused as unreadable before issue 46
+        HEADER + "theorem t : ('1', ' ').1 = '1' := by\n  sorry\n",
+        HEADER + "theorem t : ('1', ' ').1 = '1' := by\n  rfl\n",
+        ["t"],
+    ),
     "helper-lemmas-first": (
         HEADER + NAT + "  sorry\n",
         HEADER + "lemma h1 (n : ℕ) : (n + 1).factorial = (n + 1) * n.factorial := Nat.factorial_succ n\n\n"
