@@ -50,7 +50,7 @@ def _below_22(v: str) -> bool:
 HONEST: dict[str, tuple[str, str, list[str]]] = {
     "match-in-proof": (
         HEADER + NAT + "  sorry\n",
-        HEADER + NAT + "  match n with\n  | 0 => simp\n  | k + 1 => simp [Nat.factorial]\n",
+        HEADER + NAT + "  match n with\n  | 0 => exact Nat.factorial_succ 0\n  | k + 1 => exact Nat.factorial_succ _\n",
         ["t.match_1", "t.match_1._cstage1?"],
     ),
     "simp-imported-def": (

@@ -42,6 +42,9 @@ CHEATS = {
     "unsafe-def": ("unsafe def loopForever : False := loopForever\n\n", STATEMENT + PROOF),
     "partial-def": ("partial def spin (n : ℕ) : ℕ := spin n\n\n", STATEMENT + PROOF),
     "private-theorem-with-the-target-name": ("private theorem t : False := by\n  sorry\n\n", STATEMENT + PROOF),
+    # the statement proved, but under Lean's private name: not the problem's theorem (issue 46,
+    # point 3: private names are compared alike everywhere, and the target must be public)
+    "private-target": ("", "private " + STATEMENT + PROOF),
     "protected-axiom": ("protected axiom Real.cheat : False\n\n", STATEMENT + " := by\n  exact Real.cheat.elim\n"),
     "mutual-circular": (
         "mutual\ntheorem c1 : False := c2\ntheorem c2 : False := c1\nend\n\n",
