@@ -3,9 +3,10 @@ declared, and the audit compares Lean's answers instead of trusting our reading 
 
 The probe (product text, built only from validated declaration names, never from model text):
 
-* `#print axioms N` for the target theorem AND for every other theorem/lemma the candidate added
-  (an `example` cannot be named, so the audit refuses examples in a final proof: see
-  `audit.static_audit`);
+* `set_option pp.fullNames true in #print axioms N` for the target theorem AND for every other
+  theorem/lemma the candidate added (an `example` cannot be named, so the audit refuses examples
+  in a final proof: see `audit.static_audit`); full names, so that no axiom prints shortened
+  under an `open` (lean/probe_text.py `probe_command`);
 * the target's elaborated type, printed with everything explicit:
 
       set_option pp.all true in
