@@ -80,6 +80,13 @@ HONEST: dict[str, tuple[str, str, list[str]]] = {
         "    Nat.factorial_succ m\n",
         ["t.helper"],
     ),
+    "unfold-split-induct": (
+        HEADER + "theorem t (n : ℕ) : 0 < n.factorial := by\n  sorry\n",
+        HEADER + "theorem t (n : ℕ) : 0 < n.factorial := by\n  induction n using Nat.factorial.induct with\n"
+        "  | _ => unfold Nat.factorial\n         split <;> positivity\n",
+        ["Nat.factorial.eq_def", "Nat.factorial.induct", "_private.0.Nat.factorial.match_1.splitter",
+         "_private.0.Nat.factorial.match_1.eq_1", "_private.0.Nat.factorial.match_1.splitter._cstage1?"],
+    ),
     "char-literal-after-paren": (  # `('1', …)` was refused as unreadable before issue 46
         HEADER + "theorem t : ('1', ' ').1 = '1' := by\n  sorry\n",
         HEADER + "theorem t : ('1', ' ').1 = '1' := by\n  rfl\n",
@@ -423,3 +430,29 @@ def test_the_repl_fake_proves_every_construct_at_once(version: str, tmp_path: Pa
     assert {"_private.0.aux", "first", "t.match_1", "t.helper"} <= consts
     assert ("isSolution._cstage1" in consts) is _below_22(version)
 
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_fake_repl_prints_axioms_and_private_names_as_the_release_does(version: str) -> None:
+    """The fake REPL process's engine (tests/fakes/fake_lean.py): a private lemma's name in its
+    private form; the axioms shortened under `open Classical` only where the release prints them
+    with `ofConstName` and the probe did not set `pp.fullNames`."""
+    from tests.fakes.fake_lean import FakeLean
+
+    lean = FakeLean(lean_version=version)
+    header = lean.respond({"cmd": "import Mathlib\nopen Classical"})
+    assert header is not None
+    env = header["env"]
+    said = lean.respond({"cmd": "private lemma aux (p : Prop) : p ∨ ¬p := by\n  exact em p", "env": env})
+    assert said is not None
+
+    def answer(cmd: str) -> str:
+        out = lean.respond({"cmd": cmd, "env": said["env"]})
+        assert out is not None
+        return next(m["data"] for m in out["messages"] if m["severity"] == "info")
+
+    shortened = LeanRelease.of(version).axioms_by_const_name
+    choice = "choice" if shortened else "Classical.choice"
+    assert answer("#print axioms aux") == f"'_private.0.aux' depends on axioms: [propext, {choice}, Quot.sound]"
+    assert answer(probe_text.probe_command("aux")) == (
+        "'_private.0.aux' depends on axioms: [propext, Classical.choice, Quot.sound]")
