@@ -27,7 +27,7 @@ from lemmaforge.cli import app
 from lemmaforge.lean import audit_listing, judge, probe_text
 from lemmaforge.lean.audit_report import AuditReport, AuditStatus
 from lemmaforge.lean.verifier import Message, Position, Severity
-from tests.conftest import sweep
+from tests.conftest import LEAN_RELEASES, sweep
 from tests.fakes import fake_common
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.lean_versions import VERSIONS, LeanRelease, tag
@@ -122,7 +122,7 @@ def check_cli(server: FakeKimina, tmp_path: Path, original: str, candidate: str,
     return json.loads(r.stdout)
 
 
-@pytest.fixture(scope="module", params=VERSIONS)
+@pytest.fixture(scope="module", params=LEAN_RELEASES)
 def kimina(request):
     """The fake Kimina answering as one Lean release."""
     with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
@@ -182,7 +182,7 @@ def test_the_newest_release_shortens_axioms_under_open_unless_the_probe_asks_ful
         "'t' depends on axioms: [propext, Classical.choice, Quot.sound]"]
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_without_full_names_the_open_classical_proof_would_be_refused_on_the_newest_release(
         version: str, tmp_path: Path, monkeypatch) -> None:
     """The probe's `set_option pp.fullNames true in` is what keeps `Classical.choice` whole: with
@@ -237,7 +237,7 @@ def test_a_private_helper_is_proved_under_either_private_form(module: str, tmp_p
         f"'{prefix}aux' depends on axioms: [propext, Classical.choice, Quot.sound]"]
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_a_private_theorem_with_the_target_s_name_stays_refused(version: str, tmp_path: Path) -> None:
     """The statement proved under a private constant is not the problem's theorem: `#print axioms
     t` answers for `_private.0.t`, which only a lemma the candidate added may do."""
@@ -336,7 +336,7 @@ def test_an_anonymous_instance_of_the_context_is_known_by_the_name_lean_gives_it
                                         "theorem or lemma")]
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_the_closure_through_check_on_every_release(version: str, tmp_path: Path) -> None:
     """Through `check` on the fake Kimina, Lean's listing saying the theorem depends on an
     `@[implemented_by]` definition of the problem's own: refused; the same definition unused: not."""
@@ -406,7 +406,7 @@ ALL_CONSTRUCTS = (
 )
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_the_repl_fake_proves_every_construct_at_once(version: str, tmp_path: Path) -> None:
     from tests.fakes.fake_repl import make_fake_repl_config
 
@@ -432,7 +432,7 @@ def test_the_repl_fake_proves_every_construct_at_once(version: str, tmp_path: Pa
 
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_the_fake_repl_prints_axioms_and_private_names_as_the_release_does(version: str) -> None:
     """The fake REPL process's engine (tests/fakes/fake_lean.py): a private lemma's name in its
     private form; the axioms shortened under `open Classical` only where the release prints them

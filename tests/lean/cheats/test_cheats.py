@@ -26,10 +26,10 @@ from lemmaforge.lean.audit import AuditStatus, audit
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.judge import declarations_command, nonce_for
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
+from tests.conftest import LEAN_RELEASES
 from tests.fakes import fake_common
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.fake_lean import _find_top_level
-from tests.fakes.lean_versions import VERSIONS
 
 HERE = Path(__file__).parent
 ORIGINALS: dict[str, dict[str, Any]] = tomllib.loads((HERE / "originals.toml").read_text(encoding="utf-8"))
@@ -185,7 +185,7 @@ def test_corpus_size_and_categories() -> None:
         assert ("response" in case) == case["sent"] == ("probe" in case), case["id"]
 
 
-@pytest.mark.parametrize("lean_version", VERSIONS)
+@pytest.mark.parametrize("lean_version", LEAN_RELEASES)
 @pytest.mark.parametrize("case", CHEATS, ids=[c["id"] for c in CHEATS])
 async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any], lean_version: str) -> None:
     """Every cheat, on the fakes of every Lean release the product supports (issue 46, point 8):
@@ -202,7 +202,7 @@ async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any], lean_vers
         assert fake.requests == [], f"{case['id']} reached the verifier"
 
 
-@pytest.mark.parametrize("lean_version", VERSIONS)
+@pytest.mark.parametrize("lean_version", LEAN_RELEASES)
 @pytest.mark.parametrize("case", HONEST, ids=[h["id"] for h in HONEST])
 async def test_honest_proof_is_proved(case: dict[str, Any], lean_version: str) -> None:
     report, fake = await run_case(case, lean_version)

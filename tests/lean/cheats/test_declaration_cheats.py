@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
+from tests.conftest import LEAN_RELEASES
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
-from tests.fakes.lean_versions import VERSIONS
 
 HEADER = "import Mathlib\n\nset_option maxHeartbeats 400000\n\nopen Real\n\n"
 STATEMENT = "theorem t (a b : ℝ) (h₀ : 0 < a) (h₁ : 0 < b) : 0 < a * b"
@@ -71,7 +71,7 @@ def candidate(case: tuple[str, str]) -> str:
     return HEADER + added + theorem
 
 
-@pytest.fixture(scope="module", params=VERSIONS)
+@pytest.fixture(scope="module", params=LEAN_RELEASES)
 def kimina(request):
     """The fake Kimina answering as each Lean release the product supports (issue 46, point 8)."""
     with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:

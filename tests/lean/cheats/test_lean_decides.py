@@ -28,8 +28,8 @@ from lemmaforge.lean.audit import AuditStatus, Reason, audit
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.safeverify import default_location
+from tests.conftest import LEAN_RELEASES
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
-from tests.fakes.lean_versions import VERSIONS
 from tests.lean.test_repl import pool  # noqa: F401 (fixture: ReplVerifier over the fake REPL process)
 
 FAKES = Path(__file__).resolve().parents[2] / "fakes"
@@ -75,7 +75,7 @@ def files(tmp_path: Path, candidate: str, original: str = ORIGINAL) -> tuple[Pat
     return proof, statement
 
 
-@pytest.fixture(scope="module", params=VERSIONS)
+@pytest.fixture(scope="module", params=LEAN_RELEASES)
 def kimina(request):
     """The fake Kimina answering as each Lean release the product supports (issue 46, point 8)."""
     with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
