@@ -456,3 +456,14 @@ def test_the_fake_repl_prints_axioms_and_private_names_as_the_release_does(versi
     assert answer("#print axioms aux") == f"'_private.0.aux' depends on axioms: [propext, {choice}, Quot.sound]"
     assert answer(probe_text.probe_command("aux")) == (
         "'_private.0.aux' depends on axioms: [propext, Classical.choice, Quot.sound]")
+
+
+def test_the_stand_in_kimina_answers_the_listing_as_the_chosen_release() -> None:
+    """The stand-in servers (scripts' benchmarks) take the same knob (`--lean-version`)."""
+    from tests.fakes.standin_servers import judge as standin
+
+    code = CTX + CTX_T + "  exact h.2\n"
+    body = code + "\n" + probe_text.declarations_command(NONCE, ("t",)) + "\n"
+    for version in VERSIONS:
+        listing = next(m["data"] for m in standin(body, version)["messages"] if NONCE in m["data"])
+        assert ("\tisSolution._cstage1\t" in listing) is _below_22(version), version
