@@ -142,10 +142,11 @@ def judge(code: str) -> CheckResult:
         # so the original and its proof print the same type
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"@{m.group(1)} : sim"})
     for m in re.finditer(r'^run_cmd do\n  let lfTag : String := "([0-9a-f]+)"', code, re.MULTILINE):
-        # the audit's declaration listing (lean/judge.py): the theorems written before it, nothing else
+        # the audit's declaration listing (lean/probe_text.py's template): the theorems written before
+        # it (kind, unsafe, partial, implemented_by, extern, in the theorem's closure, name, axioms)
         deps = "propext,sorryAx" if sorries else "propext"
         tag = m.group(1)
-        lines = [f"{tag}\tconst\ttheorem\tfalse\t{d.group(1)}\t{deps}"
+        lines = [f"{tag}\tconst\ttheorem\tfalse\tfalse\tfalse\tfalse\ttrue\t{d.group(1)}\t{deps}"
                  for d in re.finditer(r"^(?:theorem|lemma) (\S+)", code[: m.start()], re.MULTILINE)]
         lines += [f"{tag}\text\t{kind}\t0" for kind in ("instance", "macro", "elab", "parser")]
         lines.append(f"{tag}\tend\t{len(lines)}")

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.lean_versions import DEFAULT as FAKE_LEAN_DEFAULT
+from tests.fakes.lean_versions import VERSIONS as FAKE_LEAN_VERSIONS
+
 # Every test — and every CLI subprocess a test starts, which inherits the environment — gets its own
 # store and dataset cache instead of the user's ~/.lemmaforge: a test must not read a store that an
 # earlier run (or the user) left behind, nor write into it. Set before lemmaforge.config is imported,
@@ -37,6 +40,22 @@ def reference_proof_files() -> list[Path]:
 sweep = pytest.mark.parametrize(
     "every", [pytest.param(25, id="sample"), pytest.param(1, id="all", marks=pytest.mark.slow)]
 )
+
+
+#: The Lean releases the fakes answer as (tests/fakes/lean_versions.py), as pytest params: the
+#: product's default release and the newest (old and new code generator, `#print axioms` by
+#: `ofName` and by `ofConstName`) in the fast subset, all of them in the full suite. Use in
+#: `pytest.mark.parametrize("lean_version", LEAN_RELEASES)` or a fixture's `params`, or take the
+#: `lean_version` fixture; pass the value to `ScriptedLean(lean_version=…)`,
+#: `make_fake_repl_config(…, lean_version=…)` or the stand-in's `--lean-version`.
+LEAN_RELEASES = [pytest.param(v, marks=[] if v in (FAKE_LEAN_DEFAULT, FAKE_LEAN_VERSIONS[-1]) else [pytest.mark.slow])
+                 for v in FAKE_LEAN_VERSIONS]
+
+
+@pytest.fixture(params=LEAN_RELEASES)
+def lean_version(request: pytest.FixtureRequest) -> str:
+    """One Lean release the fakes answer as (see `LEAN_RELEASES`)."""
+    return str(request.param)
 
 
 @pytest.fixture(scope="session")

@@ -14,21 +14,26 @@ A proof counts only when ALL of these hold:
 3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
    native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
 4. a whole-file check has no error;
-5. the product's own `#print axioms` probe lists only whitelisted axioms (default `propext`,
+5. the product's own `#print axioms` probe (under `pp.fullNames`, so no axiom name shortens under
+   an `open`) lists only whitelisted axioms (default `propext`,
    `Classical.choice`, `Quot.sound`; `Lean.ofReduceBool` / `Lean.trustCompiler` from
    `native_decide` only when allowed; axioms the original declares). Only the messages Lean
    attaches to the probe itself count (`judge.run_probed`; on the REPL backend the probe is a
-   separate command in the proof's environment), for exactly the theorem's full name. Matching
+   separate command in the proof's environment), for exactly the theorem's full, public name
+   (a lemma the candidate added may answer under its private name). Matching
    "declaration uses sorry" strings is not enough (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9
    emitted no such warning): the kernel-level axiom list is the authority;
 6. Lean decides (`lean/judge.py`): the same probe asks `#print axioms` of every other lemma the
    candidate added, and prints the theorem's elaborated type under `pp.all` (`#check @T`); it
    must equal the original's print, elaborated in a clean environment (cached per problem);
-7. Lean lists what the file declared (`judge.parse_listing`: module-local constants with kind and
-   axioms, new instance/macro/elaborator/parser entries, options in force, every line marked with
-   the check's nonce): anything outside the whitelist (`DeclWhitelist`) is refused by name
-   (`lean_declared`, `banned_option`, `banned_modifier`), a missing or malformed answer too
-   (`declarations_unknown`), and every constant Lean listed is judged by its axioms;
+7. Lean lists what the file declared (`judge.parse_listing`: module-local constants with kind,
+   axioms, unsafe / partial / implemented_by / extern, and whether the theorem's closure uses
+   them; new instance/macro/elaborator/parser entries, options in force, every line marked with
+   the check's nonce): nothing unsafe, partial, implemented_by or extern in the closure
+   (`banned_modifier`, `banned_attribute`), compiler artefacts outside it ignored, theorems judged
+   by their axioms whatever their names, anything else outside the whitelist (`DeclWhitelist`)
+   refused by name (`lean_declared`, `banned_option`, `banned_modifier`), a missing or malformed
+   answer too (`declarations_unknown`);
 8. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
    is built (kernel replay, same constants and types); when it is not installed the report says so.
 
@@ -422,7 +427,8 @@ def _judge_helper_axioms(
     allowed: set[str], sorry_seen: object,
 ) -> None:
     """The axiom verdict on a lemma the candidate added besides its theorem (the same policy)."""
-    axioms = parse_probe(answers.get(("axioms", helper)) if answers is not None else None, helper)
+    # a `private lemma` answers as `_private.<Module>.0.<name>` (judge.private_key)
+    axioms = parse_probe(answers.get(("axioms", helper)) if answers is not None else None, helper, private_ok=True)
     if axioms is None:
         if report.check is not None and not report.check.errors:
             report.reasons.append(Rejection(Reason.AXIOMS_UNKNOWN, f"Lean gave no axiom list for '{helper}'"))

@@ -37,17 +37,28 @@ _EXTENDING_WORDS = frozenset({"instance", "deriving", "notation", "infix", "infi
 
 
 def _lean_key(name: str) -> str:
-    """A name as Lean printed it, compared like the text layer's: «» dropped, a private name's
-    `_private.<module>.0.` prefix removed (`private theorem t` is `t` to the text layer)."""
-    key = _name_key(name)
-    if key.startswith("_private."):
-        parts = key.split(".")
-        zero = next((i for i, p in enumerate(parts) if p.isdigit()), None)
-        if zero is not None:
-            key = ".".join(parts[zero + 1 :])
-    return key
+    """A name as Lean printed it, compared like the text layer's (`judge.private_key`): «» dropped,
+    a private name's `_private.<module>.0.` prefix removed (`private theorem t` is `t` to the text
+    layer)."""
+    return judge.private_key(name)[0]
 
 
+def looks_like_old_codegen_name(name: str) -> bool:
+    """Lean's own test for the helpers the old code generator (Lean < 4.22, before lean4#8577 made
+    the new one the default) adds as UNSAFE definitions beside every compiled definition:
+    leanprover/lean4 src/Lean/Environment.lean `looksLikeOldCodegenName` (the last string component
+    starts with `_cstage`, `_spec_` or `_elambda`; C++ `register_stage1_decl` adds `X._cstage1`,
+    `X._cstage2` with `definition_safety::unsafe`). `Environment.replay` and lean4checker skip
+    them for that reason; so does the judge, outside what the theorem depends on."""
+    last = name.rsplit(".", 1)[-1]
+    return last.startswith(("_cstage", "_spec_", "_elambda"))
+
+
+# A definition Lean makes for a matcher on demand, under any prefix: `split` over an imported
+# `f.match_1` adds its splitter `_private.<Module>.0.f.match_1.splitter` (a compiled definition,
+# so that `split` may be used in code: lean4#3815, v4.8.0; src/Lean/Meta/Match/MatchEqs.lean
+# `getEquationsForImpl`: `mkPrivateName env matchDeclName ++ `splitter`).
+_LEAN_MADE_DEF = re.compile(r"(?:^|.*\.)match_\d+\.splitter")
 @dataclass(frozen=True, slots=True)
 class DeclWhitelist:
     """What Lean's listing may contain: the theorems/lemmas the text layer saw in the candidate
@@ -59,6 +70,10 @@ class DeclWhitelist:
     context: frozenset[str]
     options: frozenset[str]
     context_extends: bool
+    # `instance : C T := …` in the problem's context: Lean names it itself (`instCT`, src/Lean/Elab/
+    # DeclNameGen.lean, lean4#3089, v4.8.0), a name the text does not give; up to this many
+    # module-local definitions named `inst…` are taken for those instances
+    anonymous_instances: int = 0
 
     @classmethod
     def of(cls, candidate: str, original: str | None, target: str) -> DeclWhitelist:
@@ -77,7 +92,8 @@ class DeclWhitelist:
         context.discard(_name_key(target))
         options = {c.key[1] for c in ctx_cmds if c.keyword == "set_option" and len(c.key) > 1}
         extends = any(t.text in _EXTENDING_WORDS for c in ctx_cmds for t in lean_code.tokens(ctx_text[c.start : c.end]))
-        return cls(frozenset(theorems - context), frozenset(context), frozenset(options), extends)
+        anonymous = sum(1 for c in ctx_cmds if c.keyword == "instance" and not c.full_name)
+        return cls(frozenset(theorems - context), frozenset(context), frozenset(options), extends, anonymous)
 
     def owner(self, key: str) -> tuple[str, str] | None:
         """("theorem" | "context", the declaration) that `key` is or belongs to, if any."""
@@ -114,7 +130,14 @@ def _judge_listing(
     nonce: str, allowed: set[str], sorry_seen: object,
 ) -> None:
     """Lean decides what was declared: its listing (lean/judge.py) against the whitelist. The text
-    layer's view only narrows what is allowed; a declaration it missed is refused by name."""
+    layer's view only narrows what is allowed; a declaration it missed is refused by name.
+
+    What the theorem depends on (the closure of the target and of every lemma the candidate
+    added, as `Lean.CollectAxioms.collect` walks it) may hold nothing unsafe, partial,
+    `@[implemented_by]` or `@[extern]`, and only allowed axioms. Outside that closure a compiler
+    artefact does not matter; a theorem is fine whatever its name (Lean's equation lemmas
+    `f.eq_1`, `f.eq_def`, older `f._eq_1` / `f._unfold`, `f.induct`, matcher equations), judged
+    by its axioms; anything else keeps the whitelist."""
     listing = judge.parse_listing(answers.get(("decls", "")) if answers is not None else None, nonce)
     if listing is None:
         if report.check is not None and not report.check.errors:
@@ -123,29 +146,9 @@ def _judge_listing(
                                             "the file declared is missing or malformed" + (f" ({errs})" if errs else "")))
         return
     allowed_keys = {_name_key(a) for a in allowed}
+    instances = [whitelist.anonymous_instances]  # Lean-named context instances still to be met
     for const in listing.constants:
-        key = _lean_key(const.name)
-        if key.split(".")[0] in _PROBE_OWN and const.kind == "def" and not const.unsafe:
-            continue
-        if const.unsafe:
-            report.reasons.append(Rejection(Reason.BANNED_MODIFIER, f"Lean lists an unsafe {const.kind} '{const.name}'"))
-            continue
-        owner = whitelist.owner(key)
-        if owner is not None and owner[0] == "context":
-            continue  # the problem's own declaration
-        if owner is not None and owner[0] == "derived":
-            if const.kind in ("axiom", "opaque"):  # Lean derives no axiom from a declaration
-                report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}' under "
-                                                f"the problem's '{owner[1]}'"))
-            continue  # constructors, recursors, equation lemmas, projections of the problem's own
-        if owner is not None:
-            if const.kind != "theorem":
-                report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean declared '{const.name}' as {const.kind}, "
-                                                "not a theorem"))
-                continue
-        elif not whitelist.is_aux(key, const.kind):
-            report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}', which the "
-                                            "proof text does not declare as a theorem or lemma"))
+        if not _judge_constant(report, whitelist, const, instances):
             continue
         if "sorryAx" in const.axioms and not sorry_seen:
             report.reasons.append(Rejection(Reason.SORRY, f"'{const.name}' depends on sorryAx"))
@@ -161,3 +164,65 @@ def _judge_listing(
         if not whitelist.option_ok(opt):
             report.reasons.append(Rejection(Reason.BANNED_OPTION, f"option '{opt}' is {value} at the end of the file "
                                             "(Lean's listing)"))
+
+
+def _judge_constant(report: AuditReport, whitelist: DeclWhitelist, const: judge.Constant, instances: list[int]) -> bool:
+    """Refusals for one constant of Lean's listing; True when its axioms are still to be judged."""
+    key = const.key
+    if const.in_closure:
+        refused = _closure_refusals(const)
+        report.reasons.extend(refused)
+        if refused:
+            return False
+    elif key.split(".")[0] in _PROBE_OWN and const.kind == "def":
+        return False  # the probe's own `_eval` (and, below 4.22, its `_cstage` helpers)
+    elif const.unsafe:
+        if looks_like_old_codegen_name(const.name):
+            return False  # a compiler artefact the theorem does not depend on
+        owner = whitelist.owner(key)
+        if owner is not None and owner[0] in ("context", "derived"):
+            return False  # e.g. `f._unsafe_rec` of the problem's own recursive `f`, compiled code only
+        report.reasons.append(Rejection(Reason.BANNED_MODIFIER, f"Lean lists an unsafe {const.kind} '{const.name}'"))
+        return False
+    owner = whitelist.owner(key)
+    if owner is not None and owner[0] == "context":
+        return False  # the problem's own declaration
+    if owner is not None and owner[0] == "derived":
+        if const.kind in ("axiom", "opaque"):  # Lean derives no axiom from a declaration
+            report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}' under "
+                                            f"the problem's '{owner[1]}'"))
+            return False
+        return False  # constructors, recursors, equation lemmas, projections of the problem's own
+    if owner is not None:
+        if const.kind != "theorem":
+            report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean declared '{const.name}' as {const.kind}, "
+                                            "not a theorem"))
+            return False
+        return True
+    if const.kind == "theorem" or whitelist.is_aux(key, const.kind):
+        return True  # a theorem adds no computation and changes no meaning: judged by its axioms
+    if const.kind == "def" and _LEAN_MADE_DEF.fullmatch(key):
+        return True
+    if const.kind == "def" and key.rsplit(".", 1)[-1].startswith("inst") and instances[0] > 0:
+        instances[0] -= 1
+        return False  # the problem's own anonymous instance, under the name Lean gave it
+    report.reasons.append(Rejection(Reason.UNDECLARED, f"Lean lists {const.kind} '{const.name}', which the proof "
+                                    "text does not declare as a theorem or lemma"))
+    return False
+
+
+def _closure_refusals(const: judge.Constant) -> list[Rejection]:
+    """What the theorem may not depend on: code the kernel does not check (`unsafe`), a definition
+    whose equations Lean never proved (`partial`), or one whose compiled code is not its value
+    (`@[implemented_by]`, `@[extern]`: `native_decide` would trust it)."""
+    out: list[Rejection] = []
+    what = f"{const.kind} '{const.name}', which the theorem depends on"
+    if const.unsafe:
+        out.append(Rejection(Reason.BANNED_MODIFIER, f"Lean lists an unsafe {what}"))
+    if const.partial:
+        out.append(Rejection(Reason.BANNED_MODIFIER, f"Lean lists a partial {what}"))
+    if const.implemented_by:
+        out.append(Rejection(Reason.BANNED_ATTRIBUTE, f"Lean lists an @[implemented_by] {what}"))
+    if const.extern:
+        out.append(Rejection(Reason.BANNED_ATTRIBUTE, f"Lean lists an @[extern] {what}"))
+    return out

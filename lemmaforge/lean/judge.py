@@ -3,9 +3,10 @@ declared, and the audit compares Lean's answers instead of trusting our reading 
 
 The probe (product text, built only from validated declaration names, never from model text):
 
-* `#print axioms N` for the target theorem AND for every other theorem/lemma the candidate added
-  (an `example` cannot be named, so the audit refuses examples in a final proof: see
-  `audit.static_audit`);
+* `set_option pp.fullNames true in #print axioms N` for the target theorem AND for every other
+  theorem/lemma the candidate added (an `example` cannot be named, so the audit refuses examples
+  in a final proof: see `audit.static_audit`); full names, so that no axiom prints shortened
+  under an `open` (lean/probe_text.py `probe_command`);
 * the target's elaborated type, printed with everything explicit:
 
       set_option pp.all true in
@@ -86,7 +87,7 @@ class Probe:
             prefix = "".join(f"set_option {opt} {value} in\n" for opt, value in TYPE_OPTIONS)
             cmds.append((("type", target), f"{prefix}#check @{target}"))
         if nonce is not None:
-            cmds.append((("decls", ""), declarations_command(nonce)))
+            cmds.append((("decls", ""), declarations_command(nonce, tuple(dict.fromkeys(names)))))
         return cls(tuple(cmds), nonce)
 
     @property
@@ -219,24 +220,52 @@ def name_key(name: str) -> str:
     return name.strip().replace("«", "").replace("»", "")
 
 
-def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | None:
+def private_key(name: str) -> tuple[str, bool]:
+    """(the name as the text layer writes it, whether Lean's name was private). Lean names a
+    `private` declaration `_private.<Module>.0.<name>` (src/Lean/Modifiers.lean `mkPrivateName`:
+    `Name.mkNum (privateHeader ++ env.mainModule) 0 ++ n`; `isPrivatePrefix`: `_private`, the module's
+    string components, then the number 0), the REPL's anonymous module giving `_private.0.<name>`.
+    Every answer (the axiom probe, the listing, the whitelist) compares names through this one
+    function; where a name must be public (the target theorem), the caller checks the flag."""
+    key = name_key(name)
+    parts = key.split(".")
+    if parts[0] != "_private":
+        return key, False
+    for i in range(1, len(parts)):
+        if parts[i] == "0":
+            return ".".join(parts[i + 1 :]), True
+        if parts[i].isdigit():
+            break
+    return key, False
+
+
+def parse_probe(messages: list[Message] | None, theorem: str, *, private_ok: bool = False) -> list[str] | None:
     """The axiom list of `theorem` from the probe's OWN messages (those Lean attached to the
-    product's `#print axioms` command), or None when there is none for exactly that name."""
+    product's `#print axioms` command), or None when there is none for exactly that name. With
+    `private_ok` (a lemma the candidate added) Lean's private form of the name answers too
+    (`_private.<Module>.0.theorem`: `#print axioms` prints the name with `MessageData.ofName`); the
+    target theorem must be the public constant of that name."""
     if messages is None:
         return None
+    wanted = name_key(theorem)
+
+    def same(printed: str) -> bool:
+        key, private = private_key(printed)
+        return key == wanted and (private_ok or not private)
+
     found: list[str] | None = None
     for message in messages:
         if message.severity is not Severity.INFO:
             continue
         data = message.data.strip()
         m = _AXIOMS_RE.match(data)
-        if m and name_key(m.group("name")) == name_key(theorem):
+        if m and same(m.group("name")):
             if found is not None:
                 return None  # two answers to one probe: not what Lean does, trust neither
             found = _split_names(m.group("axioms"))
             continue
         m = _NO_AXIOMS_RE.match(data)
-        if m and name_key(m.group("name")) == name_key(theorem):
+        if m and same(m.group("name")):
             if found is not None:
                 return None
             found = []
@@ -246,26 +275,15 @@ def parse_probe(messages: list[Message] | None, theorem: str) -> list[str] | Non
 
 # --- what Lean says was declared ---------------------------------------------------------------
 #
-# The listing is a `run_cmd` over the environment the candidate left behind. Every API it uses is
-# read from leanprover/lean4 (checked against the tree at 6cd22c45b5416839f3f675c82bb99007b83d6ea8
-# and the v4.9–v4.19 history the index holds):
-# * `ConstMap.foldStage2` / `SMap.foldStage2` (src/Lean/Data/SMap.lean, src/Lean/Environment.lean):
-#   folds over the constants added after the imports, i.e. by this file (the REPL: by every
-#   command since the header) — module-local constants only;
-# * `ConstantInfo` constructors for the kind, `ConstantInfo.isUnsafe` (src/Lean/Declaration.lean);
-# * `Lean.collectAxioms` (src/Lean/Util/CollectAxioms.lean): what `#print axioms` prints, for every
-#   constant listed — so the axioms of a lemma our lexer missed are still asked;
-# * the module-local entries (`newEntries` of a `ScopedEnvExtension`'s `StateStack`,
-#   src/Lean/ScopedEnvExtension.lean) of `Lean.Meta.instanceExtension` (src/Lean/Meta/Instances.lean),
-#   `Lean.Elab.macroAttribute` (src/Lean/Elab/Util.lean; a `KeyedDeclsAttribute`, whose `ext` is a
-#   ScopedEnvExtension, src/Lean/KeyedDeclsAttribute.lean), the command/term/tactic elaborator
-#   attributes, and `Lean.Parser.parserExtension` (src/Lean/Parser/Extension.lean: tokens, syntax
-#   kinds, parsers — what `notation`/`syntax`/`infix` add);
-# * the options in force (`getOptions`; `Options` has a `ForIn` over `(Name × DataValue)`,
-#   src/Lean/Data/Options.lean).
-# `run_cmd` logs at its own token (src/Lean/Elab/BuiltinEvalCommand.lean, `elabRunCmd`).
-# Each line starts with the nonce; the last says how many lines came before it, so a truncated or
-# partly forged answer is malformed, and a malformed or missing answer refuses the candidate.
+# The listing is a `run_cmd` over the environment the candidate left behind (its template, and the
+# lean4 source of every API it calls, are in lean/probe_text.py). For each module-local constant it
+# says its kind, whether it is unsafe, partial, `@[implemented_by]` or `@[extern]`, whether the
+# closure of the target and of the lemmas the candidate added uses it (the constants
+# `Lean.CollectAxioms.collect` would visit), and its axioms (`Lean.collectAxioms`); then the new
+# instance / macro / elaborator / parser entries and the options in force. `run_cmd` logs at its
+# own token (src/Lean/Elab/BuiltinEvalCommand.lean, `elabRunCmd`). Each line starts with the
+# nonce; the last says how many lines came before it, so a truncated or partly forged answer is
+# malformed, and a malformed or missing answer refuses the candidate.
 
 _NONCE_RE = gate.NONCE_RE
 # Per process: a candidate's nonce is the same in `text_to_check` and in the audit (the check
@@ -290,6 +308,19 @@ class Constant:
     kind: str  # theorem | def | axiom | opaque | quot | inductive | ctor | rec
     unsafe: bool
     axioms: tuple[str, ...]
+    partial: bool = False  # `partial def` (an opaque with `_unsafe_rec`) or DefinitionSafety.partial
+    implemented_by: bool = False
+    extern: bool = False
+    in_closure: bool = False  # the target or a lemma the candidate added depends on it
+
+    @property
+    def key(self) -> str:
+        """The name as the text layer writes it (a private name's prefix removed)."""
+        return private_key(self.name)[0]
+
+    @property
+    def private(self) -> bool:
+        return private_key(self.name)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +333,7 @@ class Listing:
 
 
 _KINDS = frozenset({"theorem", "def", "axiom", "opaque", "quot", "inductive", "ctor", "rec"})
+_BOOLS = ("true", "false")
 
 
 def parse_listing(messages: list[Message] | None, nonce: str) -> Listing | None:
@@ -322,8 +354,10 @@ def parse_listing(messages: list[Message] | None, nonce: str) -> Listing | None:
     opts: list[tuple[str, str]] = []
     for ln in body:
         f = ln.split("\t")
-        if f[1] == "const" and len(f) == 6 and f[2] in _KINDS and f[3] in ("true", "false") and f[4]:
-            consts.append(Constant(f[4], f[2], f[3] == "true", tuple(a for a in f[5].split(",") if a)))
+        if f[1] == "const" and len(f) == 10 and f[2] in _KINDS and all(b in _BOOLS for b in f[3:8]) and f[8]:
+            unsafe, partial, impl, extern, closure = (b == "true" for b in f[3:8])
+            consts.append(Constant(f[8], f[2], unsafe, tuple(a for a in f[9].split(",") if a), partial, impl,
+                                   extern, closure))
         elif f[1] == "ext" and len(f) == 4 and f[2] in EXTENSIONS and f[3].isdigit() and f[2] not in exts:
             exts[f[2]] = int(f[3])
         elif f[1] == "opt" and len(f) == 4 and f[2]:

@@ -13,13 +13,16 @@ import re
 import sys
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 if __package__:
     from . import fake_opens
-else:  # imported by path (tests/fakes on sys.path): its sibling too
+    from .lean_versions import IMPORTED_DEFINITIONS, LeanRelease, private_name, user_name
+else:  # imported by path (the fake REPL process, the fake `lake`): tests/fakes is on sys.path
     import fake_opens
+    from lean_versions import IMPORTED_DEFINITIONS, LeanRelease, private_name, user_name
 
 # --------------------------------------------------------------------------------------------------
 # Lean text
@@ -99,12 +102,54 @@ def lean_name_order(name: str) -> tuple[int, list[str]]:
     return len(parts), parts
 
 
-def axioms_message(name: str, axioms: Iterable[str]) -> str:
-    """What `#print axioms NAME` says, in Lean's wording and order."""
+def axioms_message(name: str, axioms: Iterable[str], *, shown: Any = None) -> str:
+    """What `#print axioms NAME` says, in Lean's wording and order (`src/Lean/Elab/Print.lean`
+    `printAxiomsOf`: `'{constName}' depends on axioms: {axioms.qsort Name.lt |>.toList}`). `shown`
+    maps each axiom to the way that release prints it (`print_axiom_names`); by default in full."""
     ordered = sorted(set(axioms), key=lean_name_order)
     if not ordered:
         return f"'{name}' does not depend on any axioms"
-    return f"'{name}' depends on axioms: [{', '.join(ordered)}]"
+    return f"'{name}' depends on axioms: [{', '.join(shown(a) if shown else a for a in ordered)}]"
+
+
+_OPEN_RE = re.compile(r"^open[ \t]+(?P<names>[^\n]*)$", re.MULTILINE)
+_PP_FULL_NAMES_IN = re.compile(r"set_option[ \t]+pp\.fullNames[ \t]+true[ \t]+in\s*$")
+
+
+def opened_namespaces(code: str) -> list[str]:
+    """The namespaces `open A B` commands (not `open … in`, `renaming`, `hiding`) put in scope."""
+    out: list[str] = []
+    for m in _OPEN_RE.finditer(mask_comments_and_strings(code)):
+        words = m.group("names").split()
+        if "in" in words or "renaming" in words or "hiding" in words or "(" in m.group("names"):
+            continue
+        out.extend(w for w in words if re.fullmatch(rf"[{IDENT_CHARS}.]+", w))
+    return out
+
+
+def declared_private(code: str, name: str) -> bool:
+    """Whether the last declaration of `name` in `code` is `private` (Lean then names it
+    `_private.<Module>.0.<name>`)."""
+    found = [m for m in DECL_RE.finditer(mask_comments_and_strings(code)) if (m.group("name") or "").strip("«»") == name]
+    return bool(found) and re.search(r"\bprivate\b", code[found[-1].start() : found[-1].start("kind")]) is not None
+
+
+def print_axiom_names(release: LeanRelease, before: str) -> Any:
+    """How `#print axioms` at the end of `before` prints an axiom's name: in full, or, where the
+    release prints axioms with `MessageData.ofConstName` and `pp.fullNames` is not set for the
+    command (`set_option pp.fullNames true in` right before it), shortened by the namespaces open
+    at that point (`Classical.choice` under `open Classical` is `choice`)."""
+    if not release.axioms_by_const_name or _PP_FULL_NAMES_IN.search(before):
+        return None
+    opens = opened_namespaces(before)
+
+    def shown(axiom: str) -> str:
+        for ns in opens:
+            if axiom.startswith(ns + ".") and "." not in axiom[len(ns) + 1 :]:
+                return axiom[len(ns) + 1 :]
+        return axiom
+
+    return shown
 
 
 def probe_response(code: str, axioms: Iterable[str] = ("propext",)) -> dict[str, Any] | None:
@@ -221,7 +266,10 @@ _MEANING_RE = re.compile(
     r"(?P<kw>variable|instance|notation|infixl|infixr|infix|prefix|postfix|macro_rules|macro|syntax|attribute)\b",
     re.MULTILINE,
 )
-_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])")
+# A command starts at column 0, except the clauses that continue a declaration there (`where`
+# helpers, `termination_by`, `decreasing_by`: src/Lean/Parser/Command.lean `declBody` / `whereDecls`,
+# src/Lean/Parser/Term.lean `suffix`).
+_NEXT_COMMAND = re.compile(r"\n(?=[^\s|)\]}⟩,])(?!(?:where|termination_by|decreasing_by)\b)")
 
 
 def type_tokens(text: str) -> list[str]:
@@ -315,16 +363,21 @@ def type_probe_messages(code: str) -> list[dict[str, Any]]:
 # The audit's declaration listing (`run_cmd` … lemmaforge/lean/judge.py): what Lean would list
 # --------------------------------------------------------------------------------------------------
 
-# The product's listing command, recognised by its first two lines (the nonce is in a string, so
-# match the raw text, not masked text).
-DECLS_PROBE_RE = re.compile(r'^run_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]+)"', re.MULTILINE)
+# The product's listing command, recognised by its first three lines (the nonce is in a string, so
+# match the raw text, not masked text); `lfRoots` names the declarations whose closure it walks.
+DECLS_PROBE_RE = re.compile(
+    r'^run_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]+)"\n  let lfRoots : List Lean\.Name := \[(?P<roots>[^\n]*)\]',
+    re.MULTILINE,
+)
 _LISTED_DECL_RE = re.compile(
-    r"^(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*(?P<mods>(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*)"
+    r"^(?P<attrs>(?:@\[[^\]\n]*\][ \t]*\n?[ \t]*)*)"
+    r"(?P<mods>(?:(?:private|protected|noncomputable|unsafe|partial|nonrec)[ \t]+)*)"
     r"(?P<kind>theorem|lemma|def|abbrev|instance|axiom|opaque|inductive|structure|class)\b"
     r"(?:[ \t]+(?P<name>(?:«[^»\n]*»|[^\s:(){}\[\]⦃⦄«])+))?",
     re.MULTILINE,
 )
-_LISTED_SCOPE_RE = re.compile(r"^(?P<kind>namespace|section|end)\b[ \t]*(?P<name>[^\s]*)", re.MULTILINE)
+_LISTED_SCOPE_RE = re.compile(r"^(?P<kind>namespace|section|end|noncomputable[ \t]+section)\b[ \t]*(?P<name>[^\s]*)",
+                              re.MULTILINE)
 _MACRO_CMD_RE = re.compile(r"^(?P<local>(?:local|scoped)[ \t]+)?(?P<kw>macro_rules|macro|elab_rules|elab)\b", re.MULTILINE)
 _SYNTAX_CMD_RE = re.compile(
     r"^(?P<local>(?:local|scoped)[ \t]+)?(?P<kw>notation|infixl|infixr|infix|prefix|postfix|syntax)\b", re.MULTILINE
@@ -334,6 +387,17 @@ _TOP_OPTION_RE = re.compile(r"^set_option[ \t]+(?P<name>[^\s]+)[ \t]+(?P<value>[
 LISTED_KINDS = {"theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev": "def", "instance": "def",
                 "axiom": "axiom", "opaque": "opaque", "inductive": "inductive", "structure": "inductive",
                 "class": "inductive"}
+_WORD_RE = re.compile(rf"[{IDENT_CHARS}.«»]+")
+_MATCH_RE = re.compile(rf"(?<![{IDENT_CHARS}.])match(?![{IDENT_CHARS}])")
+_EQUATION_DEF_RE = re.compile(r"\n[ \t]+\|")  # `def f : ℕ → ℕ` then `  | 0 => …`: a matcher
+_WHERE_RE = re.compile(r"^[ \t]*where[ \t]*\n(?P<body>(?:[ \t]+[^\n]*\n?)+)", re.MULTILINE)
+_WHERE_ITEM_RE = re.compile(rf"^[ \t]+(?P<name>[{IDENT_CHARS}]+)[ \t]*[({{\[:⦃]", re.MULTILINE)
+_EQN_TACTIC_RE = re.compile(
+    r"(?<![\w.])(?P<tac>simp_all|simp_rw|simp|dsimp|rw|rewrite|rwa|nth_rewrite|nth_rw|norm_num|field_simp|unfold)"
+    r"(?:[ \t]+only)?(?:[ \t]+\d+)?[ \t]*(?P<args>\[[^\]\n]*\]|(?:[ \t]*[^\s\[\]:;,⊢]+)+)"
+)
+_SPLIT_RE = re.compile(r"(?<![\w.])split(?![\w'])")
+_INDUCT_RE = re.compile(rf"(?P<name>[{IDENT_CHARS}.]+)\.induct(?![{IDENT_CHARS}])")
 
 
 def namespace_prefix(scopes: list[tuple[int, str, str]], at: int) -> str:
@@ -345,11 +409,158 @@ def namespace_prefix(scopes: list[tuple[int, str, str]], at: int) -> str:
             break
         if kind == "namespace":
             stack.append(name)
-        elif kind == "section":
+        elif kind.endswith("section"):
             stack.append("")
         elif stack:
             stack.pop()
     return ".".join(p for p in stack if p)
+
+
+def _in_noncomputable_section(scopes: list[tuple[int, str, str]], at: int) -> bool:
+    stack: list[bool] = []
+    for pos, kind, _ in scopes:
+        if pos >= at:
+            break
+        if kind in ("namespace", "section") or kind.endswith("section"):
+            stack.append(kind.startswith("noncomputable"))
+        elif stack:
+            stack.pop()
+    return any(stack)
+
+
+@dataclass(slots=True)
+class Listed:
+    """One module-local constant as the fakes' model of Lean lists it (lean/judge.py's answer)."""
+
+    kind: str
+    name: str
+    unsafe: bool = False
+    partial: bool = False
+    implemented_by: bool = False
+    extern: bool = False
+    axioms: list[str] = field(default_factory=list)
+    words: set[str] = field(default_factory=set)  # identifiers its text mentions (type and value)
+    uses: set[str] = field(default_factory=set)  # constants Lean made for it that its value uses
+    in_closure: bool = False
+
+
+_NOTATION_TYPES = {"ℝ": "Real", "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℂ": "Complex"}
+
+
+def instance_name(body: str) -> str:
+    """The name Lean gives `instance : C T := …` (src/Lean/Elab/DeclNameGen.lean, "shorter instance
+    names", lean4#3089, v4.8.0): `inst` and the head constants of its type, e.g. `instSemiringZ2`
+    (modelled on the type's words; Lean's algorithm also looks through binders)."""
+    head = re.split(r":=|\bwhere\b", body, maxsplit=1)[0]
+    head = head.split(":", 1)[1] if ":" in head else head
+    words = [_NOTATION_TYPES.get(w, w.rsplit(".", 1)[-1]) for w in re.findall(rf"[{IDENT_CHARS}.ℝℕℤℚℂ]+", head)]
+    return "inst" + "".join(w[:1].upper() + w[1:] for w in words[:3] if w and not w[0].isdigit())
+
+
+def parse_roots(text: str) -> tuple[str, ...]:
+    """The names of the listing's `lfRoots` list (`` `a, `b.c ``)."""
+    return tuple(text[1:].split(", `")) if text.startswith("`") else ()
+
+
+class _Model:
+    """What one file adds to Lean's environment, as far as the fakes model Lean of `release`."""
+
+    def __init__(self, code: str, release: LeanRelease, module: str) -> None:
+        self.code = code
+        self.masked = mask_comments_and_strings(code)
+        self.release = release
+        self.module = module
+        self.scopes = [(m.start(), " ".join(m.group("kind").split()), m.group("name"))
+                       for m in _LISTED_SCOPE_RE.finditer(self.masked)]
+        self.opens = opened_namespaces(code)
+        self.consts: list[Listed] = []
+        self._made: set[str] = set()
+
+    def add(self, const: Listed) -> Listed:
+        if const.name not in self._made:
+            self._made.add(const.name)
+            self.consts.append(const)
+        return const
+
+    def compiled(self, name: str) -> None:
+        """The old code generator's helpers of a compiled definition (`LeanRelease.old_codegen`)."""
+        if self.release.old_codegen:
+            for stage in ("_cstage1", "_cstage2"):
+                self.add(Listed("def", f"{name}.{stage}", unsafe=True))
+
+    def resolve_imported(self, word: str) -> str | None:
+        """`word` as an imported definition the fakes know (through the `open` namespaces)."""
+        word = word.lstrip("←").strip("«»")
+        for candidate in (word, *(f"{ns}.{word}" for ns in self.opens)):
+            if candidate in IMPORTED_DEFINITIONS:
+                return candidate
+        return None
+
+    def derived(self, owner: Listed, body: str) -> None:
+        """The constants Lean adds while elaborating `owner` (whose masked text is `body`)."""
+        matchers = len(_MATCH_RE.findall(body))
+        if owner.kind == "def" and not matchers and _EQUATION_DEF_RE.search(body.split(":=", 1)[0]):
+            matchers = 1  # `def f : ℕ → ℕ` with `| 0 => …` alternatives
+        for i in range(1, matchers + 1):
+            # src/Lean/Meta/Match/Match.lean `mkMatcherAuxDefinition`: a definition, compiled
+            # (`if compile then compileDecl decl`) under the declaration's name
+            matcher = self.add(Listed("def", f"{owner.name}.match_{i}"))
+            owner.uses.add(matcher.name)
+            self.compiled(matcher.name)
+        for m in _WHERE_RE.finditer(body):
+            for item in _WHERE_ITEM_RE.finditer(m.group("body")):
+                helper = self.add(Listed(owner.kind if owner.kind == "theorem" else "def",
+                                         f"{user_name(owner.name)}.{item.group('name')}", axioms=list(owner.axioms)))
+                owner.uses.add(helper.name)
+        unfolded: list[str] = []
+        for m in _EQN_TACTIC_RE.finditer(body):
+            args = m.group("args").strip("[] \t")
+            for word in re.split(r"[,\s]+", args):
+                imported = self.resolve_imported(word)
+                if imported is None:
+                    continue
+                unfolded.append(imported)
+                count, _ = IMPORTED_DEFINITIONS[imported]
+                names = ([self.release.unfold_name(imported)] if m.group("tac") == "unfold"
+                         else self.release.eq_names(imported, count))
+                for name in names:  # src/Lean/Meta/Eqns.lean: theorems, proved by `rfl` here
+                    owner.uses.add(self.add(Listed("theorem", name)).name)
+        for m in _INDUCT_RE.finditer(body):
+            target = self.resolve_imported(m.group("name")) or m.group("name")
+            # functional induction (lean4 v4.8.0 release notes): a theorem realized on demand
+            owner.uses.add(self.add(Listed("theorem", f"{target}.induct", axioms=["propext"])).name)
+        if _SPLIT_RE.search(body):
+            for imported in dict.fromkeys(unfolded):
+                count, matches = IMPORTED_DEFINITIONS[imported]
+                if not matches:
+                    continue
+                matcher = f"{imported}.match_1"
+                splitter = self.add(Listed("def", self.release.splitter(matcher, self.module)))
+                owner.uses.add(splitter.name)
+                self.compiled(splitter.name)
+                for name in self.release.match_eq_names(matcher, count, self.module):
+                    owner.uses.add(self.add(Listed("theorem", name)).name)
+
+    def closure(self, roots: Iterable[str]) -> None:
+        """Mark what the roots depend on, walking module-local constants as
+        `Lean.CollectAxioms.collect` does (type and value): a constant uses the local constants
+        whose names its text mentions and those Lean made for it."""
+        by_word: dict[str, list[Listed]] = {}
+        for c in self.consts:
+            user = user_name(c.name)
+            for w in {c.name, user, user.rsplit(".", 1)[-1]}:
+                by_word.setdefault(w, []).append(c)
+        by_name = {c.name: c for c in self.consts}
+        wanted = set(roots)
+        todo = [c for c in self.consts if user_name(c.name) in wanted]
+        while todo:
+            c = todo.pop()
+            if c.in_closure:
+                continue
+            c.in_closure = True
+            for w in c.words:
+                todo.extend(d for d in by_word.get(w, []) if d is not c)
+            todo.extend(by_name[n] for n in c.uses if n in by_name)
 
 
 def listing_of(
@@ -357,65 +568,104 @@ def listing_of(
     axioms_of: Any = None,
     default_axioms: Iterable[str] = ("propext", "Classical.choice", "Quot.sound"),
     hidden: Iterable[dict[str, Any]] = (),
-) -> tuple[list[tuple[str, str, bool, list[str]]], dict[str, int], dict[str, str]]:
-    """What Lean's environment holds after `code`, as far as the fakes model Lean: (constants as
-    (kind, full name, unsafe, axioms), new extension entries by kind, options in force at the end).
-    `axioms_of(full_name)` gives a theorem's axioms (None: `default_axioms`); `hidden` adds
-    constants Lean declared that a text reading missed ({"kind", "name", "axioms"}): a fake
-    scripted to model a lexer divergence."""
-    masked = mask_comments_and_strings(code)
-    scopes = [(m.start(), m.group("kind"), m.group("name")) for m in _LISTED_SCOPE_RE.finditer(masked)]
-
-    def namespace(at: int) -> str:
-        return namespace_prefix(scopes, at)
-
-    consts: list[tuple[str, str, bool, list[str]]] = []
+    *,
+    lean_version: str | None = None,
+    roots: Iterable[str] | None = None,
+    module: str = "",
+) -> tuple[list[Listed], dict[str, int], dict[str, str]]:
+    """What Lean's environment holds after `code`, as far as the fakes model Lean `lean_version`
+    (tests/fakes/lean_versions.py): (constants, new extension entries by kind, options in force at
+    the end). Constants: every declaration (a `private` one under Lean's private name, a `partial
+    def` as an opaque beside its unsafe `_unsafe_rec`), the matchers, `where` helpers, equation
+    lemmas (`simp [f]`, `rw [f]`, `unfold f` of an imported definition the fakes know), `.induct`
+    and splitters Lean adds while elaborating them, and below 4.22 the unsafe `_cstage1` /
+    `_cstage2` of every compiled definition; each marked when the closure of `roots` (the
+    listing's `lfRoots`) uses it. `axioms_of(full_name)` gives a theorem's axioms (None:
+    `default_axioms`); `hidden` adds constants Lean declared that a text reading missed ({"kind",
+    "name", "axioms"} and optionally "unsafe", "partial", "implemented_by", "extern",
+    "in_closure"): a fake scripted to model a lexer divergence."""
+    model = _Model(code, LeanRelease.of(lean_version), module)
+    masked = model.masked
     exts = {"instance": 0, "macro": 0, "elab": 0, "parser": 0}
-    for n, m in enumerate(_LISTED_DECL_RE.finditer(masked)):
+    decls = list(_LISTED_DECL_RE.finditer(masked))
+    for m in decls:
         kw, name = m.group("kind"), m.group("name")
         if not name or name.startswith(":"):
-            name = f"inst{n}" if kw == "instance" else None
+            name = None
+            if kw == "instance":
+                nxt = _NEXT_COMMAND.search(masked, m.end("kind"))
+                name = instance_name(masked[m.end("kind") : nxt.start() if nxt else len(masked)])
         if name is None:
             continue
         name = name.strip("«»") if re.fullmatch(r"«[A-Za-z_][\w']*»", name) else name
-        prefix = namespace(m.start())
+        prefix = namespace_prefix(model.scopes, m.start())
         full = name[len("_root_."):] if name.startswith("_root_.") else (f"{prefix}.{name}" if prefix else name)
+        mods = m.group("mods").split()
+        if "private" in mods:
+            full = private_name(full, module)
+        nxt = _NEXT_COMMAND.search(masked, m.end())
+        body = masked[m.end() : nxt.start() if nxt else len(masked)]
         kind = LISTED_KINDS[kw]
-        unsafe = "unsafe" in m.group("mods").split()
+        attrs = m.group("attrs")
         if kind == "theorem":
-            found = axioms_of(full) if axioms_of is not None else None
+            found = axioms_of(user_name(full)) if axioms_of is not None else None
+            if found is None and axioms_of is not None and full != user_name(full):
+                found = axioms_of(full)
             axioms = sorted(found if found is not None else default_axioms, key=lean_name_order)
         elif kind == "axiom":
             axioms = [full]
         else:
             axioms = []
-        consts.append((kind, full, unsafe, axioms))
+        partial = "partial" in mods and kind == "def"
+        const = model.add(Listed(
+            "opaque" if partial else kind, full, unsafe="unsafe" in mods, partial=partial,
+            implemented_by="implemented_by" in attrs or "implementedBy" in attrs, extern="extern" in attrs,
+            axioms=axioms, words=set(_WORD_RE.findall(body)) | {w.rsplit(".", 1)[-1] for w in _WORD_RE.findall(body)},
+        ))
         if kind == "inductive":
-            consts.append(("rec", f"{full}.rec", unsafe, []))
+            model.add(Listed("rec", f"{full}.rec", unsafe="unsafe" in mods))
         if kw == "instance":
             exts["instance"] += 1
+        computable = not ("noncomputable" in mods or _in_noncomputable_section(model.scopes, m.start()))
+        if partial:
+            # src/Lean/Compiler/Old.lean `mkUnsafeRecName`: the compiled code of a `partial def`
+            model.add(Listed("def", f"{full}._unsafe_rec", unsafe=True))
+            model.compiled(f"{full}._unsafe_rec")
+        elif kind == "def" and computable and "extern" not in attrs:
+            model.compiled(full)
+        model.derived(const, body)
     for n, m in enumerate(_MACRO_CMD_RE.finditer(masked)):
-        consts.append(("def", f"_aux_fake___{m.group('kw')}Rules_{n}", False, []))
+        model.add(Listed("def", f"_aux_fake___{m.group('kw')}Rules_{n}"))
         if not m.group("local"):
             exts["elab" if m.group("kw").startswith("elab") else "macro"] += 1
     for n, m in enumerate(_SYNTAX_CMD_RE.finditer(masked)):
-        consts.append(("def", f"term_fake_{m.group('kw')}_{n}", False, []))
+        model.add(Listed("def", f"term_fake_{m.group('kw')}_{n}"))
         if not m.group("local"):
             exts["parser"] += 1
             exts["macro"] += m.group("kw") != "syntax"
     exts["instance"] += sum(1 for m in _ATTR_INSTANCE_RE.finditer(masked) if not m.group("local"))
     options = {m.group("name").strip("«»"): m.group("value") for m in _TOP_OPTION_RE.finditer(masked)}
+    model.closure(roots or ())
     for h in hidden:
-        consts.append((h["kind"], h["name"], bool(h.get("unsafe", False)), list(h.get("axioms", ()))))
-    return consts, exts, options
+        model.consts.append(Listed(
+            h["kind"], h["name"], unsafe=bool(h.get("unsafe", False)), partial=bool(h.get("partial", False)),
+            implemented_by=bool(h.get("implemented_by", False)), extern=bool(h.get("extern", False)),
+            axioms=list(h.get("axioms", ())), in_closure=bool(h.get("in_closure", False)),
+        ))
+    return model.consts, exts, options
 
 
-def listing_answer(nonce: str, listing: tuple[list[tuple[str, str, bool, list[str]]], dict[str, int], dict[str, str]]) -> str:
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def listing_answer(nonce: str, listing: tuple[list[Listed], dict[str, int], dict[str, str]]) -> str:
     """The info message the probe's `run_cmd` logs: one line per fact, each starting with the
-    nonce, then `end` and the count of lines before it."""
+    nonce, then `end` and the count of lines before it (lemmaforge/lean/probe_text.py's template:
+    kind, unsafe, partial, implemented_by, extern, in the closure, name, axioms)."""
     consts, exts, options = listing
-    out = [f"{nonce}\tconst\t{kind}\t{'true' if unsafe else 'false'}\t{name}\t{','.join(axioms)}"
-           for kind, name, unsafe, axioms in consts]
+    out = [f"{nonce}\tconst\t{c.kind}\t{_flag(c.unsafe)}\t{_flag(c.partial)}\t{_flag(c.implemented_by)}\t"
+           f"{_flag(c.extern)}\t{_flag(c.in_closure)}\t{c.name}\t{','.join(c.axioms)}" for c in consts]
     out += [f"{nonce}\text\t{kind}\t{count}" for kind, count in exts.items()]
     out += [f"{nonce}\topt\t{name}\t{value}" for name, value in options.items()]
     out.append(f"{nonce}\tend\t{len(out)}")
@@ -428,7 +678,7 @@ def listing_messages(code: str, **kw: Any) -> list[dict[str, Any]]:
     out = []
     for m in DECLS_PROBE_RE.finditer(code):
         line = code[: m.start()].count("\n") + 1
-        data = listing_answer(m.group("nonce"), listing_of(code[: m.start()], **kw))
+        data = listing_answer(m.group("nonce"), listing_of(code[: m.start()], roots=parse_roots(m.group("roots")), **kw))
         out.append({"severity": "info", "pos": {"line": line, "column": 0}, "endPos": {"line": line, "column": 7},
                     "data": data})
     return out

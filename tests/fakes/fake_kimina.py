@@ -35,8 +35,10 @@ from typing import Any, Literal
 
 if __package__:
     from . import fake_common
+    from .lean_versions import LeanRelease, private_name, user_name
 else:  # the fake `lake` script imports this file by path (tests/fakes on sys.path)
     import fake_common
+    from lean_versions import LeanRelease, private_name, user_name
 
 Responder = Callable[[str], dict[str, Any]]
 
@@ -85,13 +87,19 @@ class ReplErrorRule:
 @dataclass(frozen=True)
 class DeclareRule:
     """If `pattern` matches, Lean's environment also holds constant `name` of `kind` (depending on
-    `axioms`): models a divergence where Lean reads a declaration that a text reading missed, so
-    only the audit's declaration listing can see it."""
+    `axioms`, with the listing's flags: unsafe, partial, implemented_by, extern, and whether the
+    theorem's closure uses it): models a divergence where Lean reads a declaration that a text
+    reading missed, so only the audit's declaration listing can see it."""
 
     pattern: str
     kind: str
     name: str
     axioms: tuple[str, ...] = ()
+    unsafe: bool = False
+    partial: bool = False
+    implemented_by: bool = False
+    extern: bool = False
+    in_closure: bool = False
 
 
 Rule = MessageRule | AxiomRule | ReplErrorRule | DeclareRule
@@ -113,7 +121,7 @@ _OPENERS = {"(": ")", "[": "]", "{": "}", "⦃": "⦄"}
 class _Decl:
     kind: str
     name: str | None  # None for `example` and anonymous instances
-    full_name: str | None
+    full_name: str | None  # Lean's name: a `private` one is `_private.<Module>.0.<name>`
     start: int
     end: int
     ref: tuple[int, int]  # where Lean reports on the declaration: its name, else its keyword
@@ -129,11 +137,20 @@ class ScriptedLean:
     base_axioms: Sequence[str] = DEFAULT_AXIOMS  # what every proof depends on
     sorry_warning: str = SORRY_WARNING_V4_19
     native_decide_axioms: Sequence[str] = NATIVE_DECIDE_AXIOMS
-    # what `#eval Lean.versionString` prints (Lean's Repr of the string: with quotes); None: the
-    # server says nothing to it (an old or odd server)
+    # The Lean release the server runs: what `#eval Lean.versionString` prints (Lean's Repr of the
+    # string: with quotes), and how it answers the audit's probe (tests/fakes/lean_versions.py:
+    # "4.9", "4.15", "4.19", "4.27" or a full version). None: the server says nothing to the
+    # version question (an old or odd server) and answers as the default release. The default,
+    # 4.9.0, is what Kimina-Prover's server runs and what the bench tests pin.
     lean_version: str | None = "4.9.0"
     # False: the audit's declaration listing gets no answer (as when meta code swallowed it)
     list_declarations: bool = True
+    # The main module's name in private names: "" is the REPL's anonymous module (`_private.0.x`)
+    main_module: str = ""
+
+    @property
+    def release(self) -> LeanRelease:
+        return LeanRelease.of(self.lean_version)
 
     def __call__(self, code: str) -> dict[str, Any]:
         return _Elaboration(self, code).response()
@@ -148,6 +165,7 @@ class ScriptedLean:
                 "native_decide_axioms": list(self.native_decide_axioms),
                 "lean_version": self.lean_version,
                 "list_declarations": self.list_declarations,
+                "main_module": self.main_module,
             }
         )
 
@@ -165,6 +183,7 @@ class ScriptedLean:
             native_decide_axioms=tuple(data.get("native_decide_axioms", NATIVE_DECIDE_AXIOMS)),
             lean_version=data.get("lean_version", "4.9.0"),
             list_declarations=data.get("list_declarations", True),
+            main_module=data.get("main_module", ""),
         )
 
 
@@ -223,7 +242,9 @@ class _Elaboration:
     # declarations
 
     def _find_decls(self) -> list[_Decl]:
-        command_starts = [m.start() for m in re.finditer(r"^\S", self.text, re.MULTILINE)]
+        # a `where` / `termination_by` / `decreasing_by` clause at column 0 continues its declaration
+        command_starts = [m.start() for m in re.finditer(r"^(?!(?:where|termination_by|decreasing_by)\b)\S",
+                                                         self.text, re.MULTILINE)]
         namespaces = self._namespace_at()
         decls = []
         for m in fake_common.DECL_RE.finditer(self.text):
@@ -243,6 +264,8 @@ class _Elaboration:
             )
             if full and full.startswith("_root_."):
                 full = full[len("_root_.") :]
+            if full and re.search(r"\bprivate\b", self.text[m.start() : m.start("kind")]):
+                full = private_name(full, self.lean.main_module)
             decls.append(_Decl(kind, name, full, m.start(), end, ref))
         return decls
 
@@ -262,10 +285,10 @@ class _Elaboration:
     def _resolve(self, name: str) -> _Decl | None:
         name = name.strip("«»")
         for decl in self.decls:
-            if decl.full_name == name:
+            if decl.full_name == name or (decl.full_name and user_name(decl.full_name) == name):
                 return decl
         return next(
-            (d for d in self.decls if d.name == name or (d.full_name or "").endswith("." + name)), None
+            (d for d in self.decls if d.name == name or user_name(d.full_name or "").endswith("." + name)), None
         )
 
     # rules and sorries
@@ -316,7 +339,10 @@ class _Elaboration:
             if decl is None:
                 self._message("error", f"unknown constant '{name}'", m.start("name"), m.end("name"))
                 continue
-            data = fake_common.axioms_message(decl.full_name or name, self._axioms_of(decl, set()))
+            # the name as Lean's `ofName` prints it (a private one in full), the axioms as this
+            # release prints them (`fake_common.print_axiom_names`)
+            shown = fake_common.print_axiom_names(self.lean.release, self.code[: m.start()])
+            data = fake_common.axioms_message(decl.full_name or name, self._axioms_of(decl, set()), shown=shown)
             # Lean reports at the `#print` token (`withRef tk`).
             self._message("info", data, m.start(), m.start() + len("#print"))
 
@@ -337,7 +363,8 @@ class _Elaboration:
                 if depth == 0 and self.text.startswith(":=", i):
                     assign = i
                     break
-            data = fake_common.type_message(decl.full_name or name, self.code[sig_start:assign],
+            # `pp.privateNames` is false by default: a private name prints as the user's
+            data = fake_common.type_message(user_name(decl.full_name or name), self.code[sig_start:assign],
                                             self.code[: decl.start], self.code[assign : decl.end])
             # Lean logs `e : type` at the `#check` token (`logInfoAt tk`).
             self._message("info", data, m.start(), m.start() + len("#check"))
@@ -349,14 +376,18 @@ class _Elaboration:
             return
         for m in fake_common.DECLS_PROBE_RE.finditer(self.code):
             before = self.code[: m.start()]
-            hidden = [{"kind": r.kind, "name": r.name, "axioms": r.axioms} for r in self.lean.rules
+            hidden = [asdict(r) for r in self.lean.rules
                       if isinstance(r, DeclareRule) and re.search(r.pattern, before, re.MULTILINE)]
 
             def axioms_of(full: str, at: int = m.start()) -> list[str] | None:
-                decl = next((d for d in self.decls if d.full_name == full and d.start < at), None)
+                decl = next((d for d in self.decls if d.full_name is not None and full in (d.full_name, user_name(
+                    d.full_name)) and d.start < at), None)
                 return sorted(self._axioms_of(decl, set())) if decl is not None else None
 
-            listing = fake_common.listing_of(before, axioms_of, self.lean.base_axioms, hidden)
+            listing = fake_common.listing_of(before, axioms_of, self.lean.base_axioms, hidden,
+                                             lean_version=self.lean.lean_version,
+                                             roots=fake_common.parse_roots(m.group("roots")),
+                                             module=self.lean.main_module)
             # `run_cmd` logs at its own token (the command's line, column 0).
             self._message("info", fake_common.listing_answer(m.group("nonce"), listing), m.start(), m.start() + 7)
 

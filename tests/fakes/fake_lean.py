@@ -37,8 +37,12 @@ from typing import Any
 
 if __package__:
     from . import fake_common
+    from .lean_versions import DEFAULT as DEFAULT_LEAN_VERSION
+    from .lean_versions import LeanRelease, private_name
 else:  # the fake REPL process imports this file by path (tests/fakes on sys.path)
     import fake_common
+    from lean_versions import DEFAULT as DEFAULT_LEAN_VERSION
+    from lean_versions import LeanRelease, private_name
 
 # The fork tag that lean-interact 0.11.6 would check out for Lean v4.19.0 (closest recorded one).
 DEFAULT_TRANSCRIPT_FOLDER = "augustepoiroux-repl__v1.3.18_lean-toolchain-v4.19.0"
@@ -403,8 +407,9 @@ def find_declarations(masked: str) -> list[Declaration]:
 
 
 def _next_top_level_command(masked: str, after: int) -> int:
-    """Top-level commands start in column 0; indented lines (and `|` match arms) continue one."""
-    m = re.compile(r"\n(?=[^\s|)\]}⟩,])").search(masked, after)
+    """Top-level commands start in column 0; indented lines (and `|` match arms, `where` /
+    `termination_by` / `decreasing_by` clauses) continue one."""
+    m = re.compile(r"\n(?=[^\s|)\]}⟩,])(?!(?:where|termination_by|decreasing_by)\b)").search(masked, after)
     return m.start() + 1 if m else len(masked)
 
 
@@ -528,8 +533,13 @@ class FakeLean:
         sorry_warning: str = SORRY_WARNING_V4_19,
         default_tactic_error: str = "Lean error:\n<input>:1:0: tactic '{tactic}' failed (fake Lean has no rule for it)",
         cwd: str | Path = ".",
+        lean_version: str = DEFAULT_LEAN_VERSION,
     ) -> None:
         self.rules = [r if isinstance(r, Rule) else Rule.from_dict(r) for r in rules]
+        # how the probe is answered (tests/fakes/lean_versions.py); the REPL's main module is
+        # anonymous, so a private name is `_private.0.<name>`
+        self.lean_version = lean_version
+        self.release = LeanRelease.of(lean_version)
         self.transcripts = transcripts
         self.latency = latency
         self.sorry_warning = sorry_warning
@@ -816,7 +826,13 @@ class FakeLean:
         start = m.start()
         if name not in state.decls:
             return self._message(cmd, m.start("name"), m.end("name"), "error", f"unknown constant '{name}'")
-        return self._message(cmd, start, start + len("#print"), "info", fake_common.axioms_message(name, state.decls[name]))
+        before = state.source + "\n" + cmd[:start]
+        # the theorem's name as `ofName` prints it (a private one in full), the axioms as this
+        # release prints them (fake_common.print_axiom_names)
+        printed = private_name(name) if fake_common.declared_private(before, name) else name
+        shown = fake_common.print_axiom_names(self.release, before)
+        return self._message(cmd, start, start + len("#print"), "info",
+                             fake_common.axioms_message(printed, state.decls[name], shown=shown))
 
     def _listing(self, cmd: str, m: re.Match[str], state: _Env) -> dict[str, Any]:
         """`run_cmd …` (the audit's declaration listing): every constant of the env so far (earlier
@@ -829,7 +845,9 @@ class FakeLean:
                     return sorted(state.decls[name])
             return None
 
-        listing = fake_common.listing_of(source, axioms_of, STANDARD_AXIOMS, state.hidden)
+        listing = fake_common.listing_of(source, axioms_of, STANDARD_AXIOMS, state.hidden,
+                                         lean_version=self.lean_version,
+                                         roots=fake_common.parse_roots(m.group("roots")))
         return self._message(cmd, m.start(), m.start() + len("run_cmd"), "info",
                              fake_common.listing_answer(m.group("nonce"), listing))
 
@@ -1057,6 +1075,8 @@ def load_fake_lean(config: Mapping[str, Any]) -> FakeLean:
     kwargs: dict[str, Any] = {}
     if "sorry_warning" in config:
         kwargs["sorry_warning"] = config["sorry_warning"]
+    if config.get("lean_version"):
+        kwargs["lean_version"] = config["lean_version"]
     return FakeLean(
         rules=[Rule.from_dict(r) for r in config.get("rules", [])],
         transcripts=transcripts,

@@ -283,11 +283,15 @@ def make_fake_repl_config(
     """Create `root/{bin/lake, repl/…, fake_lean.json}` and return the LeanREPLConfig for it.
 
     `transcripts`: True = the default recorded folder, a Path = that folder, False = scripted only.
+    `lean_version` (a tag or a knob value of tests/fakes/lean_versions.py, "4.9" … "4.27"): the
+    toolchain the install claims and the release whose answers the fake gives to the audit's probe.
     lean-interact does no git, network or build here: `local_repl_path` with `build_repl=False`
     and no project only reads `repl/lean-toolchain`.
     """
     from lean_interact import LeanREPLConfig
+    from lean_versions import tag
 
+    lean_version = tag(lean_version)  # a knob value ("4.27") as the toolchain's tag
     root = Path(root).resolve()
     repl_dir = root / "repl"
     binary = repl_dir / ".lake" / "build" / "bin" / "repl"
@@ -303,6 +307,7 @@ def make_fake_repl_config(
         "transcripts_dir": str(folder) if folder else None,
         "transcript_names": list(transcript_names) if transcript_names is not None else None,
         "log_path": str(log_path),
+        "lean_version": lean_version,  # how the fake answers the audit's probe (lean_versions.py)
     }
     config_path.write_text(json.dumps(config), encoding="utf-8")
     lake = root / "bin" / "lake"

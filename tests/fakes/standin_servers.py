@@ -59,9 +59,10 @@ def _chance(key: str) -> float:
     return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
 
 
-def judge(body: str) -> dict[str, Any]:
+def judge(body: str, lean_version: str | None = None) -> dict[str, Any]:
     """A REPL response for `body` (positions relative to the body, as Kimina's REPL gives them
-    before the server shifts them back; the stand-in shifts them like a current server)."""
+    before the server shifts them back; the stand-in shifts them like a current server), the
+    audit's listing answered as Lean `lean_version` would (tests/fakes/lean_versions.py)."""
     messages: list[dict[str, Any]] = []
     sorries: list[dict[str, Any]] = []
     line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
@@ -83,7 +84,7 @@ def judge(body: str) -> dict[str, Any]:
         deps = "propext, sorryAx" if sorries or any(x["severity"] == "error" for x in messages) else "propext"
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
     messages.extend(type_probe_messages(body))  # the audit's `#check @NAME` type probe
-    messages.extend(listing_messages(body))  # the audit's declaration listing (`run_cmd`)
+    messages.extend(listing_messages(body, lean_version=lean_version))  # the audit's listing (`run_cmd`)
     return {"env": 0, "messages": messages, "sorries": sorries}
 
 
@@ -139,7 +140,8 @@ class KiminaStats:
 
 class KiminaStandIn:
     def __init__(self, repls: int, scale: float, seed: int, check_mean: float = 3.5, sigma: float = 0.6,
-                 header_range: tuple[float, float] = (10.0, 16.0)) -> None:
+                 header_range: tuple[float, float] = (10.0, 16.0), lean_version: str | None = None) -> None:
+        self.lean_version = lean_version  # the release whose answers the probe gets (lean_versions.py)
         self.repls = [_Repl(i) for i in range(repls)]
         self.scale = scale
         self.rng = random.Random(seed)
@@ -199,7 +201,7 @@ class KiminaStandIn:
             self.stats.check_seconds += time.monotonic() - phase_started
             self.stats.intervals.append((phase_started, time.monotonic(), "check"))
             self.stats.checks_done += 1
-            response = _shift(judge(body), header_lines)
+            response = _shift(judge(body, self.lean_version), header_lines)
             # the seconds actually spent, as a real server reports them (scaled, header excluded)
             return {"id": snippet["id"], "time": latency * self.scale, "response": response}
         except asyncio.CancelledError:
@@ -436,9 +438,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--p-solve", type=float, default=0.5)
     parser.add_argument("--stream-interval", type=int, default=256, help="tokens per streamed event")
+    parser.add_argument("--lean-version", default=None, help="the Lean release the Kimina stand-in answers as "
+                        "(tests/fakes/lean_versions.py: 4.9, 4.15, 4.19, 4.27)")
     args = parser.parse_args(argv)
     if args.kind == "kimina":
-        app = KiminaStandIn(args.repls, args.scale, args.seed).app()
+        app = KiminaStandIn(args.repls, args.scale, args.seed, lean_version=args.lean_version).app()
     else:
         app = OpenAIStandIn(args.slots, args.scale, args.seed, cot=args.cot, tokens_per_s=args.tokens_per_s,
                             steps=args.steps, p_solve=args.p_solve, stream_interval=args.stream_interval).app()

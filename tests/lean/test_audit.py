@@ -278,8 +278,9 @@ async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -
     # of the original statement in a clean environment.
     from lemmaforge.lean.judge import declarations_command, nonce_for
 
-    listing = declarations_command(nonce_for(GOOD))
-    assert door.sent[0] == expected and expected.endswith(f"\n\n#print axioms t\n{TYPE_PROBE_T}{listing}\n")
+    listing = declarations_command(nonce_for(GOOD), ("t",))
+    assert door.sent[0] == expected
+    assert expected.endswith(f"\n\nset_option pp.fullNames true in\n#print axioms t\n{TYPE_PROBE_T}{listing}\n")
     assert door.sent[1:] == [ORIGINAL.rstrip() + "\n\n" + TYPE_PROBE_T]
 
 

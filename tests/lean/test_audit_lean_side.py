@@ -74,7 +74,7 @@ async def test_repl_runs_the_probe_as_a_separate_command(pool) -> None:  # noqa:
     probes = [e for e in fake.requests() if "#print axioms" in e["head"]]
     assert probes, "the probe was sent"
     # Its own command, in the proof's environment: the proof's text is not part of it.
-    assert all(e["head"].startswith("#print axioms t") for e in probes)
+    assert all(e["head"].startswith("set_option pp.fullNames true in\n#print axioms t") for e in probes)
     assert not any("#print axioms" in e["head"] and "theorem" in e["head"] for e in fake.requests())
     honest = await audit(PROOF, verifier, original=ORIGINAL)
     assert honest.ok, honest.reasons

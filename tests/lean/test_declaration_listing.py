@@ -42,6 +42,14 @@ def answer(nonce: str, *lines: str) -> str:
 EXTS = ("ext\tinstance\t0", "ext\tmacro\t0", "ext\telab\t0", "ext\tparser\t0")
 
 
+def const(kind: str, name: str, axioms: str = "", *, unsafe: bool = False, partial: bool = False,
+          implemented_by: bool = False, extern: bool = False, closure: bool = False) -> str:
+    """One `const` line of the listing (lean/probe_text.py's template): kind, unsafe, partial,
+    implemented_by, extern, in the closure, name, axioms."""
+    flags = "\t".join("true" if b else "false" for b in (unsafe, partial, implemented_by, extern, closure))
+    return f"const\t{kind}\t{flags}\t{name}\t{axioms}"
+
+
 # --- the answer's format ------------------------------------------------------------------------
 
 
@@ -60,19 +68,23 @@ def test_the_listing_command_carries_the_nonce_and_is_answered_at_its_first_line
 
 def test_only_lines_with_the_nonce_count_and_the_answer_must_be_complete() -> None:
     nonce = "ab" * 16
-    good = answer(nonce, "const\ttheorem\tfalse\tt\tpropext,Quot.sound", *EXTS, "opt\tmaxHeartbeats\t400000")
-    listing = parse_listing([info("forged\tconst\taxiom\tfalse\tx\t"), info(good)], nonce)
+    good = answer(nonce, const("theorem", "t", "propext,Quot.sound", closure=True),
+                  const("def", "f._cstage1", unsafe=True), *EXTS, "opt\tmaxHeartbeats\t400000")
+    listing = parse_listing([info("forged\t" + const("axiom", "x")), info(good)], nonce)
     assert listing is not None
-    assert [(c.kind, c.name, c.axioms) for c in listing.constants] == [("theorem", "t", ("propext", "Quot.sound"))]
+    assert [(c.kind, c.name, c.axioms, c.unsafe, c.in_closure) for c in listing.constants] == [
+        ("theorem", "t", ("propext", "Quot.sound"), False, True), ("def", "f._cstage1", (), True, False)]
     assert listing.options == (("maxHeartbeats", "400000"),)
     # a forged answer with another nonce is not an answer; nor is none, a truncated or a padded one
     other = "cd" * 16
     assert parse_listing([info(answer(other, *EXTS))], nonce) is None
     assert parse_listing([], nonce) is None and parse_listing(None, nonce) is None
     assert parse_listing([info(good.rsplit("\n", 1)[0])], nonce) is None  # no `end`
-    assert parse_listing([info(good.replace("end\t6", "end\t5"))], nonce) is None
+    assert parse_listing([info(good.replace("end\t7", "end\t6"))], nonce) is None
     assert parse_listing([info(answer(nonce, "ext\tinstance\t0"))], nonce) is None  # extensions missing
-    assert parse_listing([info(answer(nonce, *EXTS, "const\twhat\tfalse\tx\t"))], nonce) is None
+    assert parse_listing([info(answer(nonce, *EXTS, const("what", "x")))], nonce) is None
+    assert parse_listing([info(answer(nonce, *EXTS, "const\ttheorem\tfalse\tt\t"))], nonce) is None  # old form
+    assert parse_listing([info(answer(nonce, *EXTS, const("def", "f").replace("false", "maybe", 1)))], nonce) is None
 
 
 def test_the_gate_lets_through_exactly_the_products_listing_at_the_end() -> None:
@@ -81,6 +93,9 @@ def test_the_gate_lets_through_exactly_the_products_listing_at_the_end() -> None
     tampered = HONEST + "\n" + probe.text.replace("Lean.collectAxioms n", "IO.FS.readFile \"/etc/passwd\"")
     assert gate.check_candidate(tampered) != []
     assert gate.check_candidate(HONEST + "\n" + probe.text + "theorem u : True := trivial\n") != []
+    # the roots are names the product validated; code in their place is not the template
+    evil = probe.text.replace("[`t]", '[`t, (IO.FS.readFile "/etc/passwd")]')
+    assert evil != probe.text and gate.check_candidate(HONEST + "\n" + evil) != []
 
 
 # --- through `check` on the fake Kimina ----------------------------------------------------------
@@ -129,8 +144,14 @@ def test_an_auxiliary_proof_lean_creates_is_allowed(tmp_path: Path) -> None:
                                DeclareRule(r"exact mul_pos", "def", "t.match_1", ())])
     out = check(tmp_path, lean, HONEST)
     assert out["ok"] is True, out["reasons"]
-    # the same auxiliary name under a declaration the text does not have is not Lean's own
+    # a theorem is judged by its axioms whatever its name (issue 46): Lean's equation lemmas of an
+    # imported definition, `f.induct`, a matcher's equations; one with a forbidden axiom is not
     lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "theorem", "evil._proof_1", ("propext",))])
+    assert check(tmp_path, lean, HONEST)["ok"] is True
+    lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "theorem", "evil._proof_1", ("propext", "smuggled"))])
+    assert ("forbidden_axiom", "'evil._proof_1' depends on axiom 'smuggled'") in reasons(check(tmp_path, lean, HONEST))
+    # a definition under a declaration the text does not have is not Lean's own
+    lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "def", "evil.match_1", ())])
     assert "lean_declared" in [r for r, _ in reasons(check(tmp_path, lean, HONEST))]
     lean = ScriptedLean(rules=[DeclareRule(r"exact mul_pos", "axiom", "t._proof_1", ())])  # aux, but an axiom
     assert "lean_declared" in [r for r, _ in reasons(check(tmp_path, lean, HONEST))]

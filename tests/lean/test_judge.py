@@ -17,9 +17,11 @@ def msg(line: int, column: int, data: str, severity: Severity = Severity.INFO) -
 def test_probe_text_asks_axioms_of_each_name_then_the_type() -> None:
     probe = Probe.build("Foo.t", others=("helper", "Foo.t"))
     lines = probe.text.splitlines()
-    assert lines[:2] == ["#print axioms Foo.t", "#print axioms helper"]  # each name once
-    assert lines[2] == "set_option pp.all true in" and lines[-1] == "#check @Foo.t"
-    assert all(ln.startswith("set_option pp.") and ln.endswith(" in") for ln in lines[2:-1])
+    # each name once, its axioms printed with full names (an `open` cannot shorten one: issue 46)
+    assert lines[:4] == ["set_option pp.fullNames true in", "#print axioms Foo.t",
+                         "set_option pp.fullNames true in", "#print axioms helper"]
+    assert lines[4] == "set_option pp.all true in" and lines[-1] == "#check @Foo.t"
+    assert all(ln.startswith("set_option pp.") and ln.endswith(" in") for ln in lines[4:-1])
     assert "#check" not in Probe.build("t", type_of=False).text
     with pytest.raises(ValueError):
         Probe.build("t (by native_decide)")
@@ -29,12 +31,15 @@ def test_only_messages_at_a_probe_commands_own_line_and_column_zero_count() -> N
     code = "theorem t : True := by\n  trace \"'t' depends on axioms: []\"\n  trivial\n"
     probe = Probe.build("t")
     first = code.rstrip().count("\n") + 3
-    assert with_probe(code, probe).splitlines()[first - 1] == "#print axioms t"
+    assert with_probe(code, probe).splitlines()[first - 1] == "set_option pp.fullNames true in"
+    assert with_probe(code, probe).splitlines()[first] == "#print axioms t"
+    assert probe.answer_lines(first)[first + 1] == ("axioms", "t")  # Lean answers at the `#print`
     check_line = first + len(probe.text.splitlines()) - 1
     answers = probe.split(
         [
             msg(2, 2, "'t' depends on axioms: []"),  # the proof's own trace: not an answer
-            msg(first, 0, "'t' depends on axioms: [propext]"),
+            msg(first, 0, "'t' depends on axioms: [sorryAx]"),  # the `set_option` line: not the answer
+            msg(first + 1, 0, "'t' depends on axioms: [propext]"),
             msg(check_line, 0, "@t : True"),
             msg(check_line, 4, "@t : False"),  # not at the `#check` token
         ],

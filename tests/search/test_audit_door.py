@@ -95,7 +95,7 @@ async def test_the_repl_audit_probes_apart_and_runs_the_statement_check_charged(
     assert checker.asked == [(HEADER + DEFS + THEOREM, result.proof)]
     commands = [r["text"] for r in fake.requests("cmd")]
     # the probe is its own command, after the proof's check, never appended to the proof's file
-    assert any(c.lstrip().startswith("#print axioms t") for c in commands), commands
+    assert any(c.lstrip().startswith("set_option pp.fullNames true in\n#print axioms t") for c in commands), commands
     assert not any("exact proof_of_t" in c and "#print axioms" in c for c in commands), commands
     # every Lean request of the run is charged: the REPL's commands and tactic steps (the probe
     # rides in its check's request) plus the one statement comparison

@@ -9,6 +9,7 @@ import re
 from typing import NamedTuple
 
 from lemmaforge.lean.syntax.token_table import (
+    _CHAR_SAFE_AFTER,
     _COMPOSITE,
     _CORE_PRIMED,
     _DIGIT_CLASS,
@@ -192,7 +193,7 @@ class _Scanner:
                 pos = self.string(start, depth)
             elif c == "'" and not code.startswith("''", start):
                 if glued and out[-1].kind == "symbol" and out[-1].text not in _SAFE_BEFORE_OPENER \
-                        and not _SAME_EITHER_WAY.match(code, start):
+                        and out[-1].text not in _CHAR_SAFE_AFTER and not _SAME_EITHER_WAY.match(code, start):
                     self.refuse("unsure", f"`'` right after `{out[-1].text}`: Lean's token table decides", start)
                 pos = self.char(start)
             elif c == "`" and start + 1 < n and _is_id_first(code[start + 1]):

@@ -54,6 +54,14 @@ for _sym in sorted(_MULTI_CHAR_SYMBOLS, key=len, reverse=True):
 # one (core's `xs[i]'h` is the token `]'`, found by the differential test on Batteries). After any
 # symbol the lexer refuses rather than guess; no honest proof of the corpora writes one there.
 _SAFE_BEFORE_OPENER: frozenset[str] = frozenset()
+# Symbols after which a `'` is certainly a char literal: no token of the pinned token table starts
+# with the symbol and `'`, so Lean's longest match ends at the symbol and `tokenFnAux` reads `'…'`
+# as a char literal (`charLitFnAux`). `(`: no token starting `('` in Lean core (`Init/Prelude.lean`,
+# `Init/Notation.lean`, `Lean/Parser/Term.lean`: `(`, `(·`… none with a quote) nor in Mathlib and
+# its dependencies (searched: every `syntax`, `notation`, `macro`, `infix`… whose atom starts
+# `"('"` in the index of public Lean sources: none; the only hits are Coq notations). So
+# `('1', '2')`, `(' ', c)`, `('\n', 0)` are read, where before any char but a letter was refused.
+_CHAR_SAFE_AFTER: frozenset[str] = frozenset({"("})
 # Except where both readings give the same boundaries: `'x'` with `x` a letter and no identifier
 # character after it (`('a', 'b')`). Read as a char literal, or as a longer token ending in `'`
 # followed by the identifier `x'`, the text ends at the same place and no string or comment

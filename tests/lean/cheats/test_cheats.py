@@ -26,6 +26,7 @@ from lemmaforge.lean.audit import AuditStatus, audit
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.judge import declarations_command, nonce_for
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
+from tests.conftest import LEAN_RELEASES
 from tests.fakes import fake_common
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.fake_lean import _find_top_level
@@ -58,11 +59,16 @@ def type_probe(name: str) -> str:
     return "".join(f"set_option {o} in\n" for o in TYPE_OPTIONS) + f"#check @{name}\n"
 
 
+AXIOM_PROBE = "set_option pp.fullNames true in\n#print axioms "  # full names: none shortens under an `open`
+
+
 def expected_request(case: dict[str, Any]) -> str:
-    """The candidate, a blank line, `#print axioms` for its theorem and each lemma it added
-    (`helpers`), then the theorem's type probe."""
-    axioms = "".join(f"#print axioms {n}\n" for n in (case["probe"], *case.get("helpers", ())))
-    listing = declarations_command(nonce_for(candidate_of(case))) + "\n"
+    """The candidate, a blank line, `#print axioms` (with full names) for its theorem and each
+    lemma it added (`helpers`), then the theorem's type probe and the declaration listing, whose
+    closure starts from the same names."""
+    names = (case["probe"], *case.get("helpers", ()))
+    axioms = "".join(f"{AXIOM_PROBE}{n}\n" for n in names)
+    listing = declarations_command(nonce_for(candidate_of(case)), tuple(dict.fromkeys(names))) + "\n"
     return candidate_of(case).rstrip() + "\n\n" + axioms + type_probe(case["probe"]) + listing
 
 
@@ -93,16 +99,17 @@ class CorpusLean:
     name = "corpus"
     supports_proof_states = False
 
-    def __init__(self, response: dict[str, Any] | None, original: str = "") -> None:
+    def __init__(self, response: dict[str, Any] | None, original: str = "", lean_version: str | None = None) -> None:
         self.response = response
         self.original = original
+        self.lean_version = lean_version  # the release whose listing the fakes model (lean_versions.py)
         self.requests: list[str] = []
 
     async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
         self.requests.append(code)
         if self.response is None:
             raise AssertionError("this case must never reach Lean")
-        body, _, probe = code.rpartition("\n\n#print axioms ")
+        body, _, probe = code.rpartition("\n\n" + AXIOM_PROBE)
         if not body:  # the original, with the type probe only
             body, _, probe = code.partition("\n\nset_option pp.all")
             assert body == self.original.rstrip(), "only the original is checked without an axiom probe"
@@ -144,7 +151,8 @@ class CorpusLean:
             elif _NO_AXIOMS_SAID.match(m["data"]):
                 scripted[_NO_AXIOMS_SAID.match(m["data"]).group("name")] = []
         hidden = self.response.get("declares", []) if self.response else []
-        messages += fake_common.listing_messages(code, axioms_of=scripted.get, hidden=hidden)
+        messages += fake_common.listing_messages(code, axioms_of=scripted.get, hidden=hidden,
+                                                 lean_version=self.lean_version)
         return CheckResult.from_repl_response({"env": 0, "messages": messages, "sorries": sorries}, backend=self.name)
 
     async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
@@ -157,8 +165,8 @@ class CorpusLean:
         return None
 
 
-async def run_case(case: dict[str, Any]) -> tuple[Any, CorpusLean]:
-    fake = CorpusLean(case.get("response"), original_of(case))
+async def run_case(case: dict[str, Any], lean_version: str | None = None) -> tuple[Any, CorpusLean]:
+    fake = CorpusLean(case.get("response"), original_of(case), lean_version)
     verifier = GatedVerifier(fake, trust_dataset=bool(ORIGINALS[case["original"]].get("trust_dataset", False)))
     config = AuditConfig(allow_native_decide=bool(case.get("allow_native_decide", False)))
     report = await audit(candidate_of(case), verifier, original=original_of(case), config=config)
@@ -177,9 +185,12 @@ def test_corpus_size_and_categories() -> None:
         assert ("response" in case) == case["sent"] == ("probe" in case), case["id"]
 
 
+@pytest.mark.parametrize("lean_version", LEAN_RELEASES)
 @pytest.mark.parametrize("case", CHEATS, ids=[c["id"] for c in CHEATS])
-async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any]) -> None:
-    report, fake = await run_case(case)
+async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any], lean_version: str) -> None:
+    """Every cheat, on the fakes of every Lean release the product supports (issue 46, point 8):
+    nothing the corpus refuses becomes accepted on any of them."""
+    report, fake = await run_case(case, lean_version)
     reasons = [r.reason.value for r in report.reasons]
     assert not report.ok and report.status is not AuditStatus.PROVED, reasons
     assert case["reason"] in reasons, (case["id"], [str(r) for r in report.reasons])
@@ -191,9 +202,10 @@ async def test_cheat_is_rejected_with_its_reason(case: dict[str, Any]) -> None:
         assert fake.requests == [], f"{case['id']} reached the verifier"
 
 
+@pytest.mark.parametrize("lean_version", LEAN_RELEASES)
 @pytest.mark.parametrize("case", HONEST, ids=[h["id"] for h in HONEST])
-async def test_honest_proof_is_proved(case: dict[str, Any]) -> None:
-    report, fake = await run_case(case)
+async def test_honest_proof_is_proved(case: dict[str, Any], lean_version: str) -> None:
+    report, fake = await run_case(case, lean_version)
     assert report.ok, (case["id"], [str(r) for r in report.reasons])
     assert fake.requests == [expected_request(case), original_of(case).rstrip() + "\n\n" + type_probe(case["probe"])]
 
@@ -259,5 +271,5 @@ def test_check_json_spoofed_axiom_line_through_the_kimina_client(tmp_path: Path)
     out = json.loads(result.stdout)
     assert out["status"] == "rejected" and "forbidden_axiom" in [r["reason"] for r in out["reasons"]]
     assert "Lean.ofReduceBool" in out["axioms"]
-    listing = declarations_command(nonce_for(spoof)) + "\n"  # the check ran in this process
-    assert any(code.endswith("\n\n#print axioms pow_ten\n" + type_probe("pow_ten") + listing) for code in sent)
+    listing = declarations_command(nonce_for(spoof), ("pow_ten",)) + "\n"  # the check ran in this process
+    assert any(code.endswith(f"\n\n{AXIOM_PROBE}pow_ten\n" + type_probe("pow_ten") + listing) for code in sent)

@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
+from tests.conftest import LEAN_RELEASES
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 
 HEADER = "import Mathlib\n\nset_option maxHeartbeats 400000\n\nopen Real\n\n"
@@ -41,6 +42,9 @@ CHEATS = {
     "unsafe-def": ("unsafe def loopForever : False := loopForever\n\n", STATEMENT + PROOF),
     "partial-def": ("partial def spin (n : ℕ) : ℕ := spin n\n\n", STATEMENT + PROOF),
     "private-theorem-with-the-target-name": ("private theorem t : False := by\n  sorry\n\n", STATEMENT + PROOF),
+    # the statement proved, but under Lean's private name: not the problem's theorem (issue 46,
+    # point 3: private names are compared alike everywhere, and the target must be public)
+    "private-target": ("", "private " + STATEMENT + PROOF),
     "protected-axiom": ("protected axiom Real.cheat : False\n\n", STATEMENT + " := by\n  exact Real.cheat.elim\n"),
     "mutual-circular": (
         "mutual\ntheorem c1 : False := c2\ntheorem c2 : False := c1\nend\n\n",
@@ -67,9 +71,10 @@ def candidate(case: tuple[str, str]) -> str:
     return HEADER + added + theorem
 
 
-@pytest.fixture(scope="module")
-def kimina():
-    with FakeKimina(responder=ScriptedLean()) as server:
+@pytest.fixture(scope="module", params=LEAN_RELEASES)
+def kimina(request):
+    """The fake Kimina answering as each Lean release the product supports (issue 46, point 8)."""
+    with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
         yield server
 
 
@@ -135,7 +140,7 @@ BLIND = {
     "implemented-by": ("lean_declared", "def 'cheatFn'"),
     "extern": ("lean_declared", "opaque 'cheatOp'"),
     "unsafe-def": ("banned_modifier", "unsafe def 'loopForever'"),
-    "partial-def": ("lean_declared", "def 'spin'"),
+    "partial-def": ("lean_declared", "opaque 'spin'"),  # Lean makes `partial def` an opaque (+ `_unsafe_rec`)
     "protected-axiom": ("lean_declared", "axiom 'Real.cheat'"),
     "skip-kernel-left-in-force": ("banned_option", "option 'debug.skipKernelTC' is true"),
 }

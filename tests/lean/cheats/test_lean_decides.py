@@ -28,6 +28,7 @@ from lemmaforge.lean.audit import AuditStatus, Reason, audit
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.safeverify import default_location
+from tests.conftest import LEAN_RELEASES
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.lean.test_repl import pool  # noqa: F401 (fixture: ReplVerifier over the fake REPL process)
 
@@ -74,9 +75,10 @@ def files(tmp_path: Path, candidate: str, original: str = ORIGINAL) -> tuple[Pat
     return proof, statement
 
 
-@pytest.fixture(scope="module")
-def kimina():
-    with FakeKimina(responder=ScriptedLean()) as server:
+@pytest.fixture(scope="module", params=LEAN_RELEASES)
+def kimina(request):
+    """The fake Kimina answering as each Lean release the product supports (issue 46, point 8)."""
+    with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
         yield server
 
 
@@ -130,7 +132,7 @@ async def test_repl_probe_in_the_proofs_environment_sees_the_variable(pool, blin
     assert [r.reason for r in report.reasons] == [Reason.STATEMENT_CHANGED]
     # The type probe was its own command, in the candidate's environment, never model text.
     probes = [e["text"] for e in fake.requests() if "#check @t" in e["text"]]
-    assert probes and probes[0].startswith("#print axioms t\nset_option pp.all true in")
+    assert probes and probes[0].startswith("set_option pp.fullNames true in\n#print axioms t\nset_option pp.all true in")
     assert not any(THEOREM.strip() in p for p in probes)
     honest = await audit(HONEST, verifier, original=ORIGINAL)
     assert honest.ok, honest.reasons

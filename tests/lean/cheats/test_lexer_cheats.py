@@ -32,6 +32,7 @@ from typer.testing import CliRunner
 from lemmaforge.cli import app
 from lemmaforge.lean import gate
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
+from tests.fakes.lean_versions import DEFAULT, VERSIONS
 
 ORIGINAL = "import Mathlib\n\ntheorem pow_ten : (2 : ℕ) ^ 10 = 1024 := by\n  sorry\n"
 HEAD = "import Mathlib\n\ntheorem pow_ten : (2 : ℕ) ^ 10 = 1024 := by\n"
@@ -69,9 +70,12 @@ def cheat(wrapper: str, payload: str) -> str:
     return HEAD + before + PAYLOADS[payload][0] + after
 
 
-@pytest.fixture(scope="module")
-def kimina():
-    with FakeKimina(responder=ScriptedLean()) as server:
+# Every Lean release's fake (issue 46, point 8). These cheats are refused before Lean, so the release
+# cannot change their verdict: the fast subset runs the default release, the full suite all four.
+@pytest.fixture(scope="module", params=[pytest.param(v, marks=[] if v == DEFAULT else [pytest.mark.slow])
+                                        for v in VERSIONS])
+def kimina(request):
+    with FakeKimina(responder=ScriptedLean(lean_version=request.param)) as server:
         yield server
 
 

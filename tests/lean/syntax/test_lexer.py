@@ -196,7 +196,6 @@ UNSURE = [
     "a +-- c",  # `+-` could be a longer token of a table we do not hold
     "simp--c",  # likewise `simp-`
     "simp/- c -/",
-    "f (','\"')",  # `(` glued to `'`: `('` could be a token
     "/-- -- c\n -/",  # a comment in the doc comment opener's trailing whitespace
     "/--\r\n-- c -/\r\nx -/",  # the same after a CR LF
     "∑'x'",  # `∑'` is Mathlib's: without it, `∑` and the char `'x'`
@@ -210,4 +209,19 @@ def test_readings_that_depend_on_the_imports_or_grammar_are_refused_as_unsure(co
 
 def test_a_glued_letter_char_reads_the_same_either_way_and_is_kept() -> None:
     assert read("('a', 'b')")[1] is None
-    assert read("('a'b)")[1] == "unsure"  # as `('`+`a'b` the identifier runs on past the char
+    assert read("x +'a'b")[1] == "unsure"  # as `+'`+`a'b` the identifier would run on past the char
+
+
+@pytest.mark.parametrize(("code", "tokens"), [
+    ("('1', '2')", [("symbol", "("), ("char", "'1'"), ("symbol", ","), ("char", "'2'"), ("symbol", ")")]),
+    ("(' ', c)", [("symbol", "("), ("char", "' '"), ("symbol", ","), ("ident", "c"), ("symbol", ")")]),
+    ("('\\n', 0)", [("symbol", "("), ("char", "'\\n'"), ("symbol", ","), ("number", "0"), ("symbol", ")")]),
+    ("(',', 1)", [("symbol", "("), ("char", "','"), ("symbol", ","), ("number", "1"), ("symbol", ")")]),
+    ("('a'b)", [("symbol", "("), ("char", "'a'"), ("ident", "b"), ("symbol", ")")]),
+])
+def test_a_char_literal_right_after_an_open_paren_is_read(code: str, tokens: list[tuple[str, str]]) -> None:
+    """No token of the pinned table starts with `('` (lean/syntax/token_table.py `_CHAR_SAFE_AFTER`):
+    Lean reads `(` and then a char literal, whatever character it holds (issue 46)."""
+    assert read(code) == (tokens, None)
+    # a char literal that swallows the quote opening a string leaves that string unterminated, as in Lean
+    assert read("f (','\"')")[1] == "lean_error"
