@@ -112,10 +112,9 @@ def _statements(spec: str) -> dict[str, str]:
 
 
 def fake_lean_for(lean_version: str) -> ScriptedLean:
-    """The fakes answering as Lean `lean_version` does. Today the stand-in Kimina has one set of
-    answers and `lean_version` only changes what `#eval Lean.versionString` prints; the fakes'
-    version knob (issue 46 point 5) makes the same field decide how the listing, equation lemmas,
-    compiler artefacts and axiom names look, so each set then runs on its own version's fakes."""
+    """The fakes answering as Lean `lean_version` does: the stand-in Kimina's release knob
+    (tests/fakes/lean_versions.py) decides how the listing, equation lemmas, compiler artefacts,
+    private names and axiom names look, so each set runs on its own release's fakes."""
     return ScriptedLean(lean_version=lean_version.lstrip("v"))
 
 
