@@ -1,7 +1,7 @@
 """The `lemmaforge` command line: the typer app, its global options, and its command groups.
 
 One module per command group registers nothing itself; this package wires them:
-`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `runs` (runs, show),
+`demo` (demo), `prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `runs` (runs, show),
 `data` (gen-data), `train` (the `train` sub-app). What they share is in `cli.common`.
 
 Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a
@@ -26,7 +26,7 @@ import typer.rich_utils
 
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
-from lemmaforge.cli import bench, data, presets, prove, runs, system, train
+from lemmaforge.cli import bench, data, demo, presets, prove, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
 from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
@@ -66,6 +66,7 @@ def _root(
     configure_logging(verbose, quiet)
 
 
+app.command("demo")(demo.demo_command)
 app.command("check")(prove.check)
 app.command("doctor")(system.doctor)
 app.command("setup")(system.setup)

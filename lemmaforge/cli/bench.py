@@ -171,6 +171,7 @@ def bench_command(
             selected = sp.select_problems(spec)
         except sp.BenchError as exc:
             common.fail(str(exc))
+        base = _preflight(base, cot=bool(cot))  # before the store: a failed start writes nothing
     else:
         _check_db_exists(base.db_url)
     store = _open_store(base.db_url)
@@ -228,7 +229,8 @@ def bench_command(
         assert lease is not None  # taken on both paths above, or the command exited
         with lease.kept():
             exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
-                                 ray_address=ray_address, progress=progress, as_json=as_json)
+                                 ray_address=ray_address, progress=progress, as_json=as_json,
+                                 resolved=spec is not None)
     finally:
         if lease is not None:
             lease.release()
@@ -238,6 +240,26 @@ def bench_command(
             if exit_code is not None:  # otherwise the error that stopped the bench was reported
                 common.err.print(f"warning: store: {exc}", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _say(line: str) -> None:
+    common.err.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def _preflight(settings: Any, *, cot: bool) -> Any:
+    """Before any budget, and for a new bench before its store is created: the verifier answers
+    a short health request (`doctor.require_verifier`), every endpoint answers and serves its
+    model, each role's model is named and the prover's preset settled (`resolve_endpoints`, said
+    on stderr; the bench and each attempt record them). A failure: one line, exit 2."""
+    from lemmaforge.doctor import require_verifier
+    from lemmaforge.errors import LemmaforgeError
+    from lemmaforge.services import resolve_endpoints
+
+    try:
+        require_verifier(settings.verifier)
+        return resolve_endpoints(settings, cot=cot, say=_say)
+    except LemmaforgeError as exc:
+        common.fail(str(exc), exc.exit_code)
 
 
 def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, Any]:
@@ -254,7 +276,7 @@ def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, An
     cfg = settings.verifier
     key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
     learnt = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
-    return {**versions, "lean": learnt} if learnt else versions
+    return {**versions, "lean": learnt, "lean_from": "verifier"} if learnt else versions
 
 
 def _require_endpoint(settings: Any) -> None:
@@ -269,7 +291,7 @@ def _require_endpoint(settings: Any) -> None:
 
 def _execute(
     plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
-    progress: bool, as_json: bool,
+    progress: bool, as_json: bool, resolved: bool = False,
 ) -> int:
     from lemmaforge.benchmarks import report as rp
     from lemmaforge.benchmarks import report_text as rt
@@ -303,7 +325,7 @@ def _execute(
             # go to stderr, file descriptor 1 included).
             with common.stdout_to_stderr(as_json):
                 _run(plan, store, recorder, executor=executor, concurrency=concurrency, ray_address=ray_address,
-                     on_result=on_result)
+                     on_result=on_result, resolved=resolved)
     except BackendError as exc:  # errors.is_fatal (FatalBenchError included): fix the backend, then --resume
         fatal = str(exc)
     except sp.BenchError as exc:
@@ -368,18 +390,20 @@ def _execute(
 
 def _run(
     plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
-    on_result: Any,
+    on_result: Any, resolved: bool = False,
 ) -> None:
-    """Preflight, then every pending attempt on the chosen executor. Raises what stops the bench."""
+    """Preflight (a resumed bench's; a new one's ran before its store was made: `resolved`),
+    then every pending attempt on the chosen executor. Raises what stops the bench."""
     from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.doctor import require_verifier
     from lemmaforge.services import resolve_endpoints
 
-    # Before any budget: every endpoint answers and serves its model (doctor's probe), each role's
-    # model is named and the prover's preset settled (said on stderr; each attempt records them).
-    # The verifier and each statement are checked by the runner, once per problem.
-    plan.settings = resolve_endpoints(
-        plan.settings, cot=plan.cot,
-        say=lambda line: common.err.print(line, highlight=False, markup=False, soft_wrap=True))
+    # Before any budget: the verifier answers, every endpoint answers and serves its model
+    # (doctor's probes), each role's model is named and the prover's preset settled (said on
+    # stderr; each attempt records them). Each statement is checked by the runner, once per problem.
+    if not resolved:
+        require_verifier(plan.settings.verifier)
+        plan.settings = resolve_endpoints(plan.settings, cot=plan.cot, say=_say)
     if executor == "ray":
         from lemmaforge.benchmarks.ray_executor import run_on_ray
 
