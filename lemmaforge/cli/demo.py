@@ -1,8 +1,8 @@
 """`lemmaforge demo`: the product working end to end without Lean, a GPU or a model.
 
 Plain typer-annotated function; `lemmaforge.cli` registers it. Exit codes as everywhere: 0 the
-demo ran (whatever the simulated runs proved), 2 it could not (its folder, a command that failed;
-one line on stderr), 130 interrupted.
+demo ran (whatever the simulated runs proved), 2 its folder cannot be used, 70 a command it ran failed
+against the simulated servers (a bug: its output is printed above the one-line error), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ def demo_command(
     Starts a simulated Kimina Lean Server and a simulated OpenAI-compatible model server on
     127.0.0.1, then runs the real commands against them: doctor, prove (a miniF2F theorem, with
     its run page), and a 3-problem bench with its HTML report. Prints each command and its output
-    (every line marked [simulated]) and where the pages are. Exit 0 done, 2 it could not run."""
+    (every line marked [simulated]) and where the pages are. Exit 0 done, 2 a bad --dir, 70 a command failed."""
     import sys
 
-    from lemmaforge.demo.run import PREFIX, DemoError, run_demo
+    from lemmaforge.demo.run import PREFIX, run_demo
+    from lemmaforge.errors import LemmaforgeError
 
     width = shutil.get_terminal_size((100, 24)).columns
 
@@ -60,8 +61,8 @@ def demo_command(
 
     try:
         result = run_demo(folder, say, width=width, serve=keep_serving if serve else None)
-    except DemoError as exc:
-        fail(f"demo: {exc}")
+    except LemmaforgeError as exc:  # DemoError (the folder): 2; DemoFailed (a command failed): 70
+        fail(f"demo: {exc}", exc.exit_code)
     except KeyboardInterrupt:
         err.print("interrupted: the demo stopped", highlight=False)
         raise typer.Exit(ExitCode.INTERRUPTED) from None

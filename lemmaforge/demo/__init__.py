@@ -17,8 +17,8 @@ Nothing here is used by a real run; test doubles stay in `tests/fakes/`.
 
 from lemmaforge.demo.lean_sim import SimulatedLean
 from lemmaforge.demo.model_sim import SimulatedModels
-from lemmaforge.demo.run import DemoError, DemoResult, run_demo
+from lemmaforge.demo.run import DemoError, DemoFailed, DemoResult, run_demo
 from lemmaforge.demo.servers import SimulatedKimina, SimulatedOpenAI
 
-__all__ = ["DemoError", "DemoResult", "SimulatedKimina", "SimulatedLean", "SimulatedModels", "SimulatedOpenAI",
+__all__ = ["DemoError", "DemoFailed", "DemoResult", "SimulatedKimina", "SimulatedLean", "SimulatedModels", "SimulatedOpenAI",
            "run_demo"]

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.demo.model_sim import PLANNER_MODEL, PROVER_MODEL
+from lemmaforge.errors import InputError, InternalError
 from lemmaforge.demo.servers import SimulatedKimina, SimulatedOpenAI
 
 #: what every printed line starts with
@@ -51,8 +52,13 @@ BANNER = (
 )
 
 
-class DemoError(Exception):
-    """The demo could not run (its folder, a command that failed): one line."""
+class DemoError(InputError):
+    """The demo's folder cannot be used: one line, exit 2."""
+
+
+class DemoFailed(InternalError):
+    """A command the demo ran failed against the simulated servers, which always answer: a bug
+    reported across the process boundary (its output was printed above), exit 70."""
 
 
 @dataclass(slots=True)
@@ -152,7 +158,7 @@ class Demo:
 
     def command(self, what: str, args: Sequence[str], *, ok: tuple[int, ...] = (0,)) -> Step:
         """Run `lemmaforge ARGS` as a child process, print the command and every line it wrote
-        (prefixed), and fail with DemoError when it exits with a code not in `ok`."""
+        (prefixed), and raise DemoFailed when it exits with a code not in `ok`."""
         step = Step(what, list(args))
         self.result.steps.append(step)
         self.say("")
@@ -164,7 +170,7 @@ class Demo:
                                   env=child_environment(self.folder, self.width), capture_output=True, text=True,
                                   encoding="utf-8", errors="replace", timeout=COMMAND_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            raise DemoError(f"`lemmaforge {step.args[0]}` did not finish within {COMMAND_TIMEOUT_S:g} s") from None
+            raise DemoFailed(f"`lemmaforge {step.args[0]}` did not finish within {COMMAND_TIMEOUT_S:g} s") from None
         step.seconds = time.monotonic() - started
         step.exit_code = proc.returncode
         for line in (proc.stdout + proc.stderr).splitlines():
@@ -172,7 +178,7 @@ class Demo:
         self.say(f"(exit {proc.returncode}, {step.seconds:.1f} s)")
         if proc.returncode not in ok:
             last = (proc.stderr.strip().splitlines() or proc.stdout.strip().splitlines() or ["no output"])[-1]
-            raise DemoError(f"`lemmaforge {step.args[0]}` exited {proc.returncode}: {last}")
+            raise DemoFailed(f"`lemmaforge {step.args[0]}` exited {proc.returncode}: {last}")
         return step
 
     def _new_runs(self, kind: str, before: set[str]) -> list[Any]:
@@ -254,5 +260,6 @@ def run_demo(folder: Path | None, say: Callable[[str], None], *, width: int = 10
     return result
 
 
-__all__ = ["BANNER", "BENCH_PROBLEMS", "PREFIX", "PROVE_PROBLEM", "Demo", "DemoError", "DemoResult", "add_banner",
+__all__ = ["BANNER", "BENCH_PROBLEMS", "PREFIX", "PROVE_PROBLEM", "Demo", "DemoError", "DemoFailed", "DemoResult",
+           "add_banner",
            "prepare_folder", "run_demo"]
