@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.demo.model_sim import PLANNER_MODEL, PROVER_MODEL
-from lemmaforge.errors import InputError, InternalError
 from lemmaforge.demo.servers import SimulatedKimina, SimulatedOpenAI
+from lemmaforge.errors import InputError, InternalError
 
 #: what every printed line starts with
 PREFIX = "[simulated] "
