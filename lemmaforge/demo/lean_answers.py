@@ -104,6 +104,23 @@ class Constant:
     unsafe: bool = False
 
 
+#: what Lean's `ConstantInfo` calls the constant each declaration keyword makes (the listing's kinds)
+LEAN_KINDS = {"theorem": "theorem", "lemma": "theorem", "def": "def", "abbrev": "def", "instance": "def",
+              "axiom": "axiom", "opaque": "opaque", "inductive": "inductive", "structure": "inductive",
+              "class": "inductive"}
+
+
+def constant(keyword: str, name: str, axioms: Sequence[str], unsafe: bool = False) -> Constant:
+    """The listing's entry for a declaration made with `keyword`: a theorem with the axioms it
+    depends on (Lean's order), an axiom depending on itself, anything else on none."""
+    kind = LEAN_KINDS.get(keyword, "def")
+    if kind == "theorem":
+        listed = tuple(sorted(set(axioms), key=_name_order))
+    else:
+        listed = (name,) if kind == "axiom" else ()
+    return Constant(kind, name, listed, unsafe)
+
+
 def listing_answer(nonce: str, constants: Sequence[Constant], options: Sequence[tuple[str, str]],
                    extensions: dict[str, int] | None = None) -> str:
     """The listing's one message: a line per fact, each starting with `nonce`, then `end`."""
@@ -121,6 +138,6 @@ def version_answer(version: str) -> str:
 
 
 __all__ = [
-    "EXTENSIONS", "Constant", "ProbeCommand", "axioms_answer", "listing_answer", "probe_commands", "type_answer",
-    "version_answer",
+    "EXTENSIONS", "LEAN_KINDS", "Constant", "ProbeCommand", "axioms_answer", "constant", "listing_answer",
+    "probe_commands", "type_answer", "version_answer",
 ]

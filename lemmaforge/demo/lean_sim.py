@@ -449,20 +449,8 @@ class _Elaboration:
                 self.message("info", lean_answers.type_answer(probe.subject, decl.binders, decl.type_), at, at + 6)
 
 
-#: what Lean's `ConstantInfo` calls each declaration keyword (the listing's kinds)
-_LEAN_KINDS = {"theorem": "theorem", "def": "def", "abbrev": "def", "instance": "def", "axiom": "axiom",
-               "opaque": "opaque", "inductive": "inductive", "structure": "inductive", "class": "inductive"}
-
-
 def _constant(name: str, decl: _Declaration) -> lean_answers.Constant:
-    kind = _LEAN_KINDS.get(decl.kind, "def")
-    axioms = tuple(sorted(decl.axioms, key=_order)) if kind == "theorem" else (name,) if kind == "axiom" else ()
-    return lean_answers.Constant(kind, name, axioms, decl.unsafe)
-
-
-def _order(name: str) -> tuple[int, list[str]]:
-    parts = name.split(".")
-    return len(parts), parts
+    return lean_answers.constant(decl.kind, name, sorted(decl.axioms), decl.unsafe)
 
 
 def _cited(script: str) -> list[str]:
