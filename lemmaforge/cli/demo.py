@@ -33,7 +33,7 @@ def demo_command(
     Starts a simulated Kimina Lean Server and a simulated OpenAI-compatible model server on
     127.0.0.1, then runs the real commands against them: doctor, prove (a miniF2F theorem, with
     its run page), and a 3-problem bench with its HTML report. Prints each command and its output
-    (every line marked [simulated]) and where the pages are. Exit 0 done, 2 a bad --dir, 70 a command failed."""
+    (every line marked \\[simulated]) and where the pages are. Exit 0 done, 2 a bad --dir, 70 a command failed."""
     import sys
 
     from lemmaforge.demo.run import PREFIX, run_demo

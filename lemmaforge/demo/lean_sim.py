@@ -264,9 +264,9 @@ class _Elaboration:
                 namespaces.append(named if word == "namespace" else "")
             elif word == "end" and namespaces:
                 namespaces.pop()
-            elif word == "set_option" and " in" not in f" {_squash(text)} ":
-                parts = text.split()
-                if len(parts) >= 3:
+            elif word == "set_option":
+                parts = text.split()  # `set_option NAME VALUE` (in force), not `… VALUE in CMD` (scoped)
+                if len(parts) >= 3 and (len(parts) == 3 or parts[3] != "in"):
                     self.options.append((parts[1].strip("«»"), parts[2]))
             elif _DECL.match(text):
                 self._declaration(start, end, ".".join(p for p in namespaces if p))
