@@ -103,7 +103,8 @@ def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list
     """What was run, from the run's recorded config: the rows under the report's title."""
     config = data.config or {}
     bench = config.get("bench") or {}
-    settings = config.get("settings") or {}
+    # a bench records its settings under "settings"; a single prove run's config is its settings
+    settings = config.get("settings") or (config if "verifier" in config else {})
     dataset = " ".join(str(x) for x in (rep.get("dataset") or data.dataset or "-", bench.get("split") or "") if x)
     version = bench.get("dataset_version") or bench.get("version") or bench.get("digest")
     if version:
