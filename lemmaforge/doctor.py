@@ -259,11 +259,11 @@ def note_models(report: DoctorReport, settings: Settings, probes: dict[str, LLMP
             continue
         if probe.model:
             report.add(f"{role} model", "ok", f"{probe.model} ({probe.how})")
-        elif probe.status == "ok":
-            report.add(f"{role} model", "info", f"? ({probe.how or 'unknown until the server answers'})")
         elif probe.unchosen:
             report.add(f"{role} model", "error", f"none: {probe.detail}; prove and bench stop with exit 2",
                        fix=f"{probe.fix}. {MODEL_RULE}")
+        else:
+            report.add(f"{role} model", "info", "? (unknown until the server answers)")
 
 
 @dataclass(frozen=True, slots=True)
