@@ -11,6 +11,7 @@ Precedence (lowest to highest): defaults < TOML file < environment < CLI flags.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from pathlib import Path
@@ -119,7 +120,7 @@ class LLMEndpoint(BaseModel):
     # OpenAI-compatible base URL (http://localhost:8000/v1), or `vllm://MODEL` (offline vLLM, GPU)
     # or `hf://PATH` (transformers, small models on CPU).
     url: str | None = None
-    model: str | None = None  # None: the first model the server lists
+    model: str | None = None  # None: the only model the server lists (several: refused; model_choice.py)
     backend: Literal["openai", "vllm", "transformers"] | None = None  # None: from the URL scheme
     # None: the prover preset's endpoint kind, else "chat"
     mode: Literal["chat", "completion"] | None = None
@@ -254,7 +255,16 @@ def _deep_merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 def _env_layer(environ: dict[str, str]) -> dict[str, Any]:
     """The environment as a nested dict, so it can be merged between TOML and CLI."""
+    return _env_entries(environ)[0]
+
+
+def _env_entries(environ: dict[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """The environment's config layer and, for each key it sets, the variable that set it (for
+    error messages). A `LEMMAFORGE_<A>__<B>` variable whose section `<a>` does not exist is kept
+    (and refused by validation, naming the variable): the double underscore says it was meant as
+    configuration. Other `LEMMAFORGE_*` variables (test switches…) are not config."""
     layer: dict[str, Any] = {}
+    names: dict[tuple[str, ...], str] = {}
     for key, value in environ.items():
         if not key.startswith("LEMMAFORGE_"):
             continue
@@ -264,13 +274,85 @@ def _env_layer(environ: dict[str, str]) -> dict[str, Any]:
         if rest == "lean_project":
             rest = "verifier__project"
         parts = rest.split("__")
-        if parts[0] not in Settings.model_fields:
+        if parts[0] not in Settings.model_fields and len(parts) < 2:
             continue  # other LEMMAFORGE_* variables (test switches…) are not config
         node = layer
         for part in parts[:-1]:
-            node = node.setdefault(part, {})
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):  # LEMMAFORGE_X and LEMMAFORGE_X__Y both set
+                raise ConfigError(f"environment variable {key}: {parts[0]} is not a section")
+            node = child
         node[parts[-1]] = value
-    return layer
+        names[tuple(parts)] = key
+    return layer, names
+
+
+#: the sections of the configuration file, and its top-level keys
+SECTIONS: dict[str, type[BaseModel]] = {
+    name: field.annotation for name, field in Settings.model_fields.items()
+    if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+}
+TOP_LEVEL_KEYS = tuple(name for name in Settings.model_fields if name not in SECTIONS)
+
+
+def nearest(word: str, choices: Any) -> str | None:
+    """The valid name closest to `word` (difflib), if any is close enough to be a typo."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _has(layer: dict[str, Any], loc: tuple[str, ...]) -> bool:
+    node: Any = layer
+    for part in loc:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _describe_error(
+    error: Any, file: Path | None, file_data: dict[str, Any], env_names: dict[tuple[str, ...], str],
+    overrides: dict[str, Any],
+) -> str:
+    """One line for pydantic's first error: where the key was set (the highest layer that sets
+    it: options, then the environment, then the file), which key, and for a key or section that
+    does not exist, the nearest valid one."""
+    loc = tuple(str(p) for p in error["loc"])
+    env_var = next((name for path, name in env_names.items() if path[: len(loc)] == loc), None)
+    if loc and _has(overrides, loc):
+        where = "the command-line options"
+    elif env_var is not None:
+        where = f"environment variable {env_var}"
+    elif file is not None and _has(file_data, loc):
+        where = f"config file {file}"
+    else:
+        where = "the configuration"
+    dotted = ".".join(loc)
+    if error["type"] == "extra_forbidden" and len(loc) == 1:
+        name = loc[0]
+        if isinstance(error.get("input"), dict) or name not in TOP_LEVEL_KEYS:
+            guess = nearest(name, SECTIONS) or nearest(name, TOP_LEVEL_KEYS)
+            if guess in SECTIONS:
+                hint = f"did you mean [{guess}]?"
+            elif guess is not None:
+                hint = f"did you mean '{guess}'?"
+            else:
+                hint = "sections: " + ", ".join(SECTIONS) + "; top-level keys: " + ", ".join(TOP_LEVEL_KEYS)
+            if env_var is not None and guess is not None:
+                hint += f" set LEMMAFORGE_{guess.upper()}{env_var[len('LEMMAFORGE_') + len(name):]}"
+            kind = "section" if isinstance(error.get("input"), dict) or env_var is not None else "key"
+            shown = f"[{name}]" if kind == "section" else f"'{name}'"
+            return f"unknown {kind} {shown} in {where} ({hint})"
+    if error["type"] == "extra_forbidden" and len(loc) == 2 and loc[0] in SECTIONS:
+        section, name = loc
+        guess = nearest(name, SECTIONS[section].model_fields)
+        hint = (f"did you mean '{section}.{guess}'?" if guess is not None
+                else f"[{section}] keys: " + ", ".join(SECTIONS[section].model_fields))
+        if env_var is not None and guess is not None:
+            hint += f" set LEMMAFORGE_{section.upper()}__{guess.upper()}"
+        return f"unknown key '{dotted}' in {where} ({hint})"
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"invalid config value for '{dotted}' in {where}: {message}"
 
 
 def find_config_file(explicit: Path | None = None, environ: dict[str, str] | None = None) -> Path | None:
@@ -291,22 +373,21 @@ def load_config(
     """Defaults < TOML < environment < overrides (CLI flags). Raises ConfigError with one line."""
     environ = dict(os.environ) if environ is None else environ
     file = find_config_file(path, environ)
-    data: dict[str, Any] = {}
+    file_data: dict[str, Any] = {}
     if file is not None:
         try:
-            data = tomllib.loads(file.read_text(encoding="utf-8"))
+            file_data = tomllib.loads(file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ConfigError(f"config file not found: {file}") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"config file {file} is not valid TOML: {exc}") from None
-    data = _deep_merge(data, _env_layer(environ))
-    data = _deep_merge(data, _drop_none(overrides or {}))
+    env_data, env_names = _env_entries(environ)
+    given = _drop_none(overrides or {})
+    data = _deep_merge(_deep_merge(file_data, env_data), given)
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"invalid config value for '{where}': {first['msg']}") from None
+        raise ConfigError(_describe_error(exc.errors()[0], file, file_data, env_names, given)) from None
 
 
 def _drop_none(d: dict[str, Any]) -> dict[str, Any]:

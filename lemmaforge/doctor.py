@@ -24,6 +24,7 @@ from rich.table import Table
 
 from lemmaforge.config import RAM_RESERVE_MB, REPL_RAM_MB, LLMEndpoint, Settings, VerifierConfig, total_ram_mb
 from lemmaforge.lean.install import find_lake
+from lemmaforge.model_choice import MODEL_RULE, choose_model
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
 PROBE_TIMEOUT = 10.0
@@ -282,15 +283,20 @@ def check_memory(report: DoctorReport, cfg: VerifierConfig) -> None:
 
 
 def note_models(report: DoctorReport, settings: Settings, probes: dict[str, LLMProbe]) -> None:
-    """Which model each role will send its requests to: the configured one, else the first the
-    server lists (what the LLM client does)."""
+    """Which model each role will send its requests to (`model_choice.choose_model`, the rule
+    `prove` and `bench` apply), or that none can be chosen."""
     for role, probe in probes.items():
         endpoint: LLMEndpoint = getattr(settings, role)
-        model = endpoint.model or (probe.models[0] if probe.models else None)
-        report.models[role] = model
-        if endpoint.url:
-            how = "configured" if endpoint.model else ("the first the server lists" if model else "unknown until the server answers")
-            report.add(f"{role} model", "ok" if model else "info", f"{model or '?'} ({how})")
+        report.models[role] = probe.model
+        if not endpoint.url:
+            continue
+        if probe.model:
+            report.add(f"{role} model", "ok", f"{probe.model} ({probe.how})")
+        elif probe.unchosen:
+            report.add(f"{role} model", "error", f"none: {probe.detail}; prove and bench stop with exit 2",
+                       fix=f"{probe.fix}. {MODEL_RULE}")
+        else:
+            report.add(f"{role} model", "info", "? (unknown until the server answers)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +312,9 @@ class LLMProbe:
     detail: str
     fix: str | None = None
     models: tuple[str, ...] = ()
+    model: str | None = None  # the model the role will use (`model_choice.choose_model`)
+    how: str = ""  # how that model was chosen, in words
+    unchosen: bool = False  # the server answered, but the rule chooses no model (misconfigured)
 
 
 def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOUT) -> LLMProbe:
@@ -325,7 +334,10 @@ def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOU
         package, missing = ("vllm", VLLM_MISSING) if kind == "vllm" else ("transformers", TRANSFORMERS_MISSING)
         if importlib.util.find_spec(package) is None:
             return LLMProbe("missing", missing)
-        return LLMProbe("ok", f"{endpoint.url} ({package} {package_version(package)}; loaded when a run starts)")
+        scheme = f"{kind if kind == 'vllm' else 'hf'}://"
+        from_url = endpoint.url[len(scheme):] if endpoint.url.startswith(scheme) else None
+        return LLMProbe("ok", f"{endpoint.url} ({package} {package_version(package)}; loaded when a run starts)",
+                        model=endpoint.model or from_url, how="named" if endpoint.model else "the model the URL names")
     url = endpoint.url.rstrip("/")
     if not url.startswith(("http://", "https://")):
         return LLMProbe("misconfigured", f"{url!r} is not an http(s) URL, vllm://MODEL or hf://MODEL", f"fix {role}.url")
@@ -352,14 +364,12 @@ def probe_llm(role: str, endpoint: LLMEndpoint, *, timeout: float = PROBE_TIMEOU
     except (ValueError, KeyError, TypeError):  # not JSON, or not {"data": [{"id": …}]}
         return LLMProbe("misconfigured", f"{url}/models did not answer an OpenAI model list",
                         f"check {role}.url points at an OpenAI-compatible server")
-    if endpoint.model and models and endpoint.model not in models:
-        return LLMProbe("misconfigured", f"{url} serves {', '.join(models)}, not {endpoint.model}",
-                        f"set {role}.model to one of them", models)
-    if not endpoint.model and not models:
-        return LLMProbe("misconfigured", f"{url} lists no model under /models", f"set {role}.model", models)
+    choice = choose_model(role, endpoint.model, models)
+    if not choice.ok:
+        return LLMProbe("misconfigured", f"{url} {choice.problem}", choice.fix, models, unchosen=True)
     served = ", ".join(models) or "models not listed"
-    using = endpoint.model or f"{models[0]}, the first listed"
-    return LLMProbe("ok", f"{url} (serves {served}; using {using})", None, models)
+    return LLMProbe("ok", f"{url} (serves {served}; using {choice.model}, {choice.how})", None, models,
+                    choice.model, choice.how)
 
 
 def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> LLMProbe:
@@ -370,7 +380,7 @@ def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> LLMPr
 
     from lemmaforge.agent.llm import LLMMisconfiguredError, LLMUnavailableError
 
-    where = f"[{role}] LLM endpoint (model {endpoint.model or 'the first listed'})"
+    where = f"[{role}] LLM endpoint" + (f" (model {endpoint.model})" if endpoint.model else "")
     for attempt in range(max(1, attempts)):
         probe = probe_llm(role, endpoint)
         if probe.status in ("ok", "info"):
@@ -380,6 +390,48 @@ def require_llm(role: str, endpoint: LLMEndpoint, *, attempts: int = 3) -> LLMPr
         if attempt + 1 < attempts:
             time.sleep(min(endpoint.backoff * 2**attempt, endpoint.backoff_max))
     raise LLMUnavailableError(f"{probe.detail} ({attempts} probes)", backend=where, fix=probe.fix or "")
+
+
+#: seconds one health request to the verifier may take before the first check (the preflight)
+VERIFIER_HEALTH_DEADLINE = 5.0
+KIMINA_FIX = "start the Kimina Lean Server, or give its URL with --kimina-url (verifier.kimina_url)"
+
+
+def require_verifier(cfg: VerifierConfig, *, attempts: int = 3) -> str | None:
+    """Before the first check: a remote verifier answers. For the kimina backend, `GET /health`
+    (`KiminaVerifier.ping`), at most `attempts` tries of `VERIFIER_HEALTH_DEADLINE` seconds each,
+    `kimina_retry_wait` seconds apart (doubling): a wrong URL fails in seconds, as an LLM
+    endpoint's probe does (`require_llm`), not after a check's minute of retries. Raises
+    VerifierMisconfigured at once (wrong URL or key), VerifierUnavailable when every try found the
+    server down; the fix says what to do, and the command adds what fits it (`bench`: how to
+    resume). The local backends (repl, lake) have nothing to reach: None. Blocking: call it
+    before the event loop, or through a thread."""
+    if cfg.backend != "kimina":
+        return None
+    import time
+
+    from lemmaforge.lean.kimina import KiminaVerifier
+    from lemmaforge.lean.verifier import VerifierError, VerifierMisconfigured, VerifierUnavailable
+
+    async def ping() -> str:
+        verifier = KiminaVerifier.from_config(cfg)
+        try:
+            return await verifier.ping(deadline=VERIFIER_HEALTH_DEADLINE)
+        finally:
+            await verifier.close()
+
+    last: VerifierError | None = None
+    for attempt in range(max(1, attempts)):
+        try:
+            return asyncio.run(ping())
+        except VerifierMisconfigured as exc:
+            fix = (f"set ${cfg.kimina_api_key_env} to the server's API key" if "API key" in str(exc) else KIMINA_FIX)
+            raise VerifierMisconfigured(str(exc), fix=fix) from None
+        except VerifierError as exc:
+            last = exc
+        if attempt + 1 < attempts:
+            time.sleep(min(cfg.kimina_retry_wait * 2**attempt, 5.0))
+    raise VerifierUnavailable(f"{last} ({attempts} health requests)", fix=KIMINA_FIX)
 
 
 def check_llm(report: DoctorReport, role: str, endpoint: LLMEndpoint) -> LLMProbe:

@@ -18,7 +18,14 @@ from dataclasses import replace
 
 from lemmaforge.config import Settings, load_config
 from lemmaforge.search.interfaces import SearchResult
-from lemmaforge.services import open_recorder, open_services, preflight, problem_from_code, prove_problem
+from lemmaforge.services import (
+    open_recorder,
+    open_services,
+    open_store_after_preflight,
+    preflight,
+    problem_from_code,
+    prove_problem,
+)
 from lemmaforge.targets import choose_target
 
 ProofResult = SearchResult  # proved, proof (the audited file), stats (sent and used), tree, audit, …
@@ -32,10 +39,11 @@ async def prove_async(code: str, settings: Settings | None = None, *, theorem: s
     problem = problem_from_code(target.code)
     if informal:
         problem = replace(problem, informal=informal)
-    recorder, close = open_recorder(settings.db_url)
+    recorder, close = open_recorder(settings.db_url, deferred=True)  # opened once the preflight passed
     try:
         async with open_services(settings, recorder=recorder) as services:
             settings, sent = await preflight(services, settings, problem)
+            await open_store_after_preflight(recorder)
             return await prove_problem(services, settings, problem, preflight_checks=sent)
     finally:
         close()

@@ -32,7 +32,7 @@ from lemmaforge.agent.presets import (
 from lemmaforge.agent.prover import Prover
 from lemmaforge.config import ConfigError, LLMEndpoint, Settings
 from lemmaforge.db import SqlRecorder, Store
-from lemmaforge.doctor import require_llm
+from lemmaforge.doctor import require_llm, require_verifier
 from lemmaforge.errors import InputError, StatementInvalid
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.backends import make_verifier
@@ -93,13 +93,17 @@ def versions(settings: Settings) -> dict[str, str | None]:
         "prover_model": settings.prover.model,
     }
     project = settings.verifier.project
+    # where the Lean version came from: a file or a setting claims it; only "verifier" (the
+    # verifier's Lean said it, `cli/bench.py`) is verified, and reports say which
     if project is not None:
         toolchain = Path(project) / "lean-toolchain"
         if toolchain.is_file():
             out["lean"] = toolchain.read_text(encoding="utf-8").strip()
+            out["lean_from"] = "the project's lean-toolchain"
         out["mathlib"] = mathlib_version(Path(project))
     elif settings.verifier.backend == "repl":
         out["lean"] = settings.verifier.lean_version
+        out["lean_from"] = "verifier.lean_version"
     if settings.verifier.sandbox and settings.verifier.backend != "kimina":
         # which bubblewrap ran Lean (lean/sandbox.py); the on/off switch itself is in the config
         from lemmaforge.lean.sandbox import bwrap_version, find_bwrap
@@ -171,12 +175,66 @@ def agents_for_run(services: Services, settings: Settings, run_id: str) -> tuple
     return planner, prover
 
 
-def open_recorder(db_url: str | None) -> tuple[StoreRecorder, Callable[[], None]]:
-    """The SQL recorder for `db_url` (None: in memory) and the function that flushes and closes it."""
+def open_recorder(db_url: str | None, *, deferred: bool = False) -> tuple[StoreRecorder, Callable[[], None]]:
+    """The SQL recorder for `db_url` (None: in memory) and the function that flushes and closes it.
+    `deferred`: the store is opened (the SQLite file created) only when first needed — by
+    `DeferredStore.open`, which the command calls once its preflight passed, or by the first
+    record or read — so that a command that stops in its preflight writes nothing."""
     if db_url is None:
         return MemoryRecorder(), lambda: None
+    if deferred:
+        store = DeferredStore(db_url)
+        return store, store.close
     recorder = SqlRecorder(Store(db_url))
     return recorder, recorder.close
+
+
+class DeferredStore:
+    """A `StoreRecorder` whose store is opened when first needed (`open`, or the first `emit`,
+    `cached_proof` or flush): `prove` opens it once its preflight passed, so that a run stopped
+    by a bad endpoint, verifier or statement creates no database. Raises StoreError from
+    whichever call opens it."""
+
+    def __init__(self, db_url: str) -> None:
+        self.db_url = db_url
+        self._recorder: SqlRecorder | None = None
+
+    @property
+    def opened(self) -> bool:
+        return self._recorder is not None
+
+    def open(self) -> SqlRecorder:
+        if self._recorder is None:
+            self._recorder = SqlRecorder(Store(self.db_url))
+        return self._recorder
+
+    def emit(self, record: Any) -> None:
+        self.open().emit(record)
+
+    def cached_proof(self, header: str, normalized_statement: str) -> str | None:
+        return self.open().cached_proof(header, normalized_statement)
+
+    def flush(self, timeout: float | None = None) -> None:
+        if self._recorder is not None:
+            self._recorder.flush(timeout)
+
+    async def aflush(self) -> None:
+        if self._recorder is not None:
+            await self._recorder.aflush()
+
+    def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.close()
+
+
+async def open_store_after_preflight(recorder: StoreRecorder) -> None:
+    """Open a `DeferredStore` somewhere in `recorder`'s wrappers (a thread: it may create the
+    database and run its migrations); any other recorder is open already."""
+    inner: Any = recorder
+    while inner is not None and not isinstance(inner, DeferredStore):
+        inner = getattr(inner, "inner", None)
+    if isinstance(inner, DeferredStore) and not inner.opened:
+        await asyncio.to_thread(inner.open)
 
 
 @asynccontextmanager
@@ -224,25 +282,10 @@ def preflight_endpoints(settings: Settings) -> None:
 
 
 def _served_model(role: str, endpoint: LLMEndpoint) -> str | None:
-    """The model `endpoint` will be asked for: the configured one, else the one its server lists
-    (`require_llm` probes it). A server listing several with none named is refused, listing them:
-    picking the first would silently use one model for both roles."""
-    probe = require_llm(role, endpoint)
-    if endpoint.model:
-        return endpoint.model
-    if len(probe.models) > 1:
-        raise LLMMisconfiguredError(
-            f"serves {len(probe.models)} models ({', '.join(probe.models)}) and none is named for the {role}",
-            backend=f"[{role}] LLM endpoint {endpoint.url}",
-            fix=f"name one with --{role}-model MODEL (or [{role}].model)",
-        )
-    if probe.models:
-        return probe.models[0]
-    url = endpoint.url or ""
-    for scheme in ("vllm://", "hf://"):  # in-process: the model is the URL's rest
-        if url.startswith(scheme):
-            return url[len(scheme):]
-    return None
+    """The model `endpoint` will be asked for (`model_choice.choose_model`, through the probe
+    `doctor` shows: `require_llm`): the named one, else the only one its server lists; a server
+    listing several with none named is refused (LLMMisconfiguredError, exit 2) listing them."""
+    return require_llm(role, endpoint).model
 
 
 def _choose_preset(endpoint: LLMEndpoint, *, cot: bool) -> tuple[LLMEndpoint, str]:
@@ -350,11 +393,13 @@ async def preflight(
     say: Callable[[str], None] | None = None,
 ) -> tuple[Settings, int]:
     """What every `prove` checks before its search (the CLI and the library alike): the dataset
-    gate admits the file (pure text, first), every configured endpoint serves its model and the
-    prover's preset is settled (`resolve_endpoints`, told to `say`), and the statement compiles
-    (`check_statement`). Raises what those raise (one line each). Returns the settings the run
+    gate admits the file (pure text, first), a remote verifier answers a short health request
+    (`doctor.require_verifier`: seconds, before its first check), every configured endpoint
+    serves its model and the prover's preset is settled (`resolve_endpoints`, told to `say`),
+    and the statement compiles (`check_statement`). Raises what those raise (one line each). Returns the settings the run
     uses and the Lean requests it sent (1), which the run's budget is charged with."""
     _admit(services.verifier, problem)  # pure text: refuse a bad file before probing anything
+    await asyncio.to_thread(require_verifier, settings.verifier)  # Lean first: a short health request
     settings = await asyncio.to_thread(resolve_endpoints, settings, cot=cot, say=say)
     # bounded like the search's requests (waits.within_wall): a stalled server stops it, named
     await waits.within_wall(check_statement(services.verifier, problem, timeout=settings.verifier.header_timeout,

@@ -4,7 +4,8 @@
 For each drill the bench runs in a subprocess (the real CLI, this checkout) against the fake
 OpenAI-compatible server (the prover) and the fake Kimina server (Lean) from tests/fakes, with one
 fault injected. If it stops (exit 2: one line naming the backend; exit 70: a bug; killed), the
-fault is removed and `bench --resume` continues it. The drill passes when the final report equals
+fault is removed and `bench --resume` continues it (a bench stopped by its preflight stored nothing:
+the same command runs again). The drill passes when the final report equals
 the fault-free run's: problems, solved, pass@k, every (problem, attempt)'s status, LLM calls, Lean
 checks and depth.
 
@@ -264,7 +265,12 @@ def run_drill(drill: Drill, reference: dict[str, Any], db_url: str, tag: str, li
             if drill.store_fault:
                 llm.rules.pop(0)
                 time.sleep(0.5)  # the stopped bench's process is gone: its lease is taken over
-            if drill.race:
+            if code == 2 and not _run_row_stored(db_url, run_id):
+                # stopped by its preflight, before anything was stored (issue 49): nothing to
+                # resume; the same command runs again
+                code, out, err = _bench(servers, db_url, run_id, env, limit, attempts)
+                resumed = "run again (nothing stored)"
+            elif drill.race:
                 code, out, err, other = _race(run_id, db_url, env)
                 resumed = f"one finished, {other}"
             else:

@@ -404,10 +404,16 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
     protocol = str(bench.get("protocol") or "search")
     counted = [a for p in data.problems for a in p.attempts]
     samples = prompt_tokens = completion_tokens = 0
+    sent: dict[str, dict[str, list[Any]]] = {}  # role -> what its requests asked for, distinct values in order
     for a in counted:
         for call in store.llm_calls(a.run_id):
             if call.role == "prover":
                 samples += len(call.completions)
+            seen = sent.setdefault(call.role, {key: [] for key in ("model", *SAMPLING_KEYS)})
+            request = call.request or {}
+            for key, value in (("model", call.model), *((k, request.get(k)) for k in SAMPLING_KEYS)):
+                if value not in seen[key]:
+                    seen[key].append(value)
         # the run's stored figures, as `cost`, `show` and `runs` give them (viewer/counts.py)
         prompt_tokens += a.prompt_tokens
         completion_tokens += a.completion_tokens
@@ -420,9 +426,7 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
         cfg = settings.get(name) or {}
         if not cfg.get("url"):
             return None
-        model = cfg.get("model") or (data.versions or {}).get(f"{name}_model")
-        return {"model": model, "preset": cfg.get("preset"), "temperature": cfg.get("temperature"),
-                "top_p": cfg.get("top_p"), "max_tokens": cfg.get("max_tokens")}
+        return role_section(name, cfg, sent.get(name), data.versions or {})
 
     info = registered(str(bench.get("dataset") or ""))
     names = {p.name for p in data.problems} | {p.name for p, _ in data.invalid}
@@ -438,8 +442,7 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
         "budget_per_attempt": settings.get("budget"),
         "dataset": {"name": bench.get("dataset"), "source": info.source if info else None,
                     "lean_version": info.lean_version if info else None},
-        "verifier": {"backend": (settings.get("verifier") or {}).get("backend"),
-                     "lean_version": (data.versions or {}).get("lean")},
+        "verifier": verifier_section(settings, data.versions or {}),
         "divided_by": f"all {selected} selected problems (statements that do not compile count unsolved)",
         "lower_bound": None,
         # the version's statements known to be wrong, among the selected ones: counted as any other
@@ -450,6 +453,52 @@ def protocol_section(store: Any, data: RunData, selected: int) -> dict[str, Any]
         out["lower_bound"] = (f"{answer_slots} problem(s) have answer slots (`abbrev … := sorry`) that nothing "
                               "fills under --answers slots: the rate is a lower bound")
     return out
+
+
+#: the sampling values a model request records (agent/backends/base.py `Sampling.to_json`)
+SAMPLING_KEYS = ("temperature", "top_p", "max_tokens")
+
+
+def _one_or_all(values: Sequence[Any]) -> Any:
+    return values[0] if len(values) == 1 else list(values)
+
+
+def role_section(name: str, cfg: dict[str, Any], sent: dict[str, list[Any]] | None,
+                 versions: dict[str, Any]) -> dict[str, Any]:
+    """A model role as it ran: the model its requests named (the server's, as the preflight chose
+    it) and the sampling values they carried (None: not sent, the server's default), read from the
+    attempts' recorded requests (`sampling_from`: "requests"); a bench with no request yet says
+    what its settings make (`services.prover_sampling` / `planner_sampling`: "settings"). A value
+    that differed between requests is the list of its values."""
+    if sent and sent.get("model"):
+        sampling = {k: _one_or_all(sent[k]) for k in SAMPLING_KEYS}
+        return {"model": _one_or_all(sent["model"]), "preset": cfg.get("preset"), **sampling,
+                "sampling_from": "requests"}
+    from lemmaforge.agent.presets import get_preset
+    from lemmaforge.config import ConfigError, LLMEndpoint
+    from lemmaforge.services import planner_sampling, prover_sampling
+
+    model = cfg.get("model") or versions.get(f"{name}_model")
+    try:
+        endpoint = LLMEndpoint.model_validate(cfg)
+        if name == "prover":
+            effective = prover_sampling(endpoint, get_preset(endpoint.preset) if endpoint.preset else None)
+        else:
+            effective = planner_sampling(endpoint)
+    except (ValueError, ConfigError):  # settings of another version: what they say, as stored
+        effective = {k: cfg.get(k) for k in SAMPLING_KEYS}
+    return {"model": model, "preset": cfg.get("preset"), **{k: effective.get(k) for k in SAMPLING_KEYS},
+            "sampling_from": "settings"}
+
+
+def verifier_section(settings: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
+    """The verifier and its Lean version: `lean_verified` when the verifier's own Lean said it
+    (`cli/bench.py` asks a Kimina server; `versions["lean_from"]` says where a version came from);
+    otherwise the version is what a file or setting claims, or unknown, and the report warns."""
+    lean = versions.get("lean")
+    source = versions.get("lean_from") or ("unknown" if lean is None else "the run record")
+    return {"backend": (settings.get("verifier") or {}).get("backend"), "lean_version": lean,
+            "lean_verified": bool(lean) and source == "verifier", "lean_from": source}
 
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

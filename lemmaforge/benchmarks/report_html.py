@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from lemmaforge.benchmarks.recipe_report import recipe_lines
 from lemmaforge.benchmarks.report_answers import answer_lines
-from lemmaforge.benchmarks.report_text import fmt_pct, fmt_value, headline_ks, one_line, protocol_lines
+from lemmaforge.benchmarks.report_text import (
+    fmt_pct,
+    fmt_value,
+    headline_ks,
+    lean_warning,
+    lean_words,
+    one_line,
+    protocol_lines,
+)
 from lemmaforge.viewer.counts import bench_cost_words
 from lemmaforge.viewer.html import esc, page, render_run_page
 from lemmaforge.viewer.model import run_view
@@ -96,21 +104,26 @@ def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list
     """What was run, from the run's recorded config: the rows under the report's title."""
     config = data.config or {}
     bench = config.get("bench") or {}
-    settings = config.get("settings") or {}
+    # a bench records its settings under "settings"; a single prove run's config is its settings
+    settings = config.get("settings") or (config if "verifier" in config else {})
     dataset = " ".join(str(x) for x in (rep.get("dataset") or data.dataset or "-", bench.get("split") or "") if x)
     version = bench.get("dataset_version") or bench.get("version") or bench.get("digest")
     if version:
         dataset += f", version {version}"
     pinned = bench.get("lean_version") or (", ".join(lean) if lean else None)
-    if pinned:
-        dataset += f" (Lean {pinned})"
+    if pinned:  # the dataset's pin, not the Lean that checked the proofs (the "verifier" row)
+        dataset += f" (written for Lean {pinned})"
     models = []
+    ran = rep.get("protocol") or {}
     for role in ("prover", "planner"):
         endpoint = settings.get(role) or {}
         if not endpoint.get("url") and not endpoint.get("model"):
             continue
+        # the model the requests named (the server's, as the preflight chose it: report.role_section)
+        name = (ran.get(role) or {}).get("model") or endpoint.get("model") or data.versions.get(f"{role}_model")
+        name = " / ".join(name) if isinstance(name, list) else name
         preset = endpoint.get("preset")
-        models.append(f'{role} {endpoint.get("model") or "first served"}' + (f" (preset {preset})" if preset else "")
+        models.append(f'{role} {name or "unknown"}' + (f" (preset {preset})" if preset else "")
                       + (" (CoT)" if role == "prover" and config.get("cot") else ""))
     named = bench.get("protocol")  # "search" / "whole-proof" (benchmarks/protocols.py); older benches: none
     parts = [named] if isinstance(named, str) else []
@@ -129,8 +142,18 @@ def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list
     budget = settings.get("budget") or {}
     budgets = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in budget.items())
     when = dt.datetime.fromtimestamp(data.started_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC") if data.started_at else "-"
+    checked = f"{verifier or '-'}, {lean_words(_verifier(rep, data))}"
     return [("dataset", dataset), ("models", "; ".join(models) or "-"), ("protocol", protocol),
-            ("budgets", budgets or "-"), ("date", when), ("run", rep["run_id"])]
+            ("verifier", checked), ("budgets", budgets or "-"), ("date", when), ("run", rep["run_id"])]
+
+
+def _verifier(rep: dict[str, Any], data: RunData) -> dict[str, Any]:
+    """The report's verifier section (`report.verifier_section`; a single prove run's, made here)."""
+    from lemmaforge.benchmarks.report import verifier_section
+
+    section = (rep.get("protocol") or {}).get("verifier")
+    return section if section else verifier_section((data.config or {}).get("settings") or data.config or {},
+                                                    data.versions or {})
 
 
 def _depth_and_strategies(rep: dict[str, Any]) -> str:
@@ -177,13 +200,18 @@ def write_html(store: Store, rep: dict[str, Any], data: RunData, out: Path) -> d
     lean = sorted({str((r.extra or {}).get("lean_version")) for r in records if r is not None} - {"None"})
     about = _about(rep, data, lean)
     badge_class, badge_text = bench_badge(rep)
-    title = " · ".join(x for x in (dict(about)["dataset"], dict(about)["date"]) if x and x != "-")
+    verifier = _verifier(rep, data)
+    checked_with = f"checked by Lean {verifier['lean_version']}" if verifier.get("lean_verified") else "Lean unverified"
+    title = " · ".join(x for x in (dict(about)["dataset"], checked_with, dict(about)["date"]) if x and x != "-")
+    warning = lean_warning(verifier)
     body = "\n".join([
         f'<h1>{esc(title)} <span class="badge {esc(badge_class)}" id="badge">{esc(badge_text)}</span></h1>',
         '<dl class="about" id="about">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in about) + "</dl>",
+        f'<p class="warning" id="lean-warning">{esc(warning)}</p>' if warning else "",
         f'<p id="headline">{esc(one_line(rep))}</p>',
         # how the numbers were made (protocol, models, samples and tokens, budget, dataset, Lean)
-        '<ul id="protocol">' + "".join(f"<li>{esc(line)}</li>" for line in protocol_lines(rep)) + "</ul>",
+        '<ul id="protocol">' + "".join(f"<li>{esc(line)}</li>" for line in protocol_lines(rep) if line != warning)
+        + "</ul>",
         ('<ul id="recipe">' + "".join(f"<li>{esc(line)}</li>" for line in recipe_lines(rep)) + "</ul>")
         if recipe_lines(rep) else "",
         ('<ul id="answer-task">' + "".join(f"<li>{esc(line)}</li>" for line in answer_lines(rep)) + "</ul>")

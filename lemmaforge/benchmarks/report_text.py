@@ -64,18 +64,42 @@ def one_line(rep: dict[str, Any]) -> str:
     return inert("; ".join(parts), keep="")
 
 
+def lean_words(verifier: dict[str, Any]) -> str:
+    """The verifier's Lean as a report states it: verified (its Lean said so) or unverified."""
+    version = verifier.get("lean_version")
+    if version and verifier.get("lean_verified"):
+        return f"Lean {version} (verified: the verifier's Lean said so)"
+    if version:
+        return f"Lean unverified ({version} per {verifier.get('lean_from') or 'the run record'})"
+    return "Lean unverified (the verifier did not say its version)"
+
+
+def lean_warning(verifier: dict[str, Any]) -> str | None:
+    """The warning a report carries when the verifier's Lean version is not verified."""
+    if verifier.get("lean_version") and verifier.get("lean_verified"):
+        return None
+    return ("warning: the Lean version that checked these proofs is unverified; a dataset written for another "
+            "Lean may count differently (`lemmaforge doctor` asks the verifier)")
+
+
 def protocol_lines(rep: dict[str, Any]) -> list[str]:
     """How the numbers were made, in words (`report.protocol_section`)."""
     p = rep.get("protocol")
     if not p:
         return []
 
+    def value(x: Any) -> str:
+        if isinstance(x, list):
+            return " / ".join(value(v) for v in x)
+        return "server default" if x is None else str(x)
+
     def model(role: dict[str, Any] | None) -> str:
         if not role:
             return "none"
         preset = f", preset {role['preset']}" if role.get("preset") else ""
-        return f"{role.get('model') or '(server default)'}{preset}, temperature {role.get('temperature')}, " \
-               f"top_p {role.get('top_p')}, max_tokens {role.get('max_tokens')}"
+        return (f"{value(role.get('model')) if role.get('model') else 'unknown'}{preset}, temperature "
+                f"{value(role.get('temperature'))}, top_p {value(role.get('top_p'))}, max_tokens "
+                f"{value(role.get('max_tokens'))}")
 
     tokens = p["tokens_per_problem"]
     ds, ver = p["dataset"], p["verifier"]
@@ -87,10 +111,14 @@ def protocol_lines(rep: dict[str, Any]) -> list[str]:
         f"per problem: {fmt_value(p['prover_samples_per_problem'])} prover samples, "
         f"{fmt_value(tokens['prompt'])} prompt + {fmt_value(tokens['completion'])} completion tokens",
         f"budget per attempt: {budget or '-'}",
-        f"dataset: {ds['name']}" + (f" ({ds['source']}; Lean {ds['lean_version']})" if ds.get("source") else ""),
-        f"verifier: {ver.get('backend') or '-'}, Lean {ver.get('lean_version') or 'unknown'}",
+        f"dataset: {ds['name']}" + (f" ({ds['source']}; written for Lean {ds['lean_version']})" if ds.get("source")
+                                    else ""),
+        f"verifier: {ver.get('backend') or '-'}, {lean_words(ver)}",
         f"rates over {p['divided_by']}",
     ]
+    warning = lean_warning(ver)
+    if warning:
+        lines.append(warning)
     if p.get("lower_bound"):
         lines.append(f"lower bound: {p['lower_bound']}")
     if p.get("known_issues"):

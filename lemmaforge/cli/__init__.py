@@ -1,8 +1,8 @@
 """The `lemmaforge` command line: the typer app, its global options, and its command groups.
 
 One module per command group registers nothing itself; this package wires them:
-`prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `claims` (bundle,
-verify), `recipes` (recipes), `runs` (runs, show),
+`demo` (demo), `prove` (prove, check), `system` (doctor, setup), `bench` (bench, report), `claims`
+(bundle, verify), `recipes` (recipes), `runs` (runs, show),
 `data` (gen-data), `train` (the `train` sub-app). What they share is in `cli.common`.
 
 Exit codes, for every command (`lemmaforge.errors.ExitCode`): 0 success (proved / healthy), 1 a
@@ -27,7 +27,7 @@ import typer.rich_utils
 
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
-from lemmaforge.cli import bench, claims, data, presets, prove, recipes, runs, system, train
+from lemmaforge.cli import bench, claims, data, demo, presets, prove, recipes, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
 from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
@@ -67,6 +67,7 @@ def _root(
     configure_logging(verbose, quiet)
 
 
+app.command("demo")(demo.demo_command)
 app.command("check")(prove.check)
 app.command("doctor")(system.doctor)
 app.command("setup")(system.setup)

@@ -200,6 +200,7 @@ def bench_command(
                 recipe_config = _recipe_config(chosen, spec, base, bool(cot))
         except sp.BenchError as exc:
             common.fail(str(exc))
+        base = _preflight(base, cot=bool(cot))  # before the store: a failed start writes nothing
     else:
         _check_db_exists(base.db_url)
     store = _open_store(base.db_url)
@@ -257,7 +258,8 @@ def bench_command(
         assert lease is not None  # taken on both paths above, or the command exited
         with lease.kept():
             exit_code = _execute(plan, store, recorder, executor=executor, concurrency=concurrency,
-                                 ray_address=ray_address, progress=progress, as_json=as_json)
+                                 ray_address=ray_address, progress=progress, as_json=as_json,
+                                 resolved=spec is not None)
     finally:
         if lease is not None:
             lease.release()
@@ -286,6 +288,26 @@ def _recipe_config(recipe: Any, spec: Any, settings: Any, cot: bool) -> dict[str
     return {"name": recipe.name, "modified": modified, "reported": recipe.reported.to_json()}
 
 
+def _say(line: str) -> None:
+    common.err.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def _preflight(settings: Any, *, cot: bool) -> Any:
+    """Before any budget, and for a new bench before its store is created: the verifier answers
+    a short health request (`doctor.require_verifier`), every endpoint answers and serves its
+    model, each role's model is named and the prover's preset settled (`resolve_endpoints`, said
+    on stderr; the bench and each attempt record them). A failure: one line, exit 2."""
+    from lemmaforge.doctor import require_verifier
+    from lemmaforge.errors import LemmaforgeError
+    from lemmaforge.services import resolve_endpoints
+
+    try:
+        require_verifier(settings.verifier)
+        return resolve_endpoints(settings, cot=cot, say=_say)
+    except LemmaforgeError as exc:
+        common.fail(str(exc), exc.exit_code)
+
+
 def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, Any]:
     """The run's versions with the Lean version a Kimina server runs (asked once, as the REPL path
     knows its own): the dataset's pin is checked against it and the report states it. The server's
@@ -302,7 +324,7 @@ def _with_verifier_lean(settings: Any, versions: dict[str, Any]) -> dict[str, An
     # within the start-up's bound too (issue 47): never longer than an attempt's wall budget
     learnt = server_lean_version(cfg.kimina_url, api_key=key,
                                  timeout=min(cfg.timeout, 60.0, settings.budget.wall_seconds))
-    return {**versions, "lean": learnt} if learnt else versions
+    return {**versions, "lean": learnt, "lean_from": "verifier"} if learnt else versions
 
 
 def _require_endpoint(settings: Any) -> None:
@@ -317,7 +339,7 @@ def _require_endpoint(settings: Any) -> None:
 
 def _execute(
     plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
-    progress: bool, as_json: bool,
+    progress: bool, as_json: bool, resolved: bool = False,
 ) -> int:
     from lemmaforge.benchmarks import report as rp
     from lemmaforge.benchmarks import report_text as rt
@@ -351,7 +373,7 @@ def _execute(
             # go to stderr, file descriptor 1 included).
             with common.stdout_to_stderr(as_json):
                 _run(plan, store, recorder, executor=executor, concurrency=concurrency, ray_address=ray_address,
-                     on_result=on_result)
+                     on_result=on_result, resolved=resolved)
     except BackendError as exc:  # errors.is_fatal (FatalBenchError included): fix the backend, then --resume
         fatal = str(exc)
     except sp.BenchError as exc:
@@ -416,18 +438,20 @@ def _execute(
 
 def _run(
     plan: Any, store: Any, recorder: Any, *, executor: str, concurrency: int, ray_address: str | None,
-    on_result: Any,
+    on_result: Any, resolved: bool = False,
 ) -> None:
-    """Preflight, then every pending attempt on the chosen executor. Raises what stops the bench."""
+    """Preflight (a resumed bench's; a new one's ran before its store was made: `resolved`),
+    then every pending attempt on the chosen executor. Raises what stops the bench."""
     from lemmaforge.benchmarks import runner as rn
+    from lemmaforge.doctor import require_verifier
     from lemmaforge.services import resolve_endpoints
 
-    # Before any budget: every endpoint answers and serves its model (doctor's probe), each role's
-    # model is named and the prover's preset settled (said on stderr; each attempt records them).
-    # The verifier and each statement are checked by the runner, once per problem.
-    plan.settings = resolve_endpoints(
-        plan.settings, cot=plan.cot,
-        say=lambda line: common.err.print(line, highlight=False, markup=False, soft_wrap=True))
+    # Before any budget: the verifier answers, every endpoint answers and serves its model
+    # (doctor's probes), each role's model is named and the prover's preset settled (said on
+    # stderr; each attempt records them). Each statement is checked by the runner, once per problem.
+    if not resolved:
+        require_verifier(plan.settings.verifier)
+        plan.settings = resolve_endpoints(plan.settings, cot=plan.cot, say=_say)
     if executor == "ray":
         from lemmaforge.benchmarks.ray_executor import run_on_ray
 

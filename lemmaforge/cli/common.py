@@ -26,6 +26,7 @@ from rich.markup import escape
 
 from lemmaforge.config import BudgetConfig, ConfigError, Settings, load_config
 from lemmaforge.errors import ExitCode, InputError, one_line
+from lemmaforge.model_choice import model_help
 from lemmaforge.viewer.inert import InertHook, inert, json_inert
 
 out = Console()
@@ -50,9 +51,9 @@ SandboxOpt = Annotated[
 ]
 # the model endpoints, spelt once: `prove` and `doctor` (which checks what `prove` will use) share them
 PlannerUrlOpt = Annotated[str | None, typer.Option("--planner-url", help="Planner endpoint (OpenAI-compatible).")]
-PlannerModelOpt = Annotated[str | None, typer.Option("--planner-model", help="Planner model (default: the first the server lists).")]
+PlannerModelOpt = Annotated[str | None, typer.Option("--planner-model", help=model_help("planner"))]
 ProverUrlOpt = Annotated[str | None, typer.Option("--prover-url", help="Prover endpoint (OpenAI-compatible).")]
-ProverModelOpt = Annotated[str | None, typer.Option("--prover-model", help="Prover model (default: the first the server lists).")]
+ProverModelOpt = Annotated[str | None, typer.Option("--prover-model", help=model_help("prover"))]
 
 
 def run_overrides(

@@ -232,8 +232,8 @@ def prove(
             "db_url": db,
         },
     )
-    try:
-        recorder, close_recorder = open_recorder(settings.db_url)
+    try:  # opened once the preflight passed (services.DeferredStore): a failed start writes nothing
+        recorder, close_recorder = open_recorder(settings.db_url, deferred=True)
     except StoreError as exc:
         fail(str(exc))
 
@@ -352,13 +352,14 @@ async def _prove(
     settings: Settings, problem: Any, recorder: Any, *, cot: bool, show_live: bool, run_id: str | None = None,
     stats: Any = None,
 ) -> Any:
-    from lemmaforge.services import open_services, preflight, prove_problem
+    from lemmaforge.services import open_services, open_store_after_preflight, preflight, prove_problem
 
     async with open_services(settings, recorder=recorder, cot=cot) as services:
-        # Preflight, the library's too: the dataset gate, the endpoints serve their models (each
-        # role's model named, the prover's preset settled and said on stderr), the verifier answers
+        # Preflight, the library's too: the dataset gate, the verifier answers, the endpoints serve
+        # their models (each role's model named, the prover's preset settled and said on stderr)
         # and the statement compiles. Its statement check is charged to the run's Lean budget.
         settings, sent = await preflight(services, settings, problem, cot=cot, say=_say)
+        await open_store_after_preflight(recorder)  # only now: a failed start creates no store
         if not show_live:
             return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent, stats=stats)
         from rich.live import Live

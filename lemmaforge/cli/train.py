@@ -69,6 +69,7 @@ from lemmaforge.cli.train_common import (
 )
 from lemmaforge.cli.train_es import es
 from lemmaforge.errors import ExitCode
+from lemmaforge.model_choice import model_help
 from lemmaforge.training.sft import TrainingDataError
 from lemmaforge.versions import training_versions
 
@@ -351,7 +352,7 @@ def expert_iter(
         str | None,
         typer.Option("--prover-url", help="Where the current model is served: hf://{model}, vllm://{model}, or http://HOST:PORT/v1 with --serve-cmd. Default with --tiny: hf://{model}."),
     ] = None,
-    prover_model: Annotated[str | None, typer.Option("--prover-model", help="Served model name (default: the first the server lists).")] = None,
+    prover_model: Annotated[str | None, typer.Option("--prover-model", help=model_help("prover"))] = None,
     serve_cmd: Annotated[
         str | None,
         typer.Option("--serve-cmd", help="Shell command serving {model} on {port}, e.g. 'vllm serve {model} --port {port}'; started per model, stopped before training."),

@@ -244,16 +244,17 @@ class KiminaVerifier:
         await self.batcher.close()
         await self._client.aclose()
 
-    async def ping(self) -> str:
-        """One `GET /health` (no retries: `doctor` wants a quick answer). Raises VerifierError."""
+    async def ping(self, *, deadline: float = PING_DEADLINE_S) -> str:
+        """One `GET /health` (no retries: `doctor` and the preflight want a quick answer) within
+        `deadline` seconds in all. Raises VerifierError."""
         try:
-            async with asyncio.timeout(PING_DEADLINE_S):  # in all: a trickled answer ends too
-                response = await self._client.get(HEALTH_PATH, timeout=10.0)
+            async with asyncio.timeout(deadline):  # in all: a trickled answer ends too
+                response = await self._client.get(HEALTH_PATH, timeout=min(10.0, deadline))
         except httpx.HTTPError as exc:
             raise VerifierUnavailable(f"Kimina server at {self.url} is unreachable: {_describe(exc)}") from None
         except TimeoutError:
             raise VerifierUnavailable(
-                f"Kimina server at {self.url} did not answer GET {HEALTH_PATH} within {PING_DEADLINE_S:g} s"
+                f"Kimina server at {self.url} did not answer GET {HEALTH_PATH} within {deadline:g} s"
             ) from None
         if response.status_code in (401, 403):
             raise VerifierMisconfigured(
@@ -446,7 +447,7 @@ class KiminaVerifier:
         if _is_transient(exc):
             return VerifierUnavailable(
                 f"Kimina server at {self.url} failed after {self.retry.attempts} attempts: {_describe(exc)}",
-                fix="start the Kimina Lean Server (or fix verifier.kimina_url), then resume",
+                fix="start the Kimina Lean Server, or give its URL with --kimina-url (verifier.kimina_url)",
             )
         return VerifierMisconfigured(f"Kimina server at {self.url} failed: {_describe(exc)}")
 

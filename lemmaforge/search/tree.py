@@ -120,6 +120,7 @@ class ProofTree:
         from rich.tree import Tree
 
         from lemmaforge.viewer.inert import markup
+        from lemmaforge.viewer.words import strategy_words  # the words `show` and the HTML pages use
 
         def label(n: Node) -> str:
             colour = {"solved": "green", "failed": "red", "abandoned": "magenta", "cancelled": "dim"}.get(
@@ -128,7 +129,7 @@ class ProofTree:
             first = " ".join(n.text.split())
             if n.kind == "goal":
                 first = _statement_summary(n.text)
-            how = f" by {n.strategy}" if n.strategy and n.status == "solved" else ""
+            how = f" by {strategy_words(n.strategy)}" if n.strategy and n.status == "solved" else ""
             # model text: inert (no escape sequence reaches the terminal) and never rich markup
             return f"[{colour}]{markup(f'{n.kind} {n.status}{how}', keep='')}[/] {markup(first[:max_text], keep='')}"
 

@@ -41,7 +41,7 @@ M_r; it never assumes that a server reloads weights by itself. Either
   `vllm serve {model} --port {port} --max-model-len 8192`: the loop starts it before sampling /
   evaluating a model, waits until `GET {prover_url}/models` answers, and stops it (SIGTERM to its
   process group) before training, so that sampling and SFT can share one GPU. `prover_model`
-  names the served model (default: the first the server lists).
+  names the served model (`model_choice.MODEL_RULE` when it does not).
 One of the two is required.
 
 This module is the loop's bookkeeping (rounds, resume, data union, the record of each round). The

@@ -43,7 +43,7 @@ summary:hover { background: var(--bg); }
          border: 1px solid currentColor; margin-right: .3em; }
 .solved, .proved, .valid { color: var(--ok); } .failed, .not_proved, .error, .rejected, .crashed { color: var(--bad); }
 .abandoned, .timeout, .incomplete, .skipped { color: var(--warn); } .cancelled, .open, .running { color: var(--dim); }
-.dim { color: var(--dim); } .how { color: #0969da; }
+.dim { color: var(--dim); } .how { color: #0969da; } .warning { color: var(--warn); font-weight: 600; }
 .body { margin-left: 1.4em; border-left: 2px solid var(--line); padding-left: .8em; }
 .label { font-size: .8em; text-transform: uppercase; letter-spacing: .04em; color: var(--dim); margin-top: .5em; }
 table { border-collapse: collapse; margin: .4em 0; max-width: 100%; } th, td { border: 1px solid var(--line); padding: .25em .6em; text-align: left; }

@@ -91,20 +91,31 @@ def budget_line(budget: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _node_label(n: dict[str, Any]) -> str:
+def _shown_attempts(n: dict[str, Any], all_attempts: bool) -> list[dict[str, Any]]:
+    """The attempts listed under a node: every one with --all-attempts, else the failed ones."""
+    return n["attempts"] if all_attempts else [a for a in n["attempts"] if a["verdict"] != "valid"]
+
+
+def _node_label(n: dict[str, Any], all_attempts: bool = True) -> str:
     colour = _STATUS_COLOUR.get(n["status"], "yellow")
     where = f"hole {n['hole_index']} " if n.get("hole_index") is not None and n["kind"] == "goal" else ""
     how = f"{' by' if n['kind'] == 'goal' else ':'} {escape(n['closed_by'])}" if n.get("closed_by") else ""
     why = f" ({escape(_clip(n['reason'], 60))})" if n.get("reason") and n["status"] != "solved" else ""
-    tries = len(n["attempts"])
-    stats = f" [dim]{tries} attempt(s), {n['seconds']:.2f} s[/]"
+    tries, shown = len(n["attempts"]), len(_shown_attempts(n, all_attempts))
+    # the count says what is listed below it: all of them, or which part (show --all-attempts lists all)
+    if shown == tries:
+        counted = f"{tries} attempt(s)"
+    elif shown == 0:
+        counted = f"{tries} attempt(s), valid (not listed)"
+    else:
+        counted = f"showing {shown} of {tries} attempt(s) (the failed ones)"
+    stats = f" [dim]{counted}, {n['seconds']:.2f} s[/]"
     return (f"{escape(where)}[{colour}]{escape(n['kind'])} {escape(n['status'])}[/]{how}{why} "
             f"{escape(_clip(n['summary'], 70))}{stats}")
 
 
 def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> None:
-    failed = [a for a in n["attempts"] if a["verdict"] != "valid"]
-    shown = n["attempts"] if all_attempts else failed
+    shown = _shown_attempts(n, all_attempts)
     for a in shown:
         err = f": {escape(_clip(a['first_error'], 90))}" if a.get("first_error") else ""
         colour = "green" if a["verdict"] == "valid" else "red"
@@ -113,13 +124,18 @@ def _add_attempts(branch: Tree, n: dict[str, Any], *, all_attempts: bool) -> Non
                    f"[dim]({timing}Lean {a['check_seconds']:.2f} s)[/]")
 
 
+def _hidden_valid(n: dict[str, Any]) -> bool:
+    return any(a["verdict"] == "valid" for a in n["attempts"]) or any(_hidden_valid(c) for c in n["children"])
+
+
 def tree(view: dict[str, Any], *, all_attempts: bool = False) -> Tree | None:
     root = view.get("tree")
     if root is None:
         return None
 
     def build(parent: Tree | None, n: dict[str, Any]) -> Tree:
-        branch = Tree(_node_label(n)) if parent is None else parent.add(_node_label(n))
+        label = _node_label(n, all_attempts)
+        branch = Tree(label) if parent is None else parent.add(label)
         if n["kind"] == "sketch":
             branch.add(f"[dim]{escape(_clip(n['text'], 110))}[/]")
         _add_attempts(branch, n, all_attempts=all_attempts)
@@ -155,6 +171,9 @@ def render_run(view: dict[str, Any], console: Any, *, all_attempts: bool = False
     t = tree(view, all_attempts=all_attempts)
     if t is not None:
         console.print(t)
+        if not all_attempts and _hidden_valid(view["tree"]):
+            console.print("(valid attempts are not listed: `--all-attempts` lists every attempt)", highlight=False,
+                          markup=False, soft_wrap=True)
     if view.get("proof"):
         console.print("proof:", highlight=False)
         console.print(inert(view["proof"]), markup=False, highlight=False, soft_wrap=True)

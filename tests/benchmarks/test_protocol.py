@@ -58,7 +58,9 @@ def test_whole_proof_is_exactly_k_samples_per_problem(tmp_path) -> None:
     budget = proto["budget_per_attempt"]
     assert (budget["root_whole_proof_attempts"], budget["self_corrections"], budget["max_depth"]) == (1, 0, 0)
     assert proto["dataset"]["name"] == "minif2f-deepseek-v1.5" and proto["dataset"]["lean_version"] == "v4.9.0"
-    assert proto["verifier"] == {"backend": "kimina", "lean_version": "v4.9.0"}
+    # the server said its Lean (cli/bench.py asks it): verified
+    assert proto["verifier"] == {"backend": "kimina", "lean_version": "v4.9.0", "lean_verified": True,
+                                 "lean_from": "verifier"}
     assert rep["config"]["protocol"] == "whole-proof"
     text = runner.invoke(app, ["report", "W", "--db", db]).stdout
     assert "protocol: whole-proof (the papers' pass@k" in text and "4 prover samples" in text

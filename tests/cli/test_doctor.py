@@ -178,17 +178,18 @@ def test_llm_endpoints_ok_wrong_model_and_unreachable(doctor) -> None:
         assert found["planner LLM"]["status"] == "ok"
         assert "fake-model, other" in found["planner LLM"]["detail"] and "using fake-model" in found["planner LLM"]["detail"]
         assert found["prover LLM"]["status"] == "error"
-        assert "not no-such-model" in found["prover LLM"]["detail"] and "prover.model" in found["prover LLM"]["fix"]
+        assert "not no-such-model" in found["prover LLM"]["detail"] and "--prover-model" in found["prover LLM"]["fix"]
         assert [r.endpoint for r in llm.requests] == ["models", "models"]
     code, found = doctor(LEMMAFORGE_PROVER__URL=dead)
     assert found["prover LLM"]["status"] == "error" and "unreachable" in found["prover LLM"]["detail"]
     assert code == 1  # the exit code is the verifier's (no Lean here), not the models'
 
 
-def test_llm_without_a_model_uses_the_first_listed_or_needs_one(doctor) -> None:
+def test_llm_without_a_model_uses_the_only_one_listed_or_needs_one(doctor) -> None:
     with FakeOpenAIServer(models=("served-model",)) as llm:
         _, found = doctor(LEMMAFORGE_PROVER__URL=llm.url)
-    assert found["prover LLM"]["status"] == "ok" and "using served-model, the first listed" in found["prover LLM"]["detail"]
+    assert found["prover LLM"]["status"] == "ok"
+    assert "using served-model, the only model the server lists" in found["prover LLM"]["detail"]
     assert found["planner LLM"]["status"] == "info" and "planner.url" in found["planner LLM"]["fix"]
     with FakeOpenAIServer(models=()) as llm:
         _, found = doctor(LEMMAFORGE_PROVER__URL=llm.url)

@@ -62,10 +62,12 @@ def test_flags_name_the_endpoints_and_the_model_each_role_uses():
     with FakeOpenAIServer(models=("served-a", "served-b")) as llm:
         code, report = doctor("--prover-url", llm.url, "--planner-url", llm.url, "--planner-model", "served-b")
         assert [r.endpoint for r in llm.requests] == ["models", "models"]  # the flags were probed
-    assert report["models"] == {"planner": "served-b", "prover": "served-a"}
-    assert "served-a" in report["by_name"]["prover model"]["detail"]
-    assert "first the server lists" in report["by_name"]["prover model"]["detail"]
-    assert "configured" in report["by_name"]["planner model"]["detail"]
+    # the rule `prove` applies (lemmaforge/model_choice.py): two models listed, none named for the prover
+    assert report["models"] == {"planner": "served-b", "prover": None}
+    assert report["by_name"]["prover model"]["status"] == "error"
+    assert "serves 2 models (served-a, served-b) and none is named" in report["by_name"]["prover model"]["detail"]
+    assert "--prover-model" in report["by_name"]["prover model"]["fix"]
+    assert "named" in report["by_name"]["planner model"]["detail"]
 
 
 def test_a_bad_verifier_flag_is_one_line_exit_2():

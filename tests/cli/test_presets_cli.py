@@ -258,6 +258,6 @@ def test_the_client_refuses_to_guess_among_several_models():
             await llm.close()
 
     with FakeOpenAIServer(default="x", models=("a", "b")) as llm:
-        with pytest.raises(LLMMisconfiguredError, match=r"lists 2 models \(a, b\) and none is named"):
+        with pytest.raises(LLMMisconfiguredError, match=r"serves 2 models \(a, b\) and none is named for the prover"):
             asyncio.run(ask(llm.url))
         assert not [q for q in llm.requests if q.endpoint == "chat"]

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from lemmaforge import doctor, services
 from lemmaforge.db import Store
 from lemmaforge.lean import kimina as kimina_module
 from tests.errors.test_prove_faults import one_error_line, prove
@@ -71,8 +72,24 @@ def test_a_wall_budget_spent_by_a_slow_but_answering_endpoint_stays_the_model_s(
 
 
 @pytest.mark.slow
+def test_a_trickling_kimina_server_fails_the_preflight_s_health_deadline(tmp_path, servers, monkeypatch):
+    """Issue 49: the health request before the first check has a deadline of its own (seconds)."""
+    kimina, llm = servers
+    monkeypatch.setattr(doctor, "VERIFIER_HEALTH_DEADLINE", 1.0)
+    kimina.fault_always("trickle")
+    r, db = prove(tmp_path, kimina, llm)
+    assert r.exit_code == 2, r.output
+    line = one_error_line(r)
+    assert kimina.url in line and "did not answer GET /health within 1 s" in line and "3 health requests" in line
+    assert llm.count("chat") == 0 and not [q for q in kimina.requests if q.method == "POST"]
+    _no_finished_run(db)
+
+
+@pytest.mark.slow
 def test_a_trickling_kimina_server_passes_its_deadline_and_is_unavailable(tmp_path, servers, monkeypatch):
     kimina, llm = servers
+    # a server whose health request passed (the preflight's, skipped here) and whose checks trickle
+    monkeypatch.setattr(services, "require_verifier", lambda cfg: None)
     # the deadline is sized from the check's time limit plus the server's queueing allowance; made
     # small here so that the test does not wait a minute and a half per try
     monkeypatch.setattr(kimina_module, "SERVER_MAX_WAIT_S", 0.0)

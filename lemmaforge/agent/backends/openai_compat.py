@@ -35,6 +35,7 @@ from lemmaforge.agent.backends.openai_errors import (
 )
 from lemmaforge.agent.backends.openai_wire import _tell_when_written, sse_data
 from lemmaforge.agent.errors import LLMMisconfiguredError, one_line
+from lemmaforge.model_choice import choose_model
 from lemmaforge.records import Recorder
 from lemmaforge.waits import Wait
 
@@ -80,7 +81,8 @@ class OpenAICompatibleLLM(BaseLLM):
       `backoff * 2**k` (capped at `backoff_max`), at most `retries` times and not after
       `retry_deadline` seconds; then `LLMUnavailableError`. Each request may take `timeout`
       seconds (None: `request_timeout(max_tokens)`).
-    - `model=None`: the first model the server lists under `/v1/models` (vLLM serves one).
+    - `model=None`: the only model the server lists under `/v1/models` (vLLM serves one); several:
+      LLMMisconfiguredError (`model_choice.choose_model`, the rule every command applies).
     - API key: `api_key`, else the environment variable `api_key_env`, else "EMPTY".
     """
 
@@ -188,18 +190,14 @@ class OpenAICompatibleLLM(BaseLLM):
             async with shared.model_lock:
                 if not shared.model:
                     page = await self._with_retries(self._list_models)
-                    ids = [m.id for m in getattr(page, "data", None) or []]
-                    if not ids:
-                        raise LLMMisconfiguredError(
-                            "lists no model under /models", backend=f"LLM endpoint {self.url}",
-                            fix=f"set [{self.role}].model explicitly",
-                        )
-                    if len(ids) > 1:  # taking the first would silently pick one for every role
-                        raise LLMMisconfiguredError(
-                            f"lists {len(ids)} models ({', '.join(ids)}) and none is named",
-                            backend=f"LLM endpoint {self.url}", fix=f"set [{self.role}].model to one of them",
-                        )
-                    shared.model = ids[0]
+                    ids = [str(m.id) for m in getattr(page, "data", None) or []]
+                    # the one rule `doctor`, `prove` and `bench` apply (taking the first of several
+                    # would silently pick one for every role)
+                    choice = choose_model(self.role, None, ids)
+                    if choice.model is None:
+                        raise LLMMisconfiguredError(choice.problem or "no model", backend=f"LLM endpoint {self.url}",
+                                                    fix=choice.fix or "")
+                    shared.model = choice.model
         if self.model != shared.model:
             self.model = shared.model
             if self._default_name:
