@@ -13,11 +13,15 @@ The commands (`lemmaforge/lean/judge.py` and `lemmaforge/lean/probe_text.py` bui
 * `#check @NAME` behind the `set_option pp.… in` lines of the type probe: Lean logs "@NAME : TYPE"
   at the `#check` token. The simulator prints the declaration's binders and type with whitespace
   normalised: the same text for the same statement, which is all the audit compares.
-* the declaration listing, `run_cmd do` then `let lfTag : String := "NONCE"` and the rest of the
+* the declaration listing, `run_cmd do` then `let lfTag : String := "NONCE"`, `let lfRoots :
+  List Lean.Name := [`a, `b]` (the target and the lemmas the candidate added) and the rest of the
   template: one info message at the `run_cmd` token, one line per fact, each starting with the
-  nonce: `const` (kind, unsafe, full name, axioms joined by commas), `ext` (instance, macro,
-  elab, parser: new entries), `opt` (each option set at the file's top level), then `end` and
-  the number of lines before it.
+  nonce: `const` (kind, then whether it is unsafe, partial, `implemented_by`, `extern` and in the
+  closure of what the roots use, its full name, its axioms joined by commas), `ext` (instance,
+  macro, elab, parser: new entries), `opt` (each option set at the file's top level), then `end`
+  and the number of lines before it. The simulator's closure is the roots themselves: the
+  declarations it models are theorems and plain definitions, none unsafe, partial or compiled by
+  `implemented_by` / `extern`, so what else a root uses changes no verdict.
 * `#eval Lean.versionString` (`lean/kimina.py` asks a server which Lean it runs): an info message
   holding the version as Lean's `Repr` of a string, `"4.9.0"`.
 """
@@ -32,7 +36,8 @@ from dataclasses import dataclass
 _PREFIX = r"(?:set_option[ \t]+\S+[ \t]+\S+[ \t]+in[ \t]*\n)*"
 _AXIOMS = re.compile(rf"^{_PREFIX}(?P<cmd>#print[ \t]+axioms)[ \t]+(?P<name>\S+)[ \t]*$", re.MULTILINE)
 _TYPE = re.compile(rf"^{_PREFIX}(?P<cmd>#check)[ \t]+@(?P<name>\S+)[ \t]*$", re.MULTILINE)
-_LISTING = re.compile(r'^run_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]{16,64})"\n', re.MULTILINE)
+_LISTING = re.compile(r'^run_cmd do\n  let lfTag : String := "(?P<nonce>[0-9a-f]{16,64})"\n'
+                      r"(?:  let lfRoots : List Lean\.Name := \[(?P<roots>[^\n]*)\]\n)?", re.MULTILINE)
 _VERSION = re.compile(r"^#eval[ \t]+Lean\.versionString[ \t]*$", re.MULTILINE)
 
 #: the extension kinds the listing counts, in the template's order
@@ -50,6 +55,7 @@ class ProbeCommand:
     start: int
     end: int
     answer_at: int
+    roots: tuple[str, ...] = ()  # a listing's: the declarations whose closure it asks about
 
 
 def probe_commands(code: str) -> list[ProbeCommand]:
@@ -68,7 +74,8 @@ def probe_commands(code: str) -> list[ProbeCommand]:
             if code[end:line_end].strip() and not code[end].isspace():
                 break
             end = line_end
-        found.append(ProbeCommand("listing", m.group("nonce"), m.start(), end, m.start()))
+        roots = tuple(r.strip().lstrip("`") for r in (m.group("roots") or "").split(",") if r.strip())
+        found.append(ProbeCommand("listing", m.group("nonce"), m.start(), end, m.start(), roots))
     for m in _VERSION.finditer(code):
         found.append(ProbeCommand("version", "", m.start(), m.end(), m.start()))
     return sorted(found, key=lambda c: c.start)
@@ -121,11 +128,16 @@ def constant(keyword: str, name: str, axioms: Sequence[str], unsafe: bool = Fals
     return Constant(kind, name, listed, unsafe)
 
 
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
 def listing_answer(nonce: str, constants: Sequence[Constant], options: Sequence[tuple[str, str]],
-                   extensions: dict[str, int] | None = None) -> str:
+                   extensions: dict[str, int] | None = None, roots: Sequence[str] = ()) -> str:
     """The listing's one message: a line per fact, each starting with `nonce`, then `end`."""
-    lines = [f"{nonce}\tconst\t{c.kind}\t{'true' if c.unsafe else 'false'}\t{c.name}\t{','.join(c.axioms)}"
-             for c in constants]
+    closure = set(roots)
+    lines = [f"{nonce}\tconst\t{c.kind}\t{_flag(c.unsafe)}\tfalse\tfalse\tfalse\t{_flag(c.name in closure)}"
+             f"\t{c.name}\t{','.join(c.axioms)}" for c in constants]
     lines += [f"{nonce}\text\t{kind}\t{(extensions or {}).get(kind, 0)}" for kind in EXTENSIONS]
     lines += [f"{nonce}\topt\t{name}\t{value}" for name, value in options]
     lines.append(f"{nonce}\tend\t{len(lines)}")

@@ -435,7 +435,7 @@ class _Elaboration:
             if probe.kind == "listing":
                 consts = [_constant(name, d) for name, d in self.declared.items()
                           if d.start < probe.start and d.kind != "example"]
-                data = lean_answers.listing_answer(probe.subject, consts, self.options)
+                data = lean_answers.listing_answer(probe.subject, consts, self.options, roots=probe.roots)
                 self.message("info", data, at, at + len("run_cmd"))
                 continue
             decl = self.declared.get(probe.subject)
