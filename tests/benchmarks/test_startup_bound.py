@@ -35,7 +35,9 @@ def _bounded_stop(tmp_path, timeout: float, wall: float) -> None:
     db = f"sqlite:///{tmp_path / 'b.db'}"
     env = {**ENV, "LEMMAFORGE_VERIFIER__TIMEOUT": f"{timeout:g}", "LEMMAFORGE_BUDGET__WALL_SECONDS": f"{wall:g}"}
     with fake_servers(SOLVABLE) as (kimina, llm):
-        kimina.fault_always("trickle")  # every answer: the headers at once, then a byte every 0.2 s
+        # every check's answer: the headers at once, then a byte every 0.2 s; the health route still
+        # answers (a trickling health request is bounded by its own deadline: tests/errors/test_deadlines.py)
+        kimina.fault_always("trickle", paths=("/api/check",))
         started = time.monotonic()
         r = runner.invoke(app, bench_args(kimina, llm, db, "--limit", "2", "--run-id", "T"), env=env)
         elapsed = time.monotonic() - started
@@ -81,7 +83,7 @@ def test_prove_s_preflight_is_bounded_too(tmp_path):
     lean = ScriptedLean(rules=[MessageRule(r"\bbad_\w+", "tactic failed")])
     proof = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  rfl\n```"
     with FakeKimina(responder=lean) as kimina, FakeOpenAIServer(default=proof) as llm:
-        kimina.fault_always("trickle")
+        kimina.fault_always("trickle", paths=("/api/check",))
         started = time.monotonic()
         r, _db = prove(tmp_path, kimina, llm, env={"LEMMAFORGE_BUDGET__WALL_SECONDS": "3",
                                                   "LEMMAFORGE_VERIFIER__TIMEOUT": "1"})

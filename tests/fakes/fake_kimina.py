@@ -536,6 +536,7 @@ class FakeKimina(fake_common.HTTPFake):
         self._lock = threading.Lock()
         self._scripted_failures: list[tuple[str, int, str]] = []  # ("status"|"drop", status, detail)
         self._permanent: tuple[str, int, str] | None = None  # every request, until cleared
+        self._permanent_paths: tuple[str, ...] | None = None  # only these paths' requests (None: all)
         self._warm_headers: set[str] = set()
         self._in_flight = 0
         self._stopping = threading.Event()  # set on stop(): no trickling handler outlives the fake
@@ -563,15 +564,19 @@ class FakeKimina(fake_common.HTTPFake):
         that is down (behind a proxy that answers 503) and comes back."""
         with self._lock:
             self._permanent = None if status is None else ("status", status, detail or "Service Unavailable")
+            self._permanent_paths = None
 
-    def fault_always(self, kind: str | None) -> None:
-        """Every request gets HTTP 200 with a body that is not Kimina's: "garbage" (truncated JSON)
-        or "wrong_shape" (JSON without `results`), or "trickle" (the headers at once, then the
-        body a byte every `trickle_gap` seconds), until `fault_always(None)`."""
+    def fault_always(self, kind: str | None, *, paths: tuple[str, ...] | None = None) -> None:
+        """Every request (only those to `paths`, when given: e.g. `("/api/check",)` for a server
+        whose health route answers while its checks do not) gets HTTP 200 with a body that is not
+        Kimina's: "garbage" (truncated JSON) or "wrong_shape" (JSON without `results`), or
+        "trickle" (the headers at once, then the body a byte every `trickle_gap` seconds), until
+        `fault_always(None)`."""
         if kind not in (None, "garbage", "wrong_shape", "trickle"):
             raise ValueError(f"unknown fault kind {kind!r} (choose garbage, wrong_shape or trickle)")
         with self._lock:
             self._permanent = None if kind is None else (kind, 200, "")
+            self._permanent_paths = paths
 
     def drop_next(self, n: int) -> None:
         """Close the next `n` connections without answering."""
@@ -588,7 +593,9 @@ class FakeKimina(fake_common.HTTPFake):
         body = _read_json(handler) if method == "POST" else None
         with self._lock:
             self.requests.append(RecordedRequest(method, handler.path, dict(handler.headers.items()), body))
-            failure = self._permanent or (self._scripted_failures.pop(0) if self._scripted_failures else None)
+            path = handler.path.split("?")[0].rstrip("/") or "/"
+            permanent = self._permanent if self._permanent_paths is None or path in self._permanent_paths else None
+            failure = permanent or (self._scripted_failures.pop(0) if self._scripted_failures else None)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
         try:
