@@ -62,3 +62,16 @@ def test_a_key_far_from_any_lists_what_the_section_has(in_folder):
     (in_folder / "lemmaforge.toml").write_text("[budget]\nzzz = 1\n", encoding="utf-8")
     line = _one_line(runner.invoke(app, ["doctor"]))
     assert "unknown key 'budget.zzz'" in line and "[budget] keys: llm_calls" in line
+
+
+def test_a_list_setting_from_the_environment_is_json_and_says_so_when_it_is_not(in_folder):
+    line = _one_line(runner.invoke(app, ["doctor"], env={"LEMMAFORGE_VERIFIER__SANDBOX_PATHS": "/opt/lean"}))
+    assert "'verifier.sandbox_paths' in environment variable LEMMAFORGE_VERIFIER__SANDBOX_PATHS" in line
+    assert "not valid JSON" in line and "'[\"/opt/lean\"]'" in line
+    result = runner.invoke(app, ["doctor", "--json"], env={"LEMMAFORGE_VERIFIER__SANDBOX_PATHS": '["/opt/lean"]'})
+    assert result.exit_code in (0, 1) and "error:" not in result.stderr, result.output
+
+
+def test_a_variable_meant_as_a_section_of_a_plain_key_is_refused(in_folder):
+    line = _one_line(runner.invoke(app, ["doctor"], env={"LEMMAFORGE_DB_URL__PATH": "x.db"}))
+    assert "LEMMAFORGE_DB_URL__PATH: 'db_url' is a key, not a section (set LEMMAFORGE_DB_URL)" in line
