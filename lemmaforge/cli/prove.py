@@ -232,6 +232,7 @@ def prove(
             "db_url": db,
         },
     )
+    selftest_notice(settings.verifier)
     try:
         recorder, close_recorder = open_recorder(settings.db_url)
     except StoreError as exc:
@@ -302,6 +303,16 @@ def prove(
         err.print(f"  run {result.run_id} (see it with `lemmaforge show {result.run_id}`)", highlight=False,
                   soft_wrap=True)
     raise typer.Exit(ExitCode.OK if status == "proved" else ExitCode.NOT_PROVED)
+
+
+def selftest_notice(cfg: Any, *, kimina_lean: str | None = None) -> None:
+    """One line on stderr (never stdout) when the toolchain in use has no passing `doctor
+    --selftest` on record (lean/selftest/record.py; reading the record creates nothing)."""
+    from lemmaforge.lean.selftest.record import start_notice
+
+    line = start_notice(cfg, kimina_lean=kimina_lean)
+    if line:
+        _say(line)
 
 
 def _announce_target(target: Any, as_json: bool) -> None:
