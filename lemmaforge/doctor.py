@@ -549,8 +549,8 @@ def render_selftest(report: SelftestReport, console: Console) -> None:
         mark = "ok      " if o.as_expected else "MISMATCH"
         where = "" if o.decided_by == "lean" else " (text layer, before Lean)"
         say(f"  {mark} {o.case.id:<{width}}  {o.verdict}{where}; expected {o.case.expected()}")
+        say(f"           {o.case.construct}; calibrates: {o.case.lean}")
         if not o.as_expected:
-            say(f"           {o.case.construct}")
             for r in o.report.reasons[:6]:
                 say(f"           - {r}")
     if result.problems:
