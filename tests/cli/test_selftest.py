@@ -327,3 +327,14 @@ def test_the_record_is_per_toolchain_and_local_toolchains_come_from_the_project(
     record_path().write_text("{not json", encoding="utf-8")
     assert read_records() == [] and start_notice(cfg) is not None
     assert os.access(record_path(), os.R_OK)
+
+
+def test_a_record_that_cannot_be_written_is_a_warning_not_a_verdict(tmp_path: Path, monkeypatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("LEMMAFORGE_HOME", str(blocked / "home"))
+    with FakeKimina(responder=ScriptedLean(lean_version="4.19.0")) as server:
+        _, out = selftest("--verifier", "kimina", "--kimina-url", server.url)
+        r = runner.invoke(app, ["doctor", "--selftest", "--verifier", "kimina", "--kimina-url", server.url])
+    assert out["ok"] is True and out["recorded"] is None and out["record_error"]
+    assert r.exit_code == 0 and "warning: could not write the record" in r.stdout
