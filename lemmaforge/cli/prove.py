@@ -370,12 +370,8 @@ async def _prove(
         # and the statement compiles. Its statement check is charged to the run's Lean budget.
         settings, sent = await preflight(services, settings, problem, cot=cot, say=_say)
         # once the run is sure to start: no passing `doctor --selftest` on record for its toolchain?
-        # (a file read; on Kimina maybe one small request: off the event loop)
-        from lemmaforge.lean.selftest.record import start_notice
-
-        line = await asyncio.to_thread(start_notice, settings.verifier)
-        if line:
-            _say(line)
+        # (a file read; on Kimina maybe one small request: off the event loop, before the live view)
+        await asyncio.to_thread(selftest_notice, settings.verifier)
         if not show_live:
             return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent, stats=stats)
         from rich.live import Live
