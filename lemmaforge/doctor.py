@@ -523,3 +523,101 @@ def render(report: DoctorReport, console: Console) -> None:
     console.print(table)
     verdict = "[green]ready[/]" if report.verifier_ready else "[red]not ready[/]"
     console.print(f"verifier '{report.backend}': {verdict}")
+
+
+# --- `doctor --selftest`: the judge calibrated on this Lean (lean/selftest/) ----------------------
+
+
+@dataclass(slots=True)
+class SelftestReport:
+    """A selftest on the configured verifier: the toolchain, each case's verdict, and the record."""
+
+    toolchain: Any  # lean.selftest.record.Toolchain
+    result: Any  # lean.selftest.run.SelftestResult
+    recorded: str | None = None  # the record file written
+    record_error: str | None = None  # why it could not be written (the verdicts stand)
+    removed: bool = False  # a failure removed the pass on record for this toolchain
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.result.ok)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"selftest": True, "toolchain": self.toolchain.to_json(), **self.result.to_json(),
+                "recorded": self.recorded, "record_error": self.record_error, "removed_pass": self.removed}
+
+
+def selftest(settings: Settings) -> SelftestReport:
+    """Run the shipped calibration cases through the whole audit on the configured verifier
+    (lean/selftest/run.py), and record the outcome for its toolchain. Raises VerifierError when the
+    verifier cannot be used at all (then nothing is recorded)."""
+    from lemmaforge.lean.backends import make_verifier
+    from lemmaforge.lean.kimina import KIMINA_CLIENT_KEY_ENV, server_lean_version
+    from lemmaforge.lean.selftest.cases import calibration_digest, load_cases
+    from lemmaforge.lean.selftest.record import passed_record, record_selftest, toolchain_of
+    from lemmaforge.lean.selftest.run import run_cases
+
+    cases = load_cases()
+    cfg = settings.verifier
+    kimina_lean = None
+    if cfg.backend == "kimina":
+        key = os.environ.get(cfg.kimina_api_key_env) or os.environ.get(KIMINA_CLIENT_KEY_ENV) or None
+        kimina_lean = server_lean_version(cfg.kimina_url, api_key=key, timeout=min(cfg.timeout, 60.0))
+        # every text of the calibration in one /api/check request (transport only: the verdicts
+        # are the same in any batching)
+        cfg = cfg.model_copy(update={"kimina_batch_size": max(cfg.kimina_batch_size, 2 * len(cases)),
+                                     "kimina_spread_requests": 1})
+    toolchain = toolchain_of(cfg, kimina_lean=kimina_lean)
+
+    async def run() -> Any:
+        verifier = make_verifier(cfg)
+        try:
+            return await run_cases(verifier, cases, timeout=cfg.timeout)
+        finally:
+            await verifier.close()
+
+    result = asyncio.run(run())
+    report = SelftestReport(toolchain, result, removed=not result.ok and passed_record(toolchain) is not None)
+    try:
+        report.recorded = str(record_selftest(toolchain, passed=result.ok, details={
+            "lemmaforge": __version__, "calibration": calibration_digest(), "cases": len(cases),
+            "seconds": round(result.seconds, 2)}))
+    except OSError as exc:
+        report.record_error = f"{exc.strerror or type(exc).__name__}: {exc.filename or ''}".strip()
+    return report
+
+
+def render_selftest(report: SelftestReport, console: Console) -> None:
+    """Each verdict, then what Lean answered that the judge does not expect, then the summary.
+    Case texts, Lean's messages and paths are printed inert (no rich markup)."""
+
+    def say(text: str = "") -> None:
+        console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+    result = report.result
+    say(f"lemmaforge doctor --selftest: {report.toolchain.words()}")
+    width = max(len(o.case.id) for o in result.outcomes)
+    for o in result.outcomes:
+        mark = "ok      " if o.as_expected else "MISMATCH"
+        where = "" if o.decided_by == "lean" else " (text layer, before Lean)"
+        say(f"  {mark} {o.case.id:<{width}}  {o.verdict}{where}; expected {o.case.expected()}")
+        say(f"           {o.case.construct}; calibrates: {o.case.lean}")
+        if not o.as_expected:
+            for r in o.report.reasons[:6]:
+                say(f"           - {r}")
+    if result.problems:
+        say("")
+        say("Where Lean's answers are not what the judge expects:")
+        for problem, ids in result.problems:
+            say(f"  - {problem.headline} ({', '.join(ids)}): {problem.detail}")
+    say("")
+    verdict = "every case as expected" if result.ok else f"{len(result.outcomes) - result.expected} case(s) NOT as expected"
+    say(f"{result.expected} of {len(result.outcomes)} cases as expected ({verdict}) in {result.seconds:.1f} s, "
+        f"{result.sent} check(s) sent to Lean")
+    if report.recorded and result.ok:
+        say(f"recorded as passing for this toolchain in {report.recorded}")
+    elif report.recorded:
+        say("not recorded as passing" + (f"; the pass on record for this toolchain was removed from {report.recorded}"
+                                         if report.removed else ""))
+    elif report.record_error:
+        say(f"warning: could not write the record ({report.record_error})")

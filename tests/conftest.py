@@ -118,9 +118,10 @@ def any_db_url(request, tmp_path: Path) -> str:
     return request.getfixturevalue("pg_url")
 
 
-# What every run says on stderr at start (which prover preset it uses, that it has no planner):
-# tests that want a command's one error line read stderr without these.
-START_NOTES = ("prover preset:", "no planner:")
+# What every run says on stderr at start (which prover preset it uses, that it has no planner, that
+# the toolchain has no passing `doctor --selftest` on record): tests that want a command's one
+# error line read stderr without these.
+START_NOTES = ("prover preset:", "no planner:", "note: no passing `lemmaforge doctor --selftest`")
 
 
 def error_lines(stderr: str) -> list[str]:

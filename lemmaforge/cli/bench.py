@@ -350,6 +350,10 @@ def _execute(
     warnings = sp.warnings_for(plan.problems, (plan.versions or {}).get("lean"))
     for line in warnings:
         common.err.print(line, highlight=False, markup=False, soft_wrap=True)
+    from lemmaforge.cli.prove import selftest_notice
+
+    cfg = plan.settings.verifier  # the Kimina server's Lean as the bench recorded it (`_with_verifier_lean`)
+    selftest_notice(cfg, kimina_lean=(plan.versions or {}).get("lean") if cfg.backend == "kimina" else None)
     if plan.stale:
         common.err.print(f"resuming {plan.run_id}: {len(plan.stale)} cut-off attempt(s) closed as cancelled and redone",
                       highlight=False, markup=False, soft_wrap=True)

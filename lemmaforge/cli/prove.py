@@ -304,6 +304,16 @@ def prove(
     raise typer.Exit(ExitCode.OK if status == "proved" else ExitCode.NOT_PROVED)
 
 
+def selftest_notice(cfg: Any, *, kimina_lean: str | None = None) -> None:
+    """One line on stderr (never stdout) when the toolchain in use has no passing `doctor
+    --selftest` on record (lean/selftest/record.py; reading the record creates nothing)."""
+    from lemmaforge.lean.selftest.record import start_notice
+
+    line = start_notice(cfg, kimina_lean=kimina_lean)
+    if line:
+        _say(line)
+
+
 def _announce_target(target: Any, as_json: bool) -> None:
     """Say on stderr which theorem is the target when the file leaves room for doubt."""
     if as_json:
@@ -360,6 +370,9 @@ async def _prove(
         # and the statement compiles. Its statement check is charged to the run's Lean budget.
         settings, sent = await preflight(services, settings, problem, cot=cot, say=_say)
         await open_store_after_preflight(recorder)  # only now: a failed start creates no store
+        # once the run is sure to start: no passing `doctor --selftest` on record for its toolchain?
+        # (a file read; on Kimina maybe one small request: off the event loop, before the live view)
+        await asyncio.to_thread(selftest_notice, settings.verifier)
         if not show_live:
             return await prove_problem(services, settings, problem, run_id=run_id, preflight_checks=sent, stats=stats)
         from rich.live import Live

@@ -6,7 +6,7 @@ Plain typer-annotated functions; `lemmaforge.cli` registers them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +20,7 @@ from lemmaforge.cli.common import (
     ProjectOpt,
     ProverModelOpt,
     ProverUrlOpt,
+    SandboxOpt,
     VerifierOpt,
     err,
     fail,
@@ -39,8 +40,16 @@ def doctor(
     verifier: VerifierOpt = None,
     kimina_url: KiminaOpt = None,
     project: ProjectOpt = None,
+    sandbox: SandboxOpt = None,
     db: DbOpt = None,
     config: ConfigOpt = None,
+    selftest: Annotated[
+        bool,
+        typer.Option("--selftest", help="Instead: run the shipped calibration cases (honest constructs, cheats) through "
+                                        "the whole audit on this verifier's Lean and say where Lean's answers are not "
+                                        "what the judge expects; a pass is recorded for the toolchain. Exit 0 every "
+                                        "case as expected, 1 not, 2 unusable verifier."),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Say what is present and reachable, and what to do about what is missing.
@@ -48,18 +57,42 @@ def doctor(
     Takes the endpoint and verifier options `prove` and `bench` take, so it checks what they will
     run: Lean and its version (the Kimina server's too), Mathlib, REPL, LLM endpoints and the model
     each role will use, RAM against workers × per-worker memory, GPU, database. Exit 0 when the
-    verifier is usable, else 1."""
+    verifier is usable, else 1. With --selftest, the judge calibrated on this Lean instead (run it
+    once per toolchain: docs/soundness.md, "doctor --selftest")."""
     from lemmaforge.doctor import diagnose, render
 
-    settings = settings_or_fail(config, run_overrides(
+    overrides = run_overrides(
         verifier=verifier, kimina_url=kimina_url, project=project, planner_url=planner_url,
-        planner_model=planner_model, prover_url=prover_url, prover_model=prover_model, db=db))
+        planner_model=planner_model, prover_url=prover_url, prover_model=prover_model, db=db)
+    overrides["verifier"]["sandbox"] = sandbox
+    settings = settings_or_fail(config, overrides)
+    if selftest:
+        _selftest(settings, as_json)
     report = diagnose(settings)
     if as_json:
         print_json(report.to_json())
     else:
         render(report, out)
     raise typer.Exit(ExitCode.OK if report.verifier_ready else ExitCode.NOT_PROVED)
+
+
+def _selftest(settings: Any, as_json: bool) -> None:
+    """`doctor --selftest` (lemmaforge/doctor.py `selftest`): exits 0, 1 or 2."""
+    from lemmaforge.doctor import render_selftest, selftest
+    from lemmaforge.errors import InputError
+    from lemmaforge.lean.verifier import VerifierError
+
+    try:
+        report = selftest(settings)
+    except VerifierError as exc:
+        fail(f"verifier '{settings.verifier.backend}' unusable: {exc}")
+    except InputError as exc:  # the calibration file (a packaging bug, or an edited file)
+        fail(str(exc))
+    if as_json:
+        print_json(report.to_json())
+    else:
+        render_selftest(report, out)
+    raise typer.Exit(ExitCode.OK if report.ok else ExitCode.NOT_PROVED)
 
 
 def setup(

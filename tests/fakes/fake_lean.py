@@ -765,11 +765,17 @@ class FakeLean:
                 messages.append((item.start(), self._check_type(cmd, item, state)))
             else:
                 messages.append((item.start(), self._print_axioms(cmd, item, state)))
+        ruled: list[tuple[int, dict[str, Any]]] = []
         for rule in rules:
-            messages.extend(self._rule_messages(cmd, rule))
+            ruled.extend(self._rule_messages(cmd, rule))
             state.hidden += rule.declares
+        messages.extend(ruled)
+        failed_at = {start for start, msg in ruled if msg.get("severity") == "error"}
         for m in fake_common.DECLS_PROBE_RE.finditer(cmd):  # the audit's listing: Lean's env so far
-            messages.append((m.start(), self._listing(cmd, m, state)))
+            # a `run_cmd` that fails to elaborate (a rule's error at its token) logs nothing else:
+            # the listing's `logInfo` is its last action, never reached
+            if m.start() not in failed_at:
+                messages.append((m.start(), self._listing(cmd, m, state)))
         state.source = state.source + "\n" + cmd
         messages.sort(key=lambda m: m[0])
         # Lean refuses a re-declared name before elaborating its body: no holes from it.

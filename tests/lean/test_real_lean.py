@@ -139,3 +139,14 @@ async def test_honest_constructs_are_proved_on_real_lean(verifier, name):
     original, candidate, _ = HONEST[name]
     report = await audit(candidate, verifier, original=original, config=AuditConfig(), timeout=300)
     assert report.status is AuditStatus.PROVED, (name, report.reasons)
+
+
+async def test_selftest_on_real_lean(verifier):
+    """`lemmaforge doctor --selftest`'s calibration (lemmaforge/lean/selftest/calibration.toml)
+    through the whole audit on the installed Lean: every honest construct proved, every cheat
+    refused for its reason. A failure names what Lean answered that the judge does not expect."""
+    from lemmaforge.lean.selftest.cases import load_cases
+    from lemmaforge.lean.selftest.run import run_cases
+
+    result = await run_cases(verifier, load_cases(), timeout=300)
+    assert result.ok, [(p.headline, p.detail, ids) for p, ids in result.problems]
