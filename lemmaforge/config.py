@@ -190,7 +190,7 @@ class SearchConfig(BaseModel):
     prover_samples_per_call: int = Field(default=0, ge=0)
     correction_samples: int = Field(default=2, ge=1)  # samples per self-correction request
     # A prover candidate's check goes at once while fewer than this many earlier candidates of its
-    # race are unanswered; later ones wait until Lean has room (lean/priority.py). 1: a candidate
+    # race are unanswered; later ones wait until Lean has room (schedule/order.py). 1: a candidate
     # is checked beside an unanswered earlier one only when Lean has room; 2 spends Lean time on
     # candidates a won race did not need (docs/performance.md, "Check queue").
     race_window: int = Field(default=1, ge=1)
@@ -200,7 +200,7 @@ class SearchConfig(BaseModel):
     # the endpoint has room, its answer's checks too while Lean has room; a prover's candidates are
     # checked as each sample completes; a sketch's assembly starts beside the check that would
     # complete it; checks are ordered by the search's progress (a later candidate or hole held
-    # behind earlier ones). "full": also the next alternative sketch beside the current one while
+    # behind earlier ones). "full" (experimental): also the next alternative sketch beside the current one while
     # Lean and the planner have room. Work started ahead is charged to its budget when it is sent
     # (never the budget's last unit) and reported unused when it was not taken.
     speculation: Literal["off", "prefetch", "full"] = "prefetch"

@@ -63,7 +63,8 @@ from lemmaforge.lean.gate_whitelist import (
     HOST_ACCESS,
     PROOF_COMMANDS,
 )
-from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.priority import LeanIdle
+from lemmaforge.lean.priority import OrderKey as CheckOrder
 from lemmaforge.lean.probe_text import (
     NONCE_RE,
     declarations_command,

@@ -48,7 +48,7 @@ class CandidateFeed:
 
         The listener runs in the context it listened from, not in the request's task: the checks
         it starts are ordered by the listening search's and goal's context variables
-        (lean/priority.py)."""
+        (schedule/order.py)."""
         for candidate, seconds in list(self.arrived):
             listener(candidate, seconds)
         entry = (listener, contextvars.copy_context())

@@ -15,10 +15,15 @@ import pytest
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.budget import BudgetExhausted, first_leaf
-from lemmaforge.search.engine import SearchEngine
 from tests.fakes.agents import AgentStandIn
+from tests.fakes.scripted import Candidate as _Candidate
+from tests.fakes.scripted import OneHavePlanner as _Planner
+from tests.fakes.scripted import TimedVerifier as _TimedVerifier
+from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
-from tests.search.test_assembly_ahead import HEADER, ROOT, _Candidate, _Planner, _TimedVerifier
+
+HEADER = "import Mathlib\n\n"
+ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 
 
 class _FailingProver(AgentStandIn):
@@ -47,7 +52,7 @@ async def test_a_budget_exhausted_below_nested_sketches_is_the_stop_reason(llm_c
     planner, prover = _CountingPlanner(), _FailingProver()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=3, llm_calls=llm_calls)
-    engine = SearchEngine(_TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
+    engine = wired_engine(_TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="off"))
     result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=20)
     assert not result.proved

@@ -10,17 +10,18 @@ from dataclasses import dataclass
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean import judge, priority
+from lemmaforge.lean import judge
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Position
 from lemmaforge.records import MemoryRecorder, NodeCreated, ProblemRecord, RunFinished
+from lemmaforge.schedule import order
 from lemmaforge.search.assemble import align_holes, proof_body
 from lemmaforge.search.automation import first_combinator
 from lemmaforge.search.cache import SubgoalCache, normalize_statement
-from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
@@ -132,7 +133,7 @@ async def test_duplicate_candidates_are_checked_once_and_first_success_cancels_t
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=4, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=1)  # one request per sample: a race
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=options)
+    engine = wired_engine(verifier, None, prover, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert result.proved and result.depth == 0
     candidate_checks = [c for c in verifier.checked if "#print axioms" not in c and "#check @" not in c]
@@ -148,7 +149,7 @@ async def test_llm_budget_stops_the_search_cleanly():
     prover = ScriptedProver(["bad"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=3, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved
     assert result.stats.llm_calls == 3 and "llm_calls" in result.stop_reason
@@ -159,7 +160,7 @@ async def test_wall_time_budget_cancels_in_flight_work():
     verifier = CountingVerifier(delay=10)
     prover = ScriptedProver(["ok"], [0.0])
     budget = BudgetConfig(root_whole_proof_attempts=2, wall_seconds=0.2)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=search_settings(budget=budget))
+    engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(), settings=search_settings(budget=budget))
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=3)
     assert not result.proved and "wall time" in result.stop_reason
     assert result.seconds < 2
@@ -192,7 +193,7 @@ async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
     prover = ScriptedProver(["bad1", "bad2"], [0.05])
     budget = BudgetConfig(root_whole_proof_attempts=8, llm_calls=2, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=1)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await engine.prove(PROBLEM)
     assert not result.proved and "llm_calls" in result.stop_reason
     assert prover.calls == result.stats.llm_calls == 2
@@ -230,7 +231,7 @@ async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
 
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
-    engine = SearchEngine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
+    engine = wired_engine(SketchVerifier(), _OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
                           settings=search_settings(budget=budget, portfolio=()))
     with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
         await engine.prove(PROBLEM)
@@ -270,7 +271,7 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
     prover = ScriptedProver(["ok"], [0.05])
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=0)
-    engine = SearchEngine(verifier, None, prover, recorder=recorder, settings=search_settings(budget=budget))
+    engine = wired_engine(verifier, None, prover, recorder=recorder, settings=search_settings(budget=budget))
     result = await engine.prove(PROBLEM)
     assert result.proved
     from lemmaforge.records import AttemptRecord
@@ -283,18 +284,16 @@ async def test_attempts_record_generation_time_and_the_run_its_engine_cpu():
 
 @pytest.mark.parametrize("window", [1, 2])
 async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(window: int):
-    """Each candidate's checks carry its race and rank (lean/priority.py): submitted together,
+    """Each candidate's checks carry its race and rank (lean/order.py): submitted together,
     those with `race_window` earlier ones unanswered are held (window 1: the second and third while
     the first is unanswered; window 2: the third only); candidates of a later request,
     arriving after every earlier one failed, are not held; the race ends with nothing open."""
-    from lemmaforge.lean import priority
-
     seen: list[tuple[int, bool]] = []
-    races: set[priority.Siblings] = set()
+    races: set[order.Siblings] = set()
 
     class RaceRecordingVerifier(CountingVerifier):
         async def check(self, code: str, *, timeout=None) -> CheckResult:
-            path = priority.current_siblings()
+            path = order.current_siblings()
             if path:
                 ((race, rank),) = path  # the root's race: nothing above it
                 races.add(race)
@@ -312,7 +311,7 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
     prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
     budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=3, race_window=window)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     assert seen[:3] == [(rank, rank >= window) for rank in range(3)]
@@ -322,25 +321,23 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
 
 
 async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved():
-    """The checks of a sketch's second hole carry the sketch's hole group (lean/priority.py) and
+    """The checks of a sketch's second hole carry the sketch's hole group (lean/order.py) and
     are held while the first hole is unsolved; the first hole's are not."""
-    from lemmaforge.lean import priority
-
     held_at_submission: dict[str, list[bool]] = {"p_sub_1": [], "p_sub_2": [], "p_sub_3": []}  # by hole
 
     class HoleVerifier(CountingVerifier):
         async def check(self, code, *, timeout=None):
             self.checked.append(code)
-            path = priority.current_siblings()
+            path = order.current_siblings()
             for name in held_at_submission:
                 if path and f"theorem {name}\n" in code and "sorry" not in code:
-                    held_at_submission[name].append(priority.held(path))
+                    held_at_submission[name].append(order.held(path))
             await asyncio.sleep(0.02)
             holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
             return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
-    engine = SearchEngine(HoleVerifier(), _OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
+    engine = wired_engine(HoleVerifier(), _OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=()))
     await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,
@@ -426,7 +423,7 @@ def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool,
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
-    engine = SearchEngine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options,
+    engine = wired_engine(verifier, _SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options,
                           cache=SubgoalCache(MemoryRecorder()))
     return engine, prover, log
 
@@ -435,7 +432,7 @@ def _prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool,
 async def test_the_provers_request_starts_while_automation_is_checked_and_is_charged_when_taken(lean_room):
     """With room at the model, a hole's prover request goes out with its automation check, not
     after it; the budget is charged once per request taken. Later holes are held behind the first
-    (lean/priority.py): while Lean has no room (a verifier that cannot say has none), the second,
+    (lean/order.py): while Lean has no room (a verifier that cannot say has none), the second,
     next in line, starts its request at once, the third not (here its automation answers before
     the first hole is solved: its request is made then); with room, all go ahead."""
     # The prover answers 0.5 s after it is asked, so the first two holes are solved long after the
@@ -475,7 +472,7 @@ def _ahead_behind_two_holes():
     open: work for hole 2 is held, two siblings from its turn."""
     engine, _, _ = _prefetch_engine(prover_room=True, lean_room=None, closes=False)
     ahead = _requests_ahead(engine)
-    holes = priority.Siblings()
+    holes = order.Siblings()
     for rank in range(3):
         holes.enter(rank)
     return ahead, holes
@@ -512,14 +509,14 @@ async def test_a_held_holes_request_waits_until_it_is_next_in_line_or_its_verifi
         return Generated(await budget.call(call))
 
     ahead = RequestsAhead(budget, lean, generate, enabled=True)
-    holes = priority.Siblings()
+    holes = order.Siblings()
     for rank in range(3):
         holes.enter(rank)
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
     sent = event in ("sibling solved", "its verifier idles with room")
 
     async def hole_two():
-        priority.join(holes, 2)
+        order.join(holes, 2)
         task = ahead.start(prover, make)
         assert task is not None
         await asyncio.sleep(0.02)
@@ -548,7 +545,7 @@ async def test_a_held_holes_request_not_yet_sent_is_made_when_needed_or_never(en
     make = lambda: prover.prove(HEADER, "theorem a : True := by\n  sorry", n=1)  # noqa: E731
 
     async def hole_two():
-        priority.join(holes, 2)
+        order.join(holes, 2)
         task = ahead.start(prover, make)
         await asyncio.sleep(0.01)
         if ending == "take":
@@ -622,7 +619,7 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
     budget = BudgetConfig(root_whole_proof_attempts=1, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",))
-    engine = SearchEngine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), settings=options)
     loop = asyncio.get_running_loop()
     began = loop.time()
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -652,30 +649,38 @@ async def test_candidates_checked_ahead_but_not_needed_are_charged_and_reported_
 
 
 async def test_a_check_ahead_needs_lean_room_and_a_unit_left_and_is_charged_once_as_it_is_sent():
-    from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted
+    from lemmaforge.schedule.ahead import ChecksAhead
+    from lemmaforge.search.budget import Budget, BudgetedVerifier, BudgetExhausted, Unscheduled
 
     inner = CountingVerifier(delay=0.01)
     lean = BudgetedVerifier(inner, Budget(BudgetConfig(lean_checks=4)), timeout=5)
+    ahead = ChecksAhead(lean, lean.budget)
+
+    class TakesAhead(Unscheduled):  # the door takes a check started ahead by its text
+        def started(self, code):
+            return ahead.take(code)
+
+    lean.schedule = TakesAhead()
     stats = lean.budget.stats
-    assert not lean.check_ahead("a  ok")  # a verifier that cannot say has no room
+    assert not ahead.start("a  ok")  # a verifier that cannot say has no room
     inner.has_room = lambda: True
-    assert lean.check_ahead("a  ok") and lean.check_ahead("b")
-    assert not lean.check_ahead("a  ok")  # already ahead
+    assert ahead.start("a  ok") and ahead.start("b")
+    assert not ahead.start("a  ok")  # already ahead
     assert (stats.checks, stats.checks_ahead) == (0, 0)  # units held, not yet sent: their tasks have not run
     assert not lean.budget.has_checks(speculative=True) or lean.budget.held_checks == 2
     await asyncio.sleep(0)
     assert (stats.checks, stats.checks_ahead) == (2, 2)  # charged as they are sent
     assert (await lean.check("a  ok")).status is CheckStatus.VALID
     assert stats.checks == 2  # taken: not charged again
-    lean.drop_ahead("b")
-    assert lean.check_ahead("c")
-    lean.drop_ahead("c")  # dropped before its request ran: never sent, its unit not spent
+    ahead.drop("b")
+    assert ahead.start("c")
+    ahead.drop("c")  # dropped before its request ran: never sent, its unit not spent
     await asyncio.sleep(0.02)
     assert (stats.checks, stats.checks_ahead, stats.checks_ahead_unused) == (2, 2, 1)
     assert sorted(inner.checked) == ["a  ok", "b"]  # each sent once: the taken check was not sent again
     assert (await lean.check("a  ok")).status is CheckStatus.VALID and stats.dedup_hits == 1
     await lean.check("e")
-    assert not lean.check_ahead("d")  # the budget's last unit is left to work on its turn
+    assert not ahead.start("d")  # the budget's last unit is left to work on its turn
     await lean.check("d")
     with pytest.raises(BudgetExhausted):
         await lean.check("g")  # none left: not sent
@@ -741,7 +746,7 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     budget = BudgetConfig(root_whole_proof_attempts=0, self_corrections=0, sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",))
     recorder = MemoryRecorder()
-    engine = SearchEngine(verifier, Reformatting(), None, recorder=recorder, settings=options)
+    engine = wired_engine(verifier, Reformatting(), None, recorder=recorder, settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and result.proof is not None
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
@@ -797,11 +802,9 @@ def _alternatives_engine(*, room: bool, parallel: bool, stuck_for: float = 1.0):
             return room
 
         async def check(self, code: str, *, timeout=None) -> CheckResult:
-            from lemmaforge.lean import priority
-
             if "sorry" in code and "theorem p " in code and "#print" not in code and "#check" not in code:
                 step = "second" if "x + 0 = x" in code else "first"
-                self.sketch_paths.append((step, len(priority.current_siblings())))
+                self.sketch_paths.append((step, len(order.current_siblings())))
             return await super().check(code, timeout=timeout)
 
     planner = _TwoAlternatives(room)
@@ -810,7 +813,7 @@ def _alternatives_engine(*, room: bool, parallel: bool, stuck_for: float = 1.0):
     options = search_settings(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
     verifier = Verifier([], closes=False, room=None)
     verifier.sketch_paths = []
-    engine = SearchEngine(verifier, planner, _StuckProver(stuck_for),
+    engine = wired_engine(verifier, planner, _StuckProver(stuck_for),
                           recorder=MemoryRecorder(), settings=options)
     return engine, planner
 
@@ -827,7 +830,7 @@ async def test_with_room_the_next_alternative_runs_beside_and_the_first_to_close
     assert len(planner.avoided) == 2 and len(planner.avoided[1]) == 1  # the second avoids the first
     sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
     assert sorted(n.status for n in sketches) == ["cancelled", "solved"]
-    # the second alternative's checks carry its place behind the first (lean/priority.py)
+    # the second alternative's checks carry its place behind the first (lean/order.py)
     assert sorted(engine.verifier.sketch_paths) == [("first", 0), ("second", 1)]
     assert not any(n.status == "open" for n in result.tree.nodes())
 
@@ -861,7 +864,7 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     recorder = MemoryRecorder()
-    engine = SearchEngine(_AutomationVerifier(log, closes=False, room=True), _SketchOnce(), DownProver(True, log),
+    engine = wired_engine(_AutomationVerifier(log, closes=False, room=True), _SketchOnce(), DownProver(True, log),
                           recorder=recorder, settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     with pytest.raises(LLMUnavailableError):
         await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -955,49 +958,6 @@ async def test_an_alternative_that_failed_beside_is_tried_again_on_its_turn():
     assert not any(n.status == "open" for n in result.tree.nodes())
 
 
-def test_provisional_spends_are_charged_as_sent_and_reported_unused_when_their_turn_never_comes():
-    from lemmaforge.search.budget import Budget, BudgetExhausted
-
-    budget = Budget(BudgetConfig(llm_calls=3, lean_checks=10))
-    first, second = budget.provisional(), budget.provisional()
-    with Budget.within(first):
-        budget.spend_call()
-        budget.spend_check()
-    with Budget.within(second):
-        budget.spend_call()
-        inner = budget.provisional()  # work before its turn inside work before its turn
-        with Budget.within(inner):
-            budget.spend_check()
-    assert (budget.stats.llm_calls, budget.stats.checks) == (2, 2)  # charged as they were sent
-    budget.charge(inner)  # its turn within `second`: still provisional, as part of it
-    assert second.checks == 1 and inner.state == "charged"
-    budget.spend_call()  # on its turn: 3 of 3
-    with pytest.raises(BudgetExhausted):
-        budget.spend_call()  # nothing is lent or taken back: the cap holds
-    budget.refund(second)  # its turn never comes: what it sent stays charged, reported unused
-    with Budget.within(second), pytest.raises(BudgetExhausted):
-        budget.spend_check()  # work being cancelled sends nothing more
-    budget.charge(first)  # its turn came
-    stats = budget.stats
-    assert (stats.llm_calls, stats.checks, stats.speculative_calls, stats.speculative_checks) == (3, 2, 1, 1)
-    assert (stats.used_calls, stats.used_checks) == (2, 1)
-
-
-def test_the_lean_time_of_refunded_work_is_reported_apart():
-    from lemmaforge.search.budget import Budget
-
-    budget = Budget(BudgetConfig())
-    kept, lost = budget.provisional(), budget.provisional()
-    budget.checked(1.0)  # on its turn
-    with Budget.within(kept):
-        budget.checked(2.0)
-    with Budget.within(lost):
-        budget.checked(4.0)
-    budget.charge(kept)
-    budget.refund(lost)
-    assert budget.stats.check_seconds == 7.0 and budget.stats.speculative_check_seconds == 4.0
-
-
 async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_next_step():
     """A goal looks in the cache when it starts; if the same statement is proved while its
     automation runs (by a hole of another sketch or alternative), it takes that proof instead of
@@ -1008,7 +968,7 @@ async def test_a_statement_proved_meanwhile_is_taken_from_the_cache_before_the_n
     prover = _RoomyProver(False, log)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
+    engine = wired_engine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), cache=cache,
                           settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     loop = asyncio.get_running_loop()
     loop.call_later(0.1, cache.put, HEADER, "theorem elsewhere (x : ℕ) : x + 0 = x := by\n  sorry", "simp")
@@ -1030,7 +990,7 @@ def _watch_engine(*, parallel_alternatives: bool, prover_delay: float):
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",),
                             speculation="full" if parallel_alternatives else "prefetch")
-    engine = SearchEngine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
+    engine = wired_engine(_AutomationVerifier(log, closes=False, room=None), _SketchOnce(), prover,
                           recorder=MemoryRecorder(), cache=cache, settings=options)
     return cache, prover, engine
 
@@ -1113,7 +1073,7 @@ async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_sub
     problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
     prover = _InformalRecordingProver()
     budget = BudgetConfig(root_whole_proof_attempts=2, prover_samples_per_goal=1, self_corrections=0, max_depth=1)
-    engine = SearchEngine(SketchesCompile(), _OneSketch(), prover, recorder=MemoryRecorder(),
+    engine = wired_engine(SketchesCompile(), _OneSketch(), prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), prover_samples_per_call=1))
     await asyncio.wait_for(engine.prove(problem), timeout=5)
     roots = [informal for name, informal in prover.informal_of if name == "theorem p (x "]

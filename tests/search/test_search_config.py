@@ -12,7 +12,7 @@ from lemmaforge.config import ConfigError, SearchConfig, VerifierConfig, load_co
 from lemmaforge.lean.kimina import KiminaVerifier
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
-from lemmaforge.search.engine import SearchEngine
+from tests.fakes.scripted import wired_engine
 from tests.search.test_engine_units import PROBLEM, ScriptedProver, _AutomationVerifier, _SketchOnce
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
@@ -45,7 +45,7 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
             return await super().prove(header, lemma_statement, n)
 
     verifier, prover = Verifier([], closes=False, room=None), Prover(["ok"], [0.0])
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
+    engine = wired_engine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
     result = asyncio.run(engine.prove(PROBLEM))
     assert result.proved
     automation = [c for c in verifier.checked if "auto_ok" in c]

@@ -10,6 +10,7 @@ from lemmaforge.records import AttemptRecord, MemoryRecorder
 from lemmaforge.schedule.feed import CandidateFeed
 from lemmaforge.search.engine import SearchEngine
 from tests.fakes.agents import AgentStandIn
+from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
 from tests.search.test_engine_units import (
     PROBLEM,
@@ -58,7 +59,7 @@ class StreamingProver(AgentStandIn):
 def _root_only(prover, verifier, samples: int, recorder=None) -> SearchEngine:
     budget = BudgetConfig(root_whole_proof_attempts=samples, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=0)  # one request, n = samples
-    return SearchEngine(verifier, None, prover, recorder=recorder or MemoryRecorder(), settings=options)
+    return wired_engine(verifier, None, prover, recorder=recorder or MemoryRecorder(), settings=options)
 
 
 def _candidate_checks(verifier: CountingVerifier) -> list[str]:
@@ -114,7 +115,7 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch", prover_samples_per_call=0)
-    engine = SearchEngine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     first_automation = min(t for kind, t in log if kind == "automation")

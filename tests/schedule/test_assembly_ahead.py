@@ -9,14 +9,15 @@ import pytest
 
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean import judge
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
-from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.agents import AgentStandIn
-from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.scripted import Candidate as _Candidate
+from tests.fakes.scripted import OneHavePlanner as _Planner
+from tests.fakes.scripted import TimedVerifier as _TimedVerifier
+from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
@@ -29,7 +30,7 @@ SKETCH_3 = "theorem p_sub_3 (x : ℕ) : 0 + x = x := by\n  have b : x = x := by 
 
 
 class AheadLog:
-    """Stands in for the BudgetedVerifier's checks ahead: records what starts and is dropped."""
+    """Stands in for the search's checks ahead (schedule/ahead.py `ChecksAhead`): records what starts and is dropped."""
 
     def __init__(self, room: bool = True) -> None:
         self.room = room
@@ -39,13 +40,13 @@ class AheadLog:
     def has_room(self) -> bool:
         return self.room
 
-    def check_ahead(self, code: str) -> bool:
+    def start(self, code: str) -> bool:
         if not self.room or code in self.started:
             return False
         self.started.append(code)
         return True
 
-    def drop_ahead(self, code: str) -> None:
+    def drop(self, code: str) -> None:
         self.dropped.append(code)
 
 
@@ -105,7 +106,7 @@ def test_the_last_holes_check_starts_its_sketchs_assembly_and_each_one_above_up_
         assert file_3.endswith("  have b : x = x := by omega\n  rfl\n")
         assert audited_1.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h : x + 0 = x := by\n")
     assert log.dropped == []
-    ahead.close(s3)
+    ahead.close(s3.node_id)
     assert log.dropped == [file_3]  # never taken by the search: dropped (reported unused)
 
 
@@ -165,23 +166,6 @@ def test_the_file_started_ahead_is_the_one_assemble_checks_first_lemmas_included
 # --- in the engine ---------------------------------------------------------------------------------
 
 
-class _Candidate:
-    def __init__(self, code: str, body: str | None) -> None:
-        self.code, self.body, self.raw, self.call_id, self.aux = code, body, "", None, ""
-
-
-class _Planner(AgentStandIn):
-    """Sketches any statement with one `have` (a hole) and the closing `sorry` (a second hole)."""
-
-    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
-        head = statement.rstrip()
-        assert head.endswith("sorry")
-        return [_Candidate(head[: -len("sorry")] + "have a : x = x := by sorry\n  sorry\n", None)]
-
-    async def correct(self, *a, **kw):
-        return []
-
-
 class _Prover(AgentStandIn):
     """Fails the root sketch's holes (so each is sketched again), proves the holes below them. A
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
@@ -195,34 +179,6 @@ class _Prover(AgentStandIn):
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
-
-
-class _TimedVerifier(CheckOnlyVerifier):
-    """Sketches check with their holes, a file with `  bad` fails, anything else checks; each
-    check takes 50 ms and is logged with its start and end."""
-
-    def __init__(self, room: bool) -> None:
-        self.room = room
-        self.log: list[tuple[str, float, float]] = []
-        self.started: list[str] = []  # every check received (`log`: those answered)
-
-    def has_room(self) -> bool:
-        return self.room
-
-    async def check(self, code: str, *, timeout=None) -> CheckResult:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        self.started.append(code)
-        await asyncio.sleep(0.05)
-        self.log.append((code, started, loop.time()))
-        if (probed := probe_response(code)) is not None:
-            return CheckResult.from_repl_response(probed)
-        if "sorry" in code:
-            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
-            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
-        bad = "  bad" in code
-        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
-        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
 
 
 def _lower_sketches(result) -> list[tuple[str, str]]:
@@ -246,7 +202,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
     no corrections, one sketch per goal, model requests one step after another."""
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
-    engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
+    engine = wired_engine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
