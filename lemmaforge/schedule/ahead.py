@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from lemmaforge.errors import AttemptFailed
@@ -140,12 +139,12 @@ class RequestsAhead:
 async def _request(make: MakeRequest) -> Generated:
     """One model request outside the budget. The coroutine is made inside the task, so that a task
     cancelled before it ran leaves no coroutine unawaited."""
-    started = time.monotonic()
+    started = asyncio.get_running_loop().time()
     try:
         out = Generated(await make())
     except AttemptFailed:
         out = Generated()  # the server refused this request (a 4xx): a failed attempt, as in the search
-    out.seconds = time.monotonic() - started
+    out.seconds = asyncio.get_running_loop().time() - started
     return out
 
 

@@ -17,8 +17,8 @@ whichever of the started-ahead request or the one made when needed is the one th
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,7 +38,7 @@ class CandidateFeed:
         self._listeners: list[tuple[Listener, contextvars.Context]] = []
 
     def push(self, candidate: CandidateLike) -> None:
-        seconds = time.monotonic() - self.started if self.started is not None else 0.0
+        seconds = asyncio.get_running_loop().time() - self.started if self.started is not None else 0.0
         self.arrived.append((candidate, seconds))
         for listener, context in list(self._listeners):
             context.run(listener, candidate, seconds)
@@ -71,5 +71,5 @@ class FedRequest:
         self._make = make
 
     def __call__(self) -> Awaitable[Any]:
-        self.feed.started = time.monotonic()
+        self.feed.started = asyncio.get_running_loop().time()
         return self._make(self.feed.push)

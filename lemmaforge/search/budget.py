@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
@@ -338,11 +337,11 @@ class Budget:
         except BudgetExhausted:
             _close_unsent(request)
             raise
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             return await self.send(unit, request)
         finally:
-            self.stats.generation_seconds += time.monotonic() - started
+            self.stats.generation_seconds += asyncio.get_running_loop().time() - started
 
 
 class BudgetedVerifier:
@@ -388,7 +387,7 @@ class BudgetedVerifier:
         if not isinstance(backend, ProbingVerifier):
             raise TypeError(f"{backend.name} cannot run a probe as its own command")
         unit = self.budget.hold_check()  # BudgetExhausted: not sent
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         limit = self.timeout if timeout is None else timeout
         order = self.schedule.order() if isinstance(backend, QueuedVerifier) else None
         try:
@@ -396,7 +395,7 @@ class BudgetedVerifier:
                        else backend.check_with_probe(code, probe, timeout=limit))
             return await self.budget.send(unit, request)
         finally:
-            self.budget.checked(time.monotonic() - started)
+            self.budget.checked(asyncio.get_running_loop().time() - started)
 
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (`ReportsRoom`; False
@@ -468,11 +467,11 @@ class BudgetedVerifier:
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         unit = self.budget.hold_check()
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             return await self.budget.send(unit, self.inner.run_tactic(hole, tactic, timeout=timeout))
         finally:
-            self.budget.checked(time.monotonic() - started)
+            self.budget.checked(asyncio.get_running_loop().time() - started)
 
     async def close(self) -> None:  # the run does not own the verifier
         return None

@@ -346,13 +346,13 @@ class _Run(TreeJournal):
             and hole.proof_state is not None
             and self.lean.supports_proof_states
         ):
-            started = time.monotonic()
+            started = asyncio.get_running_loop().time()
             outcome = await automation.on_proof_state(self.lean, hole, tactics, timeout=self.config.tactic_timeout)
             solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
             if solution is not None or not outcome.state_lost:
                 return solution
             # The worker holding the state restarted: try the portfolio on the standalone lemma.
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         lemma_closes = lambda tactic: self._proves_code(self.header + lean_syntax.fill(node.text, [tactic]))  # noqa: E731
         outcome, proof = await automation.on_lemma(lemma_closes, tactics)
         return self._automation_attempt(node, outcome, self.header + lean_syntax.fill(node.text, [proof]), started)
@@ -366,7 +366,7 @@ class _Run(TreeJournal):
     ) -> Solution | None:
         verdict: Verdict = "valid" if outcome.proof else "error"
         self._attempt(node, "automation", verdict, code, errors=[outcome.last_error] if outcome.last_error else [],
-                      check_seconds=time.monotonic() - started)
+                      check_seconds=asyncio.get_running_loop().time() - started)
         if outcome.proof is None:
             return None
         return self.solved(node, "automation", Solution(outcome.proof))
@@ -400,14 +400,14 @@ class _Run(TreeJournal):
 
     async def generate(self, call: Awaitable[Sequence[object]]) -> Generated:
         """One model request through the budget; the candidates carry how long it took."""
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             out = Generated(await self.budget.call(call))
         except AttemptFailed:
             # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
             # attempt. Backend errors (endpoint down or misconfigured) and bugs propagate.
             out = Generated()
-        out.seconds = time.monotonic() - started
+        out.seconds = asyncio.get_running_loop().time() - started
         return out
 
     def _race(

@@ -20,6 +20,10 @@ from tests.fakes.scripted import TimedVerifier as _TimedVerifier
 from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
 
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
+
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 SKETCH_1 = "theorem p (x : ℕ) : x = x := by\n  have h : x + 0 = x := by sorry\n  sorry\n"

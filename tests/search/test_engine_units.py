@@ -24,6 +24,10 @@ from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
 
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
+
 HEADER = "import Mathlib\n\n"
 
 

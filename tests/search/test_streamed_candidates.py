@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
 from lemmaforge.schedule.feed import CandidateFeed
@@ -19,6 +21,10 @@ from tests.search.test_engine_units import (
     _AutomationVerifier,
     _SketchOnce,
 )
+
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
 
 
 class StreamingProver(AgentStandIn):
