@@ -14,10 +14,7 @@ from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.agents import AgentStandIn
-from tests.fakes.scripted import Candidate as _Candidate
-from tests.fakes.scripted import OneHavePlanner as _Planner
-from tests.fakes.scripted import TimedVerifier as _TimedVerifier
-from tests.fakes.scripted import wired_engine
+from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
 
 # Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
@@ -179,7 +176,7 @@ class _Prover(AgentStandIn):
         name = lemma_statement.split()[1]
         number = int(name.rsplit("_", 1)[1])
         await asyncio.sleep(0.15 if number > 2 and number % 2 == 0 else 0.01)
-        return [_Candidate("", "bad" if number <= 2 else "ok")]
+        return [Candidate("", "bad" if number <= 2 else "ok")]
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
@@ -200,13 +197,13 @@ def _named(code: str) -> str:
     return code[len(HEADER):].split()[1]
 
 
-async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
+async def _search(verifier: TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
                   samples_per_call: int = 0):
-    """The root `p` searched with `_Planner` and `prover`: no whole-proof attempts, no automation,
+    """The root `p` searched with `OneHavePlanner` and `prover`: no whole-proof attempts, no automation,
     no corrections, one sketch per goal, model requests one step after another."""
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
-    engine = wired_engine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
+    engine = wired_engine(verifier, OneHavePlanner(), prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
@@ -214,7 +211,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
 
 @pytest.mark.parametrize("room", [True, False])
 async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_only_with_room(room):
-    verifier = _TimedVerifier(room)
+    verifier = TimedVerifier(room)
     result = await _search(verifier, _Prover(), max_depth=2)
     assert result.proved
 
@@ -247,9 +244,9 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
             k = self.asked[name] = self.asked.get(name, 0) + 1
             last = number > 2 and number % 2 == 0
             await asyncio.sleep(0.15 if last else 0.01)
-            return [_Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
+            return [Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
 
-    verifier = _TimedVerifier(True)
+    verifier = TimedVerifier(True)
     result = await _search(verifier, SecondTimeProver(), max_depth=2, samples=2, samples_per_call=1)
     assert result.proved
     stats = result.stats
@@ -267,9 +264,9 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
 
         async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             await asyncio.sleep(0.15 if lemma_statement.split()[1] == "p_sub_2" else 0.01)
-            return [_Candidate("", "ok")]
+            return [Candidate("", "ok")]
 
-    verifier = _TimedVerifier(room)
+    verifier = TimedVerifier(room)
     result = await _search(verifier, OneLevelProver(), max_depth=1)
     assert result.proved and result.proof is not None
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]
