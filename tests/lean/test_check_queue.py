@@ -113,6 +113,7 @@ def test_the_queue_releases_held_work_when_its_group_moves_and_stops_listening()
     assert released == [(1, 1), (2, 0)]
 
 
+@pytest.mark.looptime  # virtual time: the sleeps let the waiter run, no wall-clock time passes
 async def test_until_next_in_line_hears_the_idle_event_it_is_given_and_no_other() -> None:
     import asyncio
 

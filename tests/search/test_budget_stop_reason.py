@@ -19,6 +19,9 @@ from tests.fakes.agents import AgentStandIn
 from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
 
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
+
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 

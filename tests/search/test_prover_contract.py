@@ -8,6 +8,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
@@ -15,6 +17,9 @@ from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
 from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
+
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
 
 HEADER = "import Mathlib\n\n"
 PROBLEM = ProblemRecord("t/p", "p", HEADER, "theorem p (x : ℕ) : x = x := by\n  sorry\n",

@@ -14,6 +14,9 @@ from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
 from tests.fakes.scripted import PROBLEM, AutomationVerifier, ScriptedProver, SketchOnce, wired_engine
 
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
+
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 
 
