@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
 
 from lemmaforge.search.interfaces import CandidateLike
 
@@ -66,10 +65,10 @@ class FedRequest:
 
     __slots__ = ("feed", "_make")
 
-    def __init__(self, make: Callable[[Callable[[CandidateLike], None]], Awaitable[Any]]) -> None:
+    def __init__(self, make: Callable[[Callable[[CandidateLike], None]], Awaitable[Sequence[object]]]) -> None:
         self.feed = CandidateFeed()
         self._make = make
 
-    def __call__(self) -> Awaitable[Any]:
+    def __call__(self) -> Awaitable[Sequence[object]]:
         self.feed.started = asyncio.get_running_loop().time()
         return self._make(self.feed.push)

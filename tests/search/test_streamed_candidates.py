@@ -147,7 +147,7 @@ def test_a_feed_replays_what_arrived_to_a_later_listener_and_stops_when_told():
 
 async def test_a_listener_runs_in_the_context_it_listened_from_not_the_requests():
     """The race's checks are ordered by its own search's and goal's context variables
-    (lean/priority.py), whichever task — a request started ahead, in another goal step — pushes."""
+    (schedule/order.py), whichever task — a request started ahead, in another goal step — pushes."""
     import contextvars
 
     where: contextvars.ContextVar[str] = contextvars.ContextVar("where", default="none")
