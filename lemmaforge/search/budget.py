@@ -363,6 +363,8 @@ class BudgetedVerifier:
         # same text started ahead): the run's schedule (search/engine.py sets it).
         self.schedule: DoorSchedule = UNSCHEDULED
         self._never_idle = LeanIdle()  # the `idle` of an inner verifier without a check queue
+        # Whether its checks queue (a runtime Protocol check costs ~0.1 ms: asked once, not per check).
+        self._queued = isinstance(verifier, QueuedVerifier)
 
     # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
 
@@ -413,7 +415,7 @@ class BudgetedVerifier:
         the run's schedule gives a check submitted now, if any)."""
         if order is None:
             order = self.schedule.order()
-        if order is not None and isinstance(self.inner, QueuedVerifier):
+        if order is not None and self._queued:
             return self.inner.check(code, timeout=timeout, order=order)
         return self.inner.check(code, timeout=timeout)
 
