@@ -363,8 +363,9 @@ class BudgetedVerifier:
         # same text started ahead): the run's schedule (search/engine.py sets it).
         self.schedule: DoorSchedule = UNSCHEDULED
         self._never_idle = LeanIdle()  # the `idle` of an inner verifier without a check queue
-        # Whether its checks queue (a runtime Protocol check costs ~0.1 ms: asked once, not per check).
-        self._queued = isinstance(verifier, QueuedVerifier)
+        # The inner verifier where its checks queue (a runtime Protocol check costs ~0.1 ms: asked
+        # once, not per check).
+        self._queued: QueuedVerifier | None = verifier if isinstance(verifier, QueuedVerifier) else None
 
     # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
 
@@ -415,8 +416,8 @@ class BudgetedVerifier:
         the run's schedule gives a check submitted now, if any)."""
         if order is None:
             order = self.schedule.order()
-        if order is not None and self._queued:
-            return self.inner.check(code, timeout=timeout, order=order)
+        if order is not None and self._queued is not None:
+            return self._queued.check(code, timeout=timeout, order=order)
         return self.inner.check(code, timeout=timeout)
 
     def known(self, code: str) -> bool:

@@ -50,6 +50,8 @@ async def test_the_batcher_sends_waiting_checks_deepest_search_first() -> None:
             order.at_depth(depth)
             await batcher.check(label, 10.0, order=order.order_now())
 
+    with order.search_scope():  # an earlier search: the ones below are newer than a fresh search's key
+        pass
     blocker = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))  # holds the only slot
     await asyncio.sleep(0.01)
     waiting = [asyncio.create_task(check_at(label, depth))
