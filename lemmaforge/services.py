@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import platform
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -50,9 +51,12 @@ from lemmaforge.records import (
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
-from lemmaforge.search.interfaces import SearchResult
+from lemmaforge.search.interfaces import MakeSchedule, SearchResult
+from lemmaforge.search.plain import PlainSchedule
 from lemmaforge.search.tree import ProofTree
 from lemmaforge.versions import __version__, mathlib_version, package_version
+
+log = logging.getLogger(__name__)
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 
@@ -243,6 +247,7 @@ async def open_services(
 ) -> AsyncIterator[Services]:
     """Verifier and models for a run; closed on exit. Raises VerifierError / LLMMisconfiguredError
     (one line each) when a backend cannot be built."""
+    warn_if_experimental(settings)  # once per command that opens its services
     # Lean first: on a machine without it, that is the thing to fix first.
     own_verifier = verifier is None
     lean: Verifier = verifier if verifier is not None else make_verifier(settings.verifier)
@@ -427,6 +432,27 @@ class _RunTally(ForwardingRecorder):
         self.inner.emit(record)
 
 
+def schedule_for(settings: Settings) -> MakeSchedule:
+    """When a run's work runs, from `[search] speculation`: the plain schedule for "off" (none of
+    lemmaforge/schedule/ is imported or run then), else the speculative one."""
+    speculation = settings.search.speculation
+    if speculation == "off":
+        return PlainSchedule
+    from lemmaforge import schedule  # only when speculation is on
+
+    return schedule.for_speculation(speculation)
+
+
+def warn_if_experimental(settings: Settings) -> None:
+    """One warning line (the log's) when the settings choose an experimental schedule ("full")."""
+    if settings.search.speculation == "off":
+        return
+    from lemmaforge import schedule  # only when speculation is on
+
+    if settings.search.speculation in schedule.EXPERIMENTAL:
+        log.warning(schedule.FULL_WARNING)
+
+
 async def prove_problem(
     services: Services,
     settings: Settings,
@@ -453,7 +479,7 @@ async def prove_problem(
     planner, prover = agents_for_run(replace(services, recorder=tally), settings, run_id)
     engine = SearchEngine(
         services.verifier, planner, prover, recorder=tally, settings=settings,
-        on_update=on_update, cache=SubgoalCache(services.recorder),
+        on_update=on_update, cache=SubgoalCache(services.recorder), schedule=schedule_for(settings),
     )
     config = run_config if run_config is not None else json.loads(json.dumps(settings.to_record(), default=str))
     result = await engine.prove(

@@ -68,11 +68,12 @@ from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM  # noqa:
 from lemmaforge.benchmarks.runner import AttemptResult, run_jobs  # noqa: E402
 from lemmaforge.config import load_config  # noqa: E402
 from lemmaforge.db import SqlRecorder, Store  # noqa: E402
-from lemmaforge.lean import priority as lean_priority  # noqa: E402
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ForwardingRecorder, NodeCreated, Record, RunFinished, new_id  # noqa: E402
-from lemmaforge.search.budget import Budget, BudgetedVerifier  # noqa: E402
+from lemmaforge.schedule import order as lean_priority  # noqa: E402
+from lemmaforge.schedule.ahead import ChecksAhead  # noqa: E402
+from lemmaforge.schedule.ledgers import Ledgers  # noqa: E402
 from lemmaforge.services import open_services, problem_from_code  # noqa: E402
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -189,25 +190,25 @@ def _wasted_lean_time(cls: Any, method: str, seconds_of: Callable[[Any, Any], fl
         setattr(cls, method, original)
 
 
-def _answered_ahead(lean: BudgetedVerifier, code: str) -> float | None:
+def _answered_ahead(checks: ChecksAhead, code: str) -> float | None:
     """A check started ahead of need that answered, dropped: the search never took it."""
-    task = lean._ahead.get(code)
+    task = checks._ahead.get(code)
     if task is None or not task.done() or task.cancelled() or task.exception() is not None:
         return None
     return float(task.result().time)
 
 
-def _refunded(_budget: Budget, ledger: Any) -> float | None:
+def _refunded(_ledgers: Ledgers, ledger: Any) -> float | None:
     """An alternative tried before its turn that never had it: its checks' Lean time."""
     return float(ledger.check_seconds) if ledger is not None and ledger.state == "open" else None
 
 
 def watch_unused_ahead() -> Any:
-    return _wasted_lean_time(BudgetedVerifier, "drop_ahead", _answered_ahead)
+    return _wasted_lean_time(ChecksAhead, "drop", _answered_ahead)
 
 
 def watch_refunded() -> Any:
-    return _wasted_lean_time(Budget, "refund", _refunded)
+    return _wasted_lean_time(Ledgers, "refund", _refunded)
 
 
 def watch_orphans(verifier: KiminaVerifier) -> list[tuple[float, float]]:
@@ -239,7 +240,7 @@ CHAIN_STATES = ("checking", "model", "verdict_wait", "held", "other")
 @contextmanager
 def watch_chains(verifier: KiminaVerifier, started: float) -> Iterator[dict[int, list[ChainEvent]]]:
     """While in force, log every Lean check and model request by the search that made it
-    (`lean.priority`'s search scope, inherited by every task of the search), keyed by search."""
+    (schedule/order.py's search scope, inherited by every task of the search), keyed by search."""
     chains: dict[int, list[ChainEvent]] = {}
     batcher = verifier.batcher
     check, request = batcher.check, OpenAICompatibleLLM._request
@@ -341,7 +342,7 @@ SAME_RESPONSE_SECONDS = 0.005
 @contextmanager
 def watch_races(verifier: KiminaVerifier) -> Iterator[list[RaceCheck]]:
     """While in force, log every answered check made for a race's candidate (the innermost
-    sibling group on the check's path is of kind "race": `lean.priority`, set by the engine).
+    sibling group on the check's path is of kind "race": schedule/order.py, set by the schedule).
     A check whose caller was cancelled raises here and is not logged: the batcher counts it as an
     orphan already."""
     log: list[RaceCheck] = []
@@ -722,7 +723,7 @@ def main() -> None:
     p.add_argument("--spread-requests", type=int,
                    help="[verifier] kimina_spread_requests: checks spread over this many requests before two share "
                         "one (default: --repls, so that no check waits for a batch-mate while a REPL could take it)")
-    p.add_argument("--race-window", type=int, default=1, help="[search] race_window (lean/priority.py)")
+    p.add_argument("--race-window", type=int, default=1, help="[search] race_window (schedule/order.py)")
     p.add_argument("--stream-interval", type=int, default=256,
                    help="tokens per server-sent event of a streamed request (vLLM's --stream-interval; its default is 1)")
     p.add_argument("--no-stream", action="store_true",

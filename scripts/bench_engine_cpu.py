@@ -52,6 +52,7 @@ from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
 from lemmaforge.lean import lemmas as lean_lemmas  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord  # noqa: E402
+from lemmaforge.schedule import for_speculation  # noqa: E402
 from lemmaforge.search import cache as search_cache  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
 
@@ -190,8 +191,9 @@ def _engine(depth: int, holes: int, max_depth: int) -> SearchEngine:
     budget = BudgetConfig(llm_calls=10**8, lean_checks=10**9, prover_samples_per_goal=1, root_whole_proof_attempts=1,
                           max_depth=max_depth, sketch_alternatives=1, self_corrections=0, wall_seconds=10**6)
     verifier = sim.SimVerifier(sim.Resource(8), 0.0)
+    settings = Settings(budget=budget, search=SearchConfig(portfolio=[]))
     return SearchEngine(verifier, TreePlanner(holes), TreeProver(depth), recorder=sim.SinkRecorder(),
-                        settings=Settings(budget=budget, search=SearchConfig(portfolio=[])))
+                        settings=settings, schedule=for_speculation(settings.search.speculation))
 
 
 _next_problem = 0  # every search proves a problem no earlier one in the process saw (no memo hits)

@@ -42,6 +42,7 @@ from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
 from lemmaforge.lean.verifier import CheckResult, Goal, TacticResult  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
 from lemmaforge.records import ProblemRecord, Record  # noqa: E402
+from lemmaforge.schedule import for_speculation  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
 
 HEADER = "import Mathlib\n\nopen Real Nat\n\n"
@@ -274,9 +275,10 @@ async def run(s: Scenario) -> dict[str, Any]:
             await solve(i)
 
     async def solve(i: int) -> None:
+        settings = Settings(budget=budget, search=SearchConfig(portfolio=[]))
         engine = SearchEngine(verifier, SimPlanner(llm, s.llm_latency, s.steps),
                               SimProver(llm, s.llm_latency, s.p_solve), recorder=recorder,
-                              settings=Settings(budget=budget, search=SearchConfig(portfolio=[])))
+                              settings=settings, schedule=for_speculation(settings.search.speculation))
         i += s.first
         statement = f"theorem p_{i} (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
         problem = ProblemRecord(f"sim/p_{i}", f"p_{i}", HEADER, statement)

@@ -117,3 +117,16 @@ def test_no_import_cycle_among_product_modules():
     if cycles:
         pytest.xfail("known import cycles (CLI package split pending):\n"
                      + "\n".join(" -> ".join(c + (c[0],)) for c in sorted(cycles)))
+
+
+def test_the_search_imports_neither_its_schedule_nor_the_viewer_and_lean_nothing_of_the_schedule():
+    """One seam for "when" (issue #48): search/ states what it needs and is handed its schedule
+    (lemmaforge/schedule/ imports search/, never the reverse); the viewer draws what search/ makes;
+    lean/ receives an opaque order key with each check (lean/priority.py `OrderKey`)."""
+    graph = import_graph()
+    crossing = sorted(
+        (a, b) for a, b in graph.edges
+        if (a.startswith("lemmaforge.search") and b.startswith(("lemmaforge.schedule", "lemmaforge.viewer")))
+        or (a.startswith("lemmaforge.lean") and b.startswith(("lemmaforge.schedule", "lemmaforge.search")))
+    )
+    assert crossing == []

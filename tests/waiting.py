@@ -15,10 +15,12 @@ HANG_LIMIT = 60.0  # seconds; far above any wait a correct program makes in thes
 
 
 async def until(condition: Callable[[], object], *, what: str = "", limit: float = HANG_LIMIT) -> None:
-    """Yield to the event loop until `condition()` is true (AssertionError after `limit` s)."""
-    deadline = time.monotonic() + limit
+    """Yield to the event loop until `condition()` is true (AssertionError after `limit` s of the
+    loop's clock: virtual time in a looptime test, the wall clock otherwise)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
     while not condition():
-        assert time.monotonic() < deadline, f"still waiting after {limit:g} s: {what or condition}"
+        assert loop.time() < deadline, f"still waiting after {limit:g} s: {what or condition}"
         await asyncio.sleep(0.005)
 
 

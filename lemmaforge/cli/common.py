@@ -37,7 +37,7 @@ err = Console(stderr=True)
 out.push_render_hook(InertHook())
 err.push_render_hook(InertHook())
 
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML config file (default: ./lemmaforge.toml).")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help='TOML config file (default: ./lemmaforge.toml); [search] speculation = "full" is experimental.')]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 DbOpt = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL of the store (default: the config's db_url).")]
 VerifierOpt = Annotated[str | None, typer.Option("--verifier", help="Lean backend: repl, kimina or lake.")]

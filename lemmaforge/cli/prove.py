@@ -281,7 +281,9 @@ def prove(
             "incomplete_reason": incomplete, "last_lean_error": watch.last_error,
         })
         raise typer.Exit(ExitCode.OK if status == "proved" else ExitCode.NOT_PROVED)
-    err.print(result.tree.render())
+    from lemmaforge.viewer.tree_view import render_tree
+
+    err.print(render_tree(result.tree))
     if result.proved and result.proof:
         _write_stdout(result.proof)
     from lemmaforge.viewer.counts import cost_words

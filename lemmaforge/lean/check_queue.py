@@ -1,10 +1,12 @@
 """The one queue of Lean checks waiting for a place: the Kimina batcher's and the REPL pool's.
 
-Policy (lean/priority.py): a waiting check goes in `CheckOrder.key` order, then arrival; one held by
-an earlier sibling that is still open (`priority.held`) waits apart and goes only when the owner
-says Lean has room, in `priority.held_order`; one that has waited `priority.MAX_WAIT_SECONDS` goes
-first whatever its key. A check is released from the held set the moment the last group holding
-it moves (the queue listens on those groups), so a release costs the held work of that group only.
+Policy: each check comes with an opaque `lean.priority.OrderKey` (its submitter's: the search's
+schedule, schedule/order.py; `UNORDERED` when none). A waiting check goes in `key` order, then
+arrival; one that is `held()` (speculative work behind earlier work still open) waits apart and
+goes only when the owner says Lean has room, in its held order; one that has waited
+`priority.MAX_WAIT_SECONDS` (on the event loop's clock) goes first whatever its key. A check is
+released from the held set the moment its key says it moved (the queue `watch`es each held key),
+so a release costs the held work it frees only.
 
 Lanes: checks that cannot share a place are queued apart — the REPL pool's by file header (a
 worker serves one header), the batcher's by timeout (one request has one). The owner picks the
@@ -17,6 +19,7 @@ behind, and an arrival-ordered dict per lane for the anti-starvation rule.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from collections import OrderedDict
@@ -24,28 +27,40 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any, Generic, TypeVar
 
 from lemmaforge.lean import priority
-from lemmaforge.lean.priority import CheckOrder, LeanIdle, Siblings
+from lemmaforge.lean.priority import UNORDERED, LeanIdle, OrderKey
 
 T = TypeVar("T")
+
+
+def _now() -> float:
+    """The event loop's clock (time.monotonic() outside one): what a check's wait is measured on."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
+def _stay() -> None:
+    return None
 
 
 class Ticket(Generic[T]):
     """A check's place in a `CheckQueue` while it waits: `value` is the owner's (a batcher item, a
     pool waiter)."""
 
-    __slots__ = ("_groups", "_heap", "_pos", "_sort", "arrival", "held", "lane", "order", "queued_at",
+    __slots__ = ("_heap", "_pos", "_sort", "_unwatch", "arrival", "held", "lane", "order", "queued_at",
                  "speculated", "value", "waiting")
 
-    def __init__(self, value: T, lane: Hashable, order: CheckOrder, arrival: int, queued_at: float) -> None:
+    def __init__(self, value: T, lane: Hashable, order: OrderKey, arrival: int, queued_at: float) -> None:
         self.value = value
         self.lane = lane
         self.order = order
         self.arrival = arrival
-        self.queued_at = queued_at  # time.monotonic()
-        self.held = False  # waits with the held work: an earlier sibling on its path is open
+        self.queued_at = queued_at  # the event loop's time
+        self.held = False  # waits with the held work (its order says so)
         self.speculated = False  # taken while held (Lean had room)
         self.waiting = True  # still in the queue
-        self._groups: list[Siblings] = []  # the groups it is registered with while held
+        self._unwatch: Callable[[], None] = _stay  # stops listening to its order while held
         self._heap: _Heap | None = None
         self._pos = -1
         self._sort: tuple[Any, ...] = ()
@@ -117,7 +132,7 @@ class _Lane:
 
     def __init__(self) -> None:
         self.certain = _Heap()  # by (key, arrival)
-        self.held = _Heap()  # by (priority.held_order, arrival)
+        self.held = _Heap()  # by (its order's held(), arrival)
         self.arrived: OrderedDict[Ticket[Any], None] = OrderedDict()  # the oldest first
 
     def __len__(self) -> int:
@@ -125,7 +140,7 @@ class _Lane:
 
 
 class CheckQueue(Generic[T]):
-    """Waiting checks in lanes, in `lean.priority` order, with held speculative work apart.
+    """Waiting checks in lanes, in the order of their keys, with held speculative work apart.
 
     `on_release` is called when held work joins the certain work (an earlier sibling settled), so
     that an owner with free places can send it. `idle` is this queue's "Lean has room" event:
@@ -134,7 +149,6 @@ class CheckQueue(Generic[T]):
     def __init__(self, *, on_release: Callable[[], None] | None = None) -> None:
         self._lanes: dict[Hashable, _Lane] = {}
         self._arrivals = itertools.count()
-        self._by_group: dict[Siblings, set[Ticket[T]]] = {}
         self._certain = 0
         self._held = 0
         self._on_release = on_release
@@ -159,14 +173,18 @@ class CheckQueue(Generic[T]):
 
     # --- in and out -------------------------------------------------------------------------------
 
-    def put(self, value: T, order: CheckOrder, *, lane: Hashable = None) -> Ticket[T]:
-        ticket = Ticket(value, lane, order, next(self._arrivals), time.monotonic())
+    def put(self, value: T, order: OrderKey | None = None, *, lane: Hashable = None) -> Ticket[T]:
+        """`value` waits in `lane` in `order` (None: `UNORDERED`)."""
+        if order is None:
+            order = UNORDERED
+        ticket = Ticket(value, lane, order, next(self._arrivals), _now())
         found = self._lanes.get(lane)
         if found is None:
             found = self._lanes[lane] = _Lane()
         found.arrived[ticket] = None
-        if order.path and priority.held(order.path):
-            self._hold(ticket, found)
+        held = order.held()
+        if held is not None:
+            self._hold(ticket, found, held)
         else:
             found.certain.push(ticket, (order.key, ticket.arrival))
             self._certain += 1
@@ -184,7 +202,7 @@ class CheckQueue(Generic[T]):
         if found is None:
             return None
         oldest = next(iter(found.arrived))
-        if oldest.queued_at <= time.monotonic() - priority.MAX_WAIT_SECONDS:
+        if oldest.queued_at <= _now() - priority.MAX_WAIT_SECONDS:
             return oldest
         first = found.certain.first()
         if first is None and held_too:
@@ -205,7 +223,7 @@ class CheckQueue(Generic[T]):
         the first held one. None when nothing waits."""
         if not self._lanes:
             return None
-        overdue_before = time.monotonic() - priority.MAX_WAIT_SECONDS
+        overdue_before = _now() - priority.MAX_WAIT_SECONDS
         oldest = min((next(iter(found.arrived)) for found in self._lanes.values()), key=lambda t: t.arrival)
         if oldest.queued_at <= overdue_before:
             return oldest.lane
@@ -219,11 +237,9 @@ class CheckQueue(Generic[T]):
         values = [ticket.value for found in self._lanes.values() for ticket in found.arrived]
         for found in self._lanes.values():
             for ticket in found.arrived:
-                ticket.waiting, ticket._heap, ticket._groups = False, None, []
-        for group in self._by_group:
-            group.forget(self._group_moved)
+                ticket._unwatch()
+                ticket.waiting, ticket._heap, ticket._unwatch = False, None, _stay
         self._lanes.clear()
-        self._by_group.clear()
         self._certain = self._held = 0
         return values
 
@@ -235,53 +251,31 @@ class CheckQueue(Generic[T]):
 
     # --- held work --------------------------------------------------------------------------------
 
-    def _hold(self, ticket: Ticket[T], lane: _Lane) -> None:
+    def _hold(self, ticket: Ticket[T], lane: _Lane, held: priority.SortKey) -> None:
         ticket.held = True
-        lane.held.push(ticket, (priority.held_order(ticket.order.path, ticket.order.key), ticket.arrival))
+        lane.held.push(ticket, (held, ticket.arrival))
         self._held += 1
-        for group, rank in ticket.order.path:
-            if group.holds(rank):  # (a group holds work less over time, never more: enough to listen to these)
-                tickets = self._by_group.get(group)
-                if tickets is None:
-                    tickets = self._by_group[group] = set()
-                    group.listen(self._group_moved)
-                tickets.add(ticket)
-                ticket._groups.append(group)
+        ticket._unwatch = ticket.order.watch(lambda: self._moved(ticket))
 
-    def _group_moved(self, group: Siblings) -> None:
-        """An earlier sibling in `group` settled: what no group holds any more joins the certain
-        work; what another group still holds may move among the held (`held_order`)."""
-        tickets = self._by_group.get(group)
-        if tickets is None:
+    def _moved(self, ticket: Ticket[T]) -> None:
+        """What holds `ticket` moved: it joins the certain work if nothing holds it any more, else
+        it may move among the held."""
+        if not (ticket.held and ticket.waiting):
             return
-        released = False
-        for ticket in list(tickets):
-            rank = next(r for g, r in ticket.order.path if g is group)
-            if group.holds(rank):
-                continue
-            self._unregister(ticket, group)
-            lane = self._lanes[ticket.lane]
-            if priority.held(ticket.order.path):  # still held by another group, which will tell when it moves
-                lane.held.resort(ticket, (priority.held_order(ticket.order.path, ticket.order.key), ticket.arrival))
-                continue
-            for other in list(ticket._groups):
-                self._unregister(ticket, other)
-            lane.held.remove(ticket)
-            ticket.held = False
-            self._held -= 1
-            lane.certain.push(ticket, (ticket.order.key, ticket.arrival))
-            self._certain += 1
-            released = True
-        if released and self._on_release is not None:
+        lane = self._lanes[ticket.lane]
+        held = ticket.order.held()
+        if held is not None:  # still held by other work, which will tell when it moves
+            lane.held.resort(ticket, (held, ticket.arrival))
+            return
+        ticket._unwatch()
+        ticket._unwatch = _stay
+        lane.held.remove(ticket)
+        ticket.held = False
+        self._held -= 1
+        lane.certain.push(ticket, (ticket.order.key, ticket.arrival))
+        self._certain += 1
+        if self._on_release is not None:
             self._on_release()
-
-    def _unregister(self, ticket: Ticket[T], group: Siblings) -> None:
-        ticket._groups.remove(group)
-        tickets = self._by_group[group]
-        tickets.discard(ticket)
-        if not tickets:
-            del self._by_group[group]
-            group.forget(self._group_moved)
 
     def _leave(self, ticket: Ticket[T]) -> None:
         lane = self._lanes[ticket.lane]
@@ -290,8 +284,8 @@ class CheckQueue(Generic[T]):
         ticket._heap.remove(ticket)
         if ticket.held:
             self._held -= 1
-            for group in list(ticket._groups):
-                self._unregister(ticket, group)
+            ticket._unwatch()
+            ticket._unwatch = _stay
         else:
             self._certain -= 1
         ticket.waiting = False

@@ -63,7 +63,8 @@ from lemmaforge.lean.gate_whitelist import (
     HOST_ACCESS,
     PROOF_COMMANDS,
 )
-from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.priority import LeanIdle
+from lemmaforge.lean.priority import OrderKey as CheckOrder
 from lemmaforge.lean.probe_text import (
     NONCE_RE,
     declarations_command,
@@ -158,6 +159,7 @@ class GatedVerifier:
         # Lean-side statement identity for the final audit (lean/safeverify.py), where Lean is local.
         self.statement_checker: StatementChecker | None = None
         self._never_idle = LeanIdle()  # the "Lean has room" event of a backend without a queue: never fired
+        self._queued = inner if isinstance(inner, QueuedVerifier) else None  # asked once: ~0.1 ms a time
 
     # What the product reads of the backend is declared here, member by member (lean/verifier.py's
     # capability Protocols). The backend's other extras (pool statistics, ping, position mode) are
@@ -199,8 +201,8 @@ class GatedVerifier:
             self.refused += 1
             sending.not_sent()  # refused here: nothing leaves (a run's budget gives its unit back)
             return _gate_result(violations, self.inner.name)
-        if order is not None and isinstance(self.inner, QueuedVerifier):
-            return await self.inner.check(code, timeout=timeout, order=order)
+        if order is not None and self._queued is not None:
+            return await self._queued.check(code, timeout=timeout, order=order)
         return await self.inner.check(code, timeout=timeout)
 
     async def check_many(
@@ -219,8 +221,8 @@ class GatedVerifier:
         return out
 
     async def _check_many(self, codes: Sequence[str], timeout: float | None, order: CheckOrder | None) -> list[CheckResult]:
-        if order is not None and isinstance(self.inner, QueuedVerifier):
-            return await self.inner.check_many(codes, timeout=timeout, order=order)
+        if order is not None and self._queued is not None:
+            return await self._queued.check_many(codes, timeout=timeout, order=order)
         return await self.inner.check_many(codes, timeout=timeout)
 
     async def check_probed(

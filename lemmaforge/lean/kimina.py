@@ -49,7 +49,6 @@ from tenacity import (
 
 from lemmaforge import sending, waits
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import priority
 from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.kimina_http import (
     RETRYABLE_STATUSES as RETRYABLE_STATUSES,  # importable from here, as before the split
@@ -80,7 +79,7 @@ from lemmaforge.lean.kimina_replies import (
 from lemmaforge.lean.kimina_replies import (
     PROBE_COMMAND as PROBE_COMMAND,  # importable from here, as before the split
 )
-from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.priority import LeanIdle, OrderKey
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -218,20 +217,18 @@ class KiminaVerifier:
         """Fired when the batcher has a free place and nothing left to send (`CheckBatcher.idle`)."""
         return self.batcher.idle
 
-    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
-        """`code`'s verdict; it waits its turn in `order` (read from the context now when None)."""
-        order = order or priority.order_now()
+    async def check(self, code: str, *, timeout: float | None = None, order: OrderKey | None = None) -> CheckResult:
+        """`code`'s verdict; it waits its turn in `order` (None: `priority.UNORDERED`, a fresh search's place)."""
         limit = self.timeout if timeout is None else timeout
         sending.queued()  # inside the client until the batcher sends it (lemmaforge/sending.py)
         await self._ensure_shift_plan(code)
         return await self.batcher.check(code, limit, order=order)
 
     async def check_many(
-        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+        self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]:
         if not codes:
             return []
-        order = order or priority.order_now()
         await self._ensure_shift_plan(codes[0])
         return await _gather_or_raise([self.check(code, timeout=timeout, order=order) for code in codes])
 

@@ -14,7 +14,7 @@ runs to the end and its verdict is kept in `orphans` (bounded by bytes), where t
 the same code finds it.
 
 Order: waiting checks leave in the order of the check queue (lean/check_queue.py, the one the REPL
-pool uses too: `lean.priority` order, held speculative work apart), not first-come-first-served:
+pool uses too: each check's `lean.priority.OrderKey`, held speculative work apart), not first-come-first-served:
 while Lean is the bottleneck, the long dependent chains of the hard searches are what bound the
 run's length. With `max_in_flight` near the server's REPL count the waiting happens here, where the
 order is ours. Held work leaves as soon as no certain work waits, whatever is in flight: holding it
@@ -41,9 +41,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from lemmaforge import sending
-from lemmaforge.lean import priority
 from lemmaforge.lean.check_queue import CheckQueue, Ticket
-from lemmaforge.lean.priority import LeanIdle
+from lemmaforge.lean.priority import LeanIdle, OrderKey
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 
 log = logging.getLogger(__name__)
@@ -161,8 +160,8 @@ class CheckBatcher:
         check that is not held waits (the same room that lets held work go)."""
         return self._in_flight < self.max_in_flight and not self._queue.counts[0]
 
-    async def check(self, code: str, timeout: float, *, order: priority.CheckOrder | None = None) -> CheckResult:
-        """`code`'s verdict; it waits its turn in `order` (read from the context now when None)."""
+    async def check(self, code: str, timeout: float, *, order: OrderKey | None = None) -> CheckResult:
+        """`code`'s verdict; it waits its turn in `order` (None: `priority.UNORDERED`, a fresh search's place)."""
         if self._closed:
             raise VerifierError("the Kimina verifier was closed")
         kept = self.orphans.pop(code)
@@ -173,7 +172,7 @@ class CheckBatcher:
         self._bind_loop()
         assert self._loop is not None and self._wake is not None
         item = _Item(code, timeout, self._loop.create_future(), on_sent=sending.current())
-        item.ticket = self._queue.put(item, order or priority.order_now(), lane=timeout)
+        item.ticket = self._queue.put(item, order, lane=timeout)
         sending.queued()  # the dispatcher sends it (`_start` tells the caller's budget)
         self.stats.submitted += 1
         self._wake.set()

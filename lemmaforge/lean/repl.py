@@ -45,10 +45,9 @@ from lean_interact.server import LeanServer
 
 from lemmaforge import sending
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import priority
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.check_queue import CheckQueue
-from lemmaforge.lean.priority import LeanIdle
+from lemmaforge.lean.priority import UNORDERED, LeanIdle, OrderKey
 from lemmaforge.lean.repl_process import (
     ABANDONED,
     CLOSED,
@@ -194,21 +193,21 @@ class ReplVerifier(PoolScheduling):
         return len(self._workers) < self._capacity or any(not w.busy for w in self._workers)
 
     async def check(
-        self, code: str, *, timeout: float | None = None, order: priority.CheckOrder | None = None
+        self, code: str, *, timeout: float | None = None, order: OrderKey | None = None
     ) -> CheckResult:
-        """`code`'s verdict; it waits for a worker in `order` (read from the context now when None)."""
-        return (await self._check_retrying(code, None, timeout, order or priority.order_now()))[0]
+        """`code`'s verdict; it waits for a worker in `order` (None: `priority.UNORDERED`, a fresh search's place)."""
+        return (await self._check_retrying(code, None, timeout, order or UNORDERED))[0]
 
     async def check_with_probe(
-        self, code: str, probe: str, *, timeout: float | None = None, order: priority.CheckOrder | None = None
+        self, code: str, probe: str, *, timeout: float | None = None, order: OrderKey | None = None
     ) -> tuple[CheckResult, list[Message] | None]:
         """Check `code`, then run `probe` (the audit's `#print axioms`) as a SEPARATE command in
         the environment `code` produced: the probe's messages come in their own response, so
         nothing the proof prints can be mistaken for them. None when the probe did not run."""
-        return await self._check_retrying(code, probe, timeout, order or priority.order_now())
+        return await self._check_retrying(code, probe, timeout, order or UNORDERED)
 
     async def _check_retrying(
-        self, code: str, probe: str | None, timeout: float | None, order: priority.CheckOrder
+        self, code: str, probe: str | None, timeout: float | None, order: OrderKey
     ) -> tuple[CheckResult, list[Message] | None]:
         header, body, offset = split_header(code)
         attempts = 0
@@ -221,10 +220,10 @@ class ReplVerifier(PoolScheduling):
             log.warning("Lean REPL crashed on a check (%s); retrying once on a fresh process", result[0].error)
 
     async def check_many(
-        self, codes: Sequence[str], *, timeout: float | None = None, order: priority.CheckOrder | None = None
+        self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]:
         # The pool queue bounds the concurrency; results keep the input order.
-        order = order or priority.order_now()
+        order = order or UNORDERED
         return list(await asyncio.gather(*(self.check(c, timeout=timeout, order=order) for c in codes)))
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
@@ -299,7 +298,7 @@ class ReplVerifier(PoolScheduling):
     # ---- one check ----------------------------------------------------------------------------
 
     async def _check_once(
-        self, header: str, body: str, offset: int, timeout: float, order: priority.CheckOrder, *,
+        self, header: str, body: str, offset: int, timeout: float, order: OrderKey, *,
         probe: str | None = None,
     ) -> tuple[CheckResult, list[Message] | None]:
         if header in self._failed_headers:

@@ -9,7 +9,7 @@ in-flight request per worker):
 - a released worker goes, in this order, to a tactic step waiting for this very worker (its proof
   states live there), to the first check waiting for its header, or to the first check waiting for
   another header if switching pays — first in the order of the one check queue the Kimina batcher
-  uses too (lean/check_queue.py: `lean.priority` order, held speculative work last, an overdue
+  uses too (lean/check_queue.py: each check's `lean.priority.OrderKey`, held speculative work last, an overdue
   check first);
 - switching pays when no worker serves that header (its checks would starve), or when its queue
   would still be busy after the switched worker has elaborated the header (measured averages of
@@ -27,8 +27,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from lemmaforge.lean import priority
 from lemmaforge.lean.check_queue import CheckQueue, Ticket
+from lemmaforge.lean.priority import OrderKey
 from lemmaforge.lean.repl_process import Worker
 from lemmaforge.lean.verifier import VerifierError
 
@@ -55,7 +55,7 @@ class PoolScheduling:
     _avg_check_s: float | None
 
     async def _acquire(
-        self, header: str | None, *, slot: int | None = None, order: priority.CheckOrder | None = None
+        self, header: str | None, *, slot: int | None = None, order: OrderKey | None = None
     ) -> Worker:
         """A worker for a check of `header` (waiting its turn in `order`), or the worker `slot`
         for a tactic step on a proof state of its process."""
@@ -66,7 +66,7 @@ class PoolScheduling:
             return worker
         waiter = Waiter(header, slot, asyncio.get_running_loop().create_future())
         if slot is None:
-            waiter.ticket = self._queue.put(waiter, order or priority.order_now(), lane=header)
+            waiter.ticket = self._queue.put(waiter, order, lane=header)
         else:
             self._tactic_waiters.append(waiter)
         try:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from lemmaforge.errors import BackendError, BackendMisconfigured, BackendUnavailable
 
 if TYPE_CHECKING:
-    from lemmaforge.lean.priority import CheckOrder, LeanIdle
+    from lemmaforge.lean.priority import LeanIdle, OrderKey
 
 
 class VerifierError(BackendError):
@@ -309,26 +309,27 @@ class ProbingVerifier(Protocol):
     """A verifier that runs the audit's probe its own way (the REPL): `probe` as a separate command
     in the environment `code` produced, its messages returned apart (None: the probe did not run).
     Fallback (`probe_text.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
-    only the messages at its own position count."""
+    only the messages at its own position count. `order`: as `QueuedVerifier.check`'s, passed only
+    to a backend that is one."""
 
     async def check_with_probe(
-        self, code: str, probe: str, *, timeout: float | None = None
+        self, code: str, probe: str, *, timeout: float | None = None, order: OrderKey | None = None
     ) -> tuple[CheckResult, list[Message] | None]: ...
 
 
 @runtime_checkable
 class QueuedVerifier(Verifier, Protocol):
     """A backend whose checks wait in a check queue (lean/check_queue.py: the Kimina batcher, the
-    REPL pool). A check's place in it travels with the request (`order`; None: read from the
-    context as the check is submitted, `priority.order_now`), and the queue's `idle` event says
+    REPL pool). A check's place in it travels with the request (`order`, an opaque
+    `lean.priority.OrderKey`; None: `priority.UNORDERED`), and the queue's `idle` event says
     when Lean has a free place and nothing left to send. Fallback for a verifier without a queue:
     the order is ignored and its `idle` is an event that never fires (`priority.LeanIdle()`)."""
 
     @property
     def idle(self) -> LeanIdle: ...
 
-    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult: ...
+    async def check(self, code: str, *, timeout: float | None = None, order: OrderKey | None = None) -> CheckResult: ...
 
     async def check_many(
-        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+        self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]: ...

@@ -1,4 +1,4 @@
-"""Model requests started before the search needs them (`[search] prefetch`).
+"""Model requests, and checks of their answers, started before the search needs them.
 
 Why: at the end of a bench only the running searches' dependent chains are left — a check, then a
 model call, then a check… — and every model call on such a chain is time the Lean workers idle. A
@@ -6,7 +6,7 @@ goal's next request is known before its turn comes (the prover's while the goal'
 checked, the planner's first sketch while the prover's candidates are, the next alternative's while
 a sketch is tried), so it can start early: but only when that costs nothing — the model endpoint
 has room and the budget has room beside what is already ahead. A hole waiting its turn behind
-earlier siblings while Lean is busy (lean/priority.py holds its checks) starts its request when it
+earlier siblings while Lean is busy (schedule/order.py holds its checks) starts its request when it
 is next in line — one sibling away from its turn, about a model request's time before it — not at
 once: its sketch is often abandoned before then. (Measured on scripts/bench_e2e.py: starting every
 held hole's request at once shortened the run's tail but made 2.8 x as many requests nobody took.)
@@ -16,23 +16,27 @@ cannot keep the workers busy one sibling at a time.
 
 Budgets: a request started ahead spends its unit of `llm_calls` when it is sent (a budget caps what
 leaves the process, search/budget.py); none is started without a unit left. One the search never
-takes (its goal closed first) is aborted — an aborted request frees its slot on vLLM — and counted
-in `SearchStats.prefetched_unused`: charged, not used.
+takes (its goal closed first) is aborted — an aborted request frees its slot on vLLM — and told to
+the budget as unused (`Budget.unused_ahead`: `SearchStats.prefetched_unused`, charged, not used).
+
+`ChecksAhead` does the same for Lean checks started while Lean has room (an answer's candidates,
+a sketch, an assembly): the search's door takes one by its text (`BudgetedVerifier.check` asks the
+schedule, `DoorSchedule.started`), and one never taken is dropped and told unused.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 
 from lemmaforge.errors import AttemptFailed
-from lemmaforge.lean import priority as lean_priority
-from lemmaforge.search.budget import Budget, BudgetedVerifier
+from lemmaforge.lean.verifier import CheckResult
+from lemmaforge.schedule import order as lean_order
+from lemmaforge.search.budget import Budget, BudgetedVerifier, Unit
 from lemmaforge.search.interfaces import Generated, PlannerLike, ProverLike
 
-MakeRequest = Callable[[], Awaitable[Any]]  # makes the request's coroutine when called
+MakeRequest = Callable[[], Awaitable[Sequence[object]]]  # makes the request's coroutine when called
 Ahead = asyncio.Task["Generated | None"]  # a request started ahead; None: it was never sent
 
 
@@ -43,7 +47,7 @@ class RequestsAhead:
         self,
         budget: Budget,
         lean: BudgetedVerifier,
-        generate: Callable[[Awaitable[Any]], Awaitable[Generated]],
+        generate: Callable[[Awaitable[Sequence[object]]], Awaitable[Generated]],
         *,
         enabled: bool,
     ) -> None:
@@ -52,8 +56,8 @@ class RequestsAhead:
         self.enabled = enabled
         self._generate = generate  # the search's own budgeted request, for what was not started ahead
         self.pending: set[Ahead] = set()  # started, not yet taken or dropped
-        self.held: set[asyncio.Task[Any]] = set()  # of those, the ones holding a unit (handed to the client)
-        self.sent: set[asyncio.Task[Any]] = set()  # of those, the ones whose request went out
+        self.held: set[asyncio.Task[Generated | None]] = set()  # of those, the ones holding a unit (handed to the client)
+        self.sent: set[asyncio.Task[Generated | None]] = set()  # of those, the ones whose request went out
 
     def start(self, agent: PlannerLike | ProverLike | None, make: MakeRequest) -> Ahead | None:
         """Start `make()` now if it costs nothing (see the module's doc), or when the current goal
@@ -64,18 +68,18 @@ class RequestsAhead:
             return None
         if not self.budget.has_calls(speculative=True):
             return None
-        path = lean_priority.current_siblings()
-        task: asyncio.Task[Any]
-        if lean_priority.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
+        path = lean_order.current_siblings()
+        task: Ahead
+        if lean_order.next_in_line(path) or self.lean.has_room():  # (work not held is next in line)
             task = asyncio.ensure_future(self._send(make))
         else:
             task = asyncio.ensure_future(self._when_next_in_line(path, agent.has_room, make))
         self.pending.add(task)
         return task
 
-    async def _when_next_in_line(self, path: lean_priority.SiblingPath, room: Callable[[], bool],
+    async def _when_next_in_line(self, path: lean_order.SiblingPath, room: Callable[[], bool],
                                  make: MakeRequest) -> Generated | None:
-        await lean_priority.until_next_in_line(path, or_when=self.lean.has_room, idle=self.lean.idle)
+        await lean_order.until_next_in_line(path, or_when=self.lean.has_room, idle=self.lean.idle)
         if not room():
             return None  # not sent: the request is made when needed
         return await self._send(make)
@@ -92,13 +96,13 @@ class RequestsAhead:
         self.held.add(task)
         return await self.budget.send(unit, _request(make))
 
-    def _sent(self, task: asyncio.Task[Any], delta: int = 1) -> None:
-        """The request is out of the process (+1), or, after all, still queued in the client (-1)."""
+    def _sent(self, task: asyncio.Task[Generated | None], delta: int = 1) -> None:
+        """The request is out of the process (+1), or, after all, still queued in the client (-1)
+        (the budget counts it: `prefetched_calls`)."""
         if delta > 0:
             self.sent.add(task)
         else:
             self.sent.discard(task)
-        self.budget.stats.prefetched_calls += delta
 
     async def take(self, ahead: Ahead | None, make: MakeRequest) -> Generated:
         """The request's answer: the one started ahead (charged when sent), else one made now
@@ -113,7 +117,7 @@ class RequestsAhead:
         self.sent.discard(ahead)
         out = await ahead  # (cancelled: its unit is given back, or counted cancelled if it had left)
         assert out is not None  # a sent request's answer
-        self.budget.stats.generation_seconds += out.seconds
+        self.budget.took_ahead(out.seconds)
         return out
 
     def drop(self, ahead: Ahead | None) -> None:
@@ -125,7 +129,7 @@ class RequestsAhead:
         self.held.discard(ahead)
         if ahead in self.sent:
             self.sent.discard(ahead)
-            self.budget.stats.prefetched_unused += 1
+            self.budget.unused_ahead("calls")
         if not ahead.done():
             ahead.cancel()
         elif not ahead.cancelled():
@@ -135,10 +139,69 @@ class RequestsAhead:
 async def _request(make: MakeRequest) -> Generated:
     """One model request outside the budget. The coroutine is made inside the task, so that a task
     cancelled before it ran leaves no coroutine unawaited."""
-    started = time.monotonic()
+    started = asyncio.get_running_loop().time()
     try:
         out = Generated(await make())
     except AttemptFailed:
         out = Generated()  # the server refused this request (a 4xx): a failed attempt, as in the search
-    out.seconds = time.monotonic() - started
+    out.seconds = asyncio.get_running_loop().time() - started
     return out
+
+
+class ChecksAhead:
+    """One search's Lean checks started ahead of need: by text, until the search takes or drops them."""
+
+    def __init__(self, lean: BudgetedVerifier, budget: Budget) -> None:
+        self.lean = lean
+        self.budget = budget
+        self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
+        self._requests: dict[str, Awaitable[CheckResult]] = {}  # their requests, to see if one ran
+        self._units: dict[str, Unit] = {}  # their units of budget
+
+    def has_room(self) -> bool:
+        return self.lean.has_room()
+
+    def start(self, code: str) -> bool:
+        """Start checking `code` before the search needs it, if Lean has room (the check starts at
+        once, on a worker that would idle) and the budget has a unit left: charged now, as it is
+        sent. The search takes it by checking the same code (nothing more is charged then: `take`);
+        `drop` if it never does (reported unused)."""
+        if code in self._ahead or self.lean.known(code):
+            return False
+        if not self.budget.has_checks(speculative=True) or not self.lean.has_room():
+            return False
+        # the unit held now (a check taken later must not find it gone), charged as the check leaves
+        unit = self.budget.hold_check(ahead=True)
+        request = self.lean.sent_ahead(unit, code)
+        self._requests[code] = request
+        self._units[code] = unit
+        self._ahead[code] = asyncio.ensure_future(request)
+        return True
+
+    def take(self, code: str) -> Awaitable[CheckResult] | None:
+        """The check of `code` started ahead, now the search's (None: none)."""
+        task = self._ahead.pop(code, None)
+        if task is not None:
+            self._requests.pop(code, None)
+            self._units.pop(code, None)
+        return task
+
+    def drop(self, code: str) -> None:
+        """A check started ahead that the search will not take: charged (it was sent), reported
+        unused (cancelled if still running: the verifier lets a sent check finish,
+        lean/kimina_batcher.py)."""
+        task = self._ahead.pop(code, None)
+        request = self._requests.pop(code, None)
+        unit = self._units.pop(code, None)
+        if task is None:
+            return
+        if unit is not None and unit.state == "sent":
+            self.budget.unused_ahead("checks")
+        elif inspect.iscoroutine(request) and inspect.getcoroutinestate(request) == inspect.CORO_CREATED and unit is not None:
+            # its task never ran: the request never left, and its unit is given back now
+            self.budget.give_back(unit)
+        # (still waiting inside the client: cancelled below, it gives its unit back itself)
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # retrieved: an infrastructure error here is met again if checked for real

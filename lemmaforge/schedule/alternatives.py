@@ -2,11 +2,13 @@
 
 One at a time, the next sketch is drafted when the current one failed. Here, while Lean and the
 planner both have room, the next one is drafted and tried beside it, its Lean work held behind
-the earlier alternatives' (lean/priority.py: sent only when nothing else waits). The first
-alternative that closes the goal wins; the others are cancelled.
+the earlier alternatives' (schedule/order.py: sent only when nothing else waits). The first
+alternative that closes the goal wins; the others are cancelled. What an alternative is — its
+draft, asked to differ from the earlier ones, its attempt, the goal settled by it — is the engine's
+(`SketchTries`, search/engine.py): this module decides only when each runs.
 
 One started beside an earlier one is charged for what it sends, like all work, and keeps a
-ledger of it (search/budget.py `Provisional`): used when its turn comes (every earlier one
+ledger of it (schedule/ledgers.py `Provisional`): used when its turn comes (every earlier one
 failed), reported as speculative, unused, when an earlier one closes the goal. One cancelled
 before its turn is tried again from the same draft when its turn comes. One that fails before
 its turn is tried again on it, from its draft: beside an earlier one it tried every hole itself,
@@ -18,12 +20,11 @@ from __future__ import annotations
 
 import asyncio
 
-from lemmaforge.lean import priority as lean_priority
-from lemmaforge.schedule.ahead import Ahead, RequestsAhead
+from lemmaforge.schedule import order as lean_order
+from lemmaforge.schedule.ledgers import Ledgers, Provisional
 from lemmaforge.search.assemble import Solution
-from lemmaforge.search.budget import Budget, BudgetExhausted, Provisional, first_leaf
-from lemmaforge.search.interfaces import Generated, PlannerLike, SearchRun
-from lemmaforge.search.tree import Node
+from lemmaforge.search.budget import BudgetExhausted, first_leaf
+from lemmaforge.search.interfaces import Generated, PlannerLike, SearchRun, SketchTries
 
 # How often a goal with alternative sketches left looks for room to start the next one beside the
 # running one (a Mathlib check takes seconds: this is well within one).
@@ -34,13 +35,11 @@ class Alternatives:
     """The alternatives of one goal: drafted, started (on their turn, or beside an earlier one
     when there is room), settled."""
 
-    def __init__(self, search: SearchRun, ahead: RequestsAhead, node: Node, first_draft: Ahead | None) -> None:
-        """`first_draft`: the goal's first sketch request, started ahead (None: made when needed)."""
+    def __init__(self, search: SearchRun, ledgers: Ledgers, tries: SketchTries) -> None:
         self.search = search
-        self.ahead = ahead
-        self.node = node
-        self.first_draft = first_draft
-        self.order = lean_priority.Siblings()
+        self.book = ledgers
+        self.tries = tries
+        self.order = lean_order.Siblings()
         self.running: dict[asyncio.Task[Solution | None], int] = {}  # each alternative's task: its rank
         self.ledgers: dict[int, Provisional | None] = {}  # provisional spends (None: on its turn)
         self.drafts: dict[int, Generated] = {}
@@ -49,13 +48,10 @@ class Alternatives:
         self.retried: set[int] = set()  # failed before their turn: tried again on it, from its draft
 
     async def run(self) -> Solution | None:
-        run, node = self.search, self.node
+        run, tries, book = self.search, self.tries, self.book
         planner = run.planner
         assert planner is not None
-        budget = run.budget
-        ahead = self.first_draft
-        failed: list[str] = []  # earlier sketches: the planner is asked for a different one
-        alternatives = run.limits.sketch_alternatives
+        alternatives = tries.count
         drafted = 0
         no_room_beside = False  # a draft beside did not fit the budget: wait for something to settle
         # A budget that runs out while an alternative still runs stops only what it would pay for:
@@ -65,7 +61,7 @@ class Alternatives:
             while True:
                 turn = min((r for r in range(drafted) if r not in self.ended), default=drafted)
                 for rank in range(turn + 1):  # the failed ones before it, and the one on its turn
-                    budget.charge(self.ledgers.get(rank))
+                    book.charge(self.ledgers.get(rank))
                 if turn in self.retried or turn in self.preempted:  # its turn came: its draft, alone
                     again_after_failure = turn in self.retried
                     self.retried.discard(turn)
@@ -80,14 +76,13 @@ class Alternatives:
                 on_turn = turn == drafted
                 if more and (on_turn or (not no_room_beside and self._room_beside(planner))):
                     rank, drafted = drafted, drafted + 1
-                    ledger = None if on_turn else budget.provisional()
+                    ledger = None if on_turn else book.provisional()
                     try:
-                        with Budget.within(ledger):
-                            sketches = await self.ahead.take(ahead, run.draft_call(node, tuple(failed)))
+                        with Ledgers.within(ledger):  # (the next one's request is made known in it)
+                            sketches = await tries.draft()
                     except BudgetExhausted as error:
-                        ahead = None
                         if ledger is not None:  # no room beside: this one waits for its turn
-                            budget.refund(ledger)
+                            book.refund(ledger)
                             drafted -= 1
                             no_room_beside = True
                             continue
@@ -96,15 +91,11 @@ class Alternatives:
                         exhausted = error
                         self.ended.add(rank)
                         continue
-                    ahead = None
                     self.ledgers[rank] = ledger
                     if not sketches:
                         self.ended.add(rank)
                         continue
                     self.drafts[rank] = sketches
-                    failed.append(sketches[0].code)
-                    if drafted < alternatives:  # the next alternative's draft, while this one is tried
-                        ahead = self.ahead.start(planner, run.draft_call(node, tuple(failed)))
                     if ledger is not None and ledger.state == "refunded":  # its units were needed meanwhile
                         self.preempted.add(rank)
                         continue
@@ -136,21 +127,20 @@ class Alternatives:
                         continue
                     solution = task.result()  # an endpoint, verifier or budget error propagates
                     if solution is not None:
-                        budget.charge(self.ledgers.get(rank))  # it closed the goal: its work counts
-                        return run.solved(node, "planner", solution)
+                        book.charge(self.ledgers.get(rank))  # it closed the goal: its work counts
+                        return tries.won(solution)
                     ledger = self.ledgers.get(rank)
                     if ledger is not None and ledger.state == "open" and exhausted is None:
                         self.retried.add(rank)  # failed before its turn came
                     else:
                         self.ended.add(rank)
         finally:
-            self.ahead.drop(ahead)
             for task in self.running:
                 task.cancel()
             if self.running:
                 await asyncio.gather(*self.running, return_exceptions=True)
             for ledger in self.ledgers.values():
-                budget.refund(ledger)  # those not charged: never their turn
+                book.refund(ledger)  # those not charged: never their turn
             self.order.end()
 
     def _start(self, rank: int, *, beside: bool, ledger: Provisional | None) -> None:
@@ -163,11 +153,11 @@ class Alternatives:
     async def _try(self, rank: int, beside: bool, ledger: Provisional | None) -> Solution | None:
         """One alternative, in its own task; started `beside` earlier ones, its Lean work waits
         while one of them is still open, unless Lean has room, and it spends into `ledger`."""
-        Budget.enter(ledger)
+        Ledgers.enter(ledger)
         if beside:
-            lean_priority.join(self.order, rank)
+            lean_order.join(self.order, rank)
         try:
-            return await self.search.try_sketch(self.node, self.drafts[rank])
+            return await self.tries.attempt(self.drafts[rank])
         finally:
             self.order.leave(rank)
 

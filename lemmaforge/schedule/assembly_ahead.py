@@ -4,8 +4,8 @@ Why: at the end of a search its steps are one dependent chain — the last hole'
 checked, then the sketch filled with it, then the parent sketch filled with that, up to the root —
 one Lean round trip per level, in a system whose other workers are idle (the tail of a bench run).
 When a candidate is checked for the last open hole of a sketch, the file that sketch's assembly
-will check first (`assemble.inline_file`) is known: it is started ahead too (`check_ahead`: only
-on a worker that would idle, uncharged until the search takes it), and so is the parent's
+will check first (`assemble.inline_file`) is known: it is started ahead too (`ChecksAhead.start`:
+only on a worker that would idle, charged as it is sent), and so is the parent's
 assembly with that one, level by level, up to the root's, whose check is the audit's (the text
 the audit would send, `audit.text_to_check`: nothing the audit would refuse before Lean goes out).
 If the candidate wins, the assembly check is the one already running (`BudgetedVerifier` takes it
@@ -25,15 +25,21 @@ from lemmaforge.search.tree import Node
 
 
 class _ChecksAhead(Protocol):
+    """Checks started ahead of need (schedule/ahead.py `ChecksAhead`)."""
+
     def has_room(self) -> bool: ...
 
-    def check_ahead(self, code: str) -> bool: ...
+    def start(self, code: str) -> bool: ...
 
-    def drop_ahead(self, code: str) -> None: ...
+    def drop(self, code: str) -> None: ...
 
 
 @dataclass(slots=True, eq=False)
-class _OpenSketch:
+class OpenSketch:
+    """One sketch whose holes are being solved (the engine's `SketchSchedule` of it)."""
+
+    owner: AssemblyAhead
+    node_id: str
     code: str
     goal: Node  # the goal the sketch is for
     holes: list[Node]  # its holes' goals, in order
@@ -41,6 +47,12 @@ class _OpenSketch:
     # per hole: would-be solutions whose checks are out now (a candidate, a child's assembly)
     pending: list[list[Solution]]
     ahead: list[str] = field(default_factory=list)  # its assembly files started ahead
+
+    def solved(self, hole: Node, solution: Solution) -> None:
+        self.owner.solved(hole, solution)
+
+    def close(self) -> None:
+        self.owner.close(self.node_id)
 
 
 class AssemblyAhead:
@@ -54,21 +66,22 @@ class AssemblyAhead:
         self.header = header
         self.theorem = theorem
         self.audit_text = audit_text
-        self._open: dict[str, _OpenSketch] = {}  # by sketch node id
+        self._open: dict[str, OpenSketch] = {}  # by sketch node id
 
-    def open(self, sketch: Node, goal: Node, holes: list[Node]) -> None:
+    def open(self, sketch: Node, goal: Node, holes: list[Node]) -> OpenSketch:
         """`sketch` (for `goal`) is being solved through its `holes`."""
-        self._open[sketch.node_id] = _OpenSketch(
-            sketch.text, goal, holes, [None] * len(holes), [[] for _ in holes]
+        state = self._open[sketch.node_id] = OpenSketch(
+            self, sketch.node_id, sketch.text, goal, holes, [None] * len(holes), [[] for _ in holes]
         )
+        return state
 
-    def close(self, sketch: Node) -> None:
+    def close(self, sketch_id: str) -> None:
         """The sketch is settled (assembled, or abandoned): what it started ahead and never took
         is dropped."""
-        state = self._open.pop(sketch.node_id, None)
+        state = self._open.pop(sketch_id, None)
         if state is not None:
             for code in state.ahead:
-                self.lean.drop_ahead(code)
+                self.lean.drop(code)
 
     def solved(self, hole: Node, solution: Solution) -> None:
         """A hole is solved: if one hole is left open and it has a check out, its sketch's
@@ -102,7 +115,7 @@ class AssemblyAhead:
         """Whether `goal` is a hole of an open sketch (a solution for it may complete one)."""
         return self._state_of(goal) is not None
 
-    def _state_of(self, goal: Node) -> _OpenSketch | None:
+    def _state_of(self, goal: Node) -> OpenSketch | None:
         if goal.parent_id is None or goal.hole_index is None:
             return None  # the root goal: no sketch above it
         return self._open.get(goal.parent_id)
@@ -123,10 +136,10 @@ class AssemblyAhead:
             code = inline_file(self.header, state.code, filled, theorem=self.theorem if root else None)
             if root:  # the root's assembly check is its audit: the text that one would send
                 audited = self.audit_text(code)
-                if audited is not None and self.lean.check_ahead(audited):
+                if audited is not None and self.lean.start(audited):
                     state.ahead.append(audited)
                 return
-            if not self.lean.check_ahead(code):
+            if not self.lean.start(code):
                 return  # Lean has no room (or the file is known already: its chain was started)
             state.ahead.append(code)
             above = inline_solution(state.code, filled)

@@ -17,10 +17,9 @@ whichever of the started-ahead request or the one made when needed is the one th
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
-import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
 
 from lemmaforge.search.interfaces import CandidateLike
 
@@ -38,7 +37,7 @@ class CandidateFeed:
         self._listeners: list[tuple[Listener, contextvars.Context]] = []
 
     def push(self, candidate: CandidateLike) -> None:
-        seconds = time.monotonic() - self.started if self.started is not None else 0.0
+        seconds = asyncio.get_running_loop().time() - self.started if self.started is not None else 0.0
         self.arrived.append((candidate, seconds))
         for listener, context in list(self._listeners):
             context.run(listener, candidate, seconds)
@@ -48,7 +47,7 @@ class CandidateFeed:
 
         The listener runs in the context it listened from, not in the request's task: the checks
         it starts are ordered by the listening search's and goal's context variables
-        (lean/priority.py)."""
+        (schedule/order.py)."""
         for candidate, seconds in list(self.arrived):
             listener(candidate, seconds)
         entry = (listener, contextvars.copy_context())
@@ -66,10 +65,10 @@ class FedRequest:
 
     __slots__ = ("feed", "_make")
 
-    def __init__(self, make: Callable[[Callable[[CandidateLike], None]], Awaitable[Any]]) -> None:
+    def __init__(self, make: Callable[[Callable[[CandidateLike], None]], Awaitable[Sequence[object]]]) -> None:
         self.feed = CandidateFeed()
         self._make = make
 
-    def __call__(self) -> Awaitable[Any]:
-        self.feed.started = time.monotonic()
+    def __call__(self) -> Awaitable[Sequence[object]]:
+        self.feed.started = asyncio.get_running_loop().time()
         return self._make(self.feed.push)

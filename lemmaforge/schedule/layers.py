@@ -1,25 +1,38 @@
 """The speculative schedule: the engine's hooks (search/interfaces.py `Schedule`) with work
-started ahead of need and ordered by the search's progress (see the package's doc)."""
+started ahead of need and ordered by the search's progress (see the package's doc). It decides
+when work runs and hands the results back; the engine marks nodes and the budget counts."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, TypeVar
 
-from lemmaforge.lean import priority as lean_priority
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.audit import text_to_check
-from lemmaforge.schedule.ahead import Ahead, RequestsAhead
+from lemmaforge.lean.verifier import CheckResult
+from lemmaforge.schedule import order as lean_order
+from lemmaforge.schedule.ahead import Ahead, ChecksAhead, RequestsAhead
 from lemmaforge.schedule.alternatives import Alternatives
-from lemmaforge.schedule.assembly_ahead import AssemblyAhead
-from lemmaforge.schedule.feed import CandidateFeed, FedRequest
+from lemmaforge.schedule.assembly_ahead import AssemblyAhead, OpenSketch
+from lemmaforge.schedule.feed import FedRequest
+from lemmaforge.schedule.ledgers import Ledgers, Provisional
 from lemmaforge.search.assemble import Solution
-from lemmaforge.search.interfaces import CandidateLike, Feed, Generated, MakeRequest, SearchRun, Step
+from lemmaforge.search.interfaces import (
+    CandidateLike,
+    Feed,
+    Generated,
+    GroupKind,
+    MakeRequest,
+    RequestKind,
+    SearchRun,
+    SketchTries,
+    Step,
+    T,
+    Work,
+)
+from lemmaforge.search.plain import one_at_a_time
 from lemmaforge.search.tree import Node
-
-T = TypeVar("T")
 
 
 class Speculative:
@@ -30,28 +43,44 @@ class Speculative:
         self.run = run
         self.parallel = parallel
         self.ahead = RequestsAhead(run.budget, run.lean, run.generate, enabled=True)
+        self.checks = ChecksAhead(run.lean, run.budget)
+        self.ledgers = Ledgers(run.budget)
         self.assemblies = AssemblyAhead(
-            run.lean, run.header, theorem=run.theorem,
+            self.checks, run.header, theorem=run.theorem,
             audit_text=lambda code: text_to_check(code, run.lean, original=run.original),
         )
 
     def scope(self) -> AbstractContextManager[object]:
-        return lean_priority.search_scope()  # this search's checks queue by its progress
+        return lean_order.search_scope()  # this search's checks queue by its progress
 
     def goal(self, node: Node) -> SpeculativeGoal:
-        lean_priority.at_depth(node.depth, node.hole_index or 0)
+        lean_order.at_depth(node.depth, node.hole_index or 0)
         return SpeculativeGoal(self, node)
 
-    async def solve_goal(self, node: Node, work: Callable[[], Awaitable[Solution | None]]) -> Solution | None:
+    # -- what the run's doors ask (search/budget.py `DoorSchedule`) ------------------------------
+
+    def order(self) -> lean_order.CheckOrder:
+        return lean_order.order_now()
+
+    def started(self, code: str) -> Awaitable[CheckResult] | None:
+        return self.checks.take(code)
+
+    def account(self) -> Provisional | None:
+        return Ledgers.current()
+
+    # -- a goal's own work -------------------------------------------------------------------
+
+    async def work(self, node: Node, work: Callable[[], Awaitable[Solution | None]],
+                   elsewhere: Callable[[str], Solution]) -> Solution | None:
         # Watched only where alternatives run beside each other: there the same hole is open in
         # two sketches at once as a rule (one at a time, the watch measured worse: see
         # docs/performance.md).
         if node.parent_id is None or not self.parallel:
             return await work()
-        return await self._unless_proved_elsewhere(node, work)
+        return await self._unless_proved_elsewhere(node, work, elsewhere)
 
     async def _unless_proved_elsewhere(
-        self, node: Node, work: Callable[[], Awaitable[Solution | None]]
+        self, node: Node, work: Callable[[], Awaitable[Solution | None]], elsewhere: Callable[[str], Solution]
     ) -> Solution | None:
         """The goal's own work, in its own task, settled at once when another goal of the run
         proves the same statement meanwhile (the subgoal cache tells it: `SubgoalCache.watch`):
@@ -76,36 +105,19 @@ class Speculative:
             current = asyncio.current_task()
             if not settled_elsewhere or (current is not None and current.cancelling()):
                 raise
-            run.budget.stats.cache_hits += 1
-            return run.solved(node, "cache", Solution(proved.result()))
+            return elsewhere(proved.result())  # the engine records it
         finally:
             run.cache.unwatch(run.header, node.text, proved)
 
-    async def sketches(
-        self, node: Node, steps: Any, one_at_a_time: Callable[[], Awaitable[Solution | None]]
-    ) -> Solution | None:
-        if not self.parallel:
-            return await one_at_a_time()
-        return await Alternatives(self.run, self.ahead, node, steps.take_draft()).run()
+    def ranked(self, kind: GroupKind, window: int = 1) -> _Ranked:
+        # A race: the candidates' order of arrival, a later one's check waits for the earlier ones'
+        # verdicts (all but `window - 1` of them) unless Lean has room. A sketch's holes: a later
+        # hole's work waits while an earlier hole is unsolved, unless Lean has room (when a hole
+        # fails, the work on its siblings is lost). schedule/order.py holds them.
+        return _Ranked(lean_order.Siblings(window=window, kind=kind), leave_on_error=kind == "race")
 
-    def race(self, window: int) -> _Ranked:
-        # The candidates' order of arrival: a later one's check waits for the earlier ones'
-        # verdicts (all but `window - 1` of them) unless Lean has room (lean/priority.py).
-        return _Ranked(lean_priority.Siblings(window=window, kind="race"), leave_on_error=True)
-
-    def holes(self) -> _Ranked:
-        # A later hole's work waits while an earlier hole is unsolved, unless Lean has room: when
-        # a hole fails, the work on its siblings is lost.
-        return _Ranked(lean_priority.Siblings(kind="holes"), leave_on_error=False)
-
-    def sketch_opened(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> None:
-        self.assemblies.open(sketch, goal, list(holes))
-
-    def hole_solved(self, hole: Node, solution: Solution) -> None:
-        self.assemblies.solved(hole, solution)
-
-    def sketch_closed(self, sketch: Node) -> None:
-        self.assemblies.close(sketch)  # after its assembly: what it never took is dropped
+    def sketch(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> OpenSketch:
+        return self.assemblies.open(sketch, goal, list(holes))
 
     @contextmanager
     def checking(self, goal: Node, would_be: Callable[[], Solution | None]) -> Iterator[None]:
@@ -117,20 +129,20 @@ class Speculative:
 
 
 class _Ranked:
-    """A lean/priority `Siblings` group: each member's checks held behind earlier members'."""
+    """A schedule/order.py `Siblings` group: each member's checks held behind earlier members'."""
 
     __slots__ = ("group", "leave_on_error")
 
-    def __init__(self, group: lean_priority.Siblings, *, leave_on_error: bool) -> None:
+    def __init__(self, group: lean_order.Siblings, *, leave_on_error: bool) -> None:
         self.group = group
         self.leave_on_error = leave_on_error
 
-    def add(self, rank: int, work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
+    def add(self, rank: int, work: Work[T]) -> Work[T]:
         self.group.enter(rank)
         return self._run(rank, work)
 
-    async def _run(self, rank: int, work: Coroutine[Any, Any, T]) -> T:
-        lean_priority.join(self.group, rank)  # in the member's own task: its checks only
+    async def _run(self, rank: int, work: Work[T]) -> T:
+        lean_order.join(self.group, rank)  # in the member's own task: its checks only
         if self.leave_on_error:
             try:
                 return await work
@@ -144,6 +156,29 @@ class _Ranked:
         self.group.end()
 
 
+class _Ahead:
+    """A request of one goal made known to the speculative schedule: started ahead if that costs
+    nothing (schedule/ahead.py), taken when the engine asks for its answer; one needed now (no
+    kind) is made then, through the run's budget."""
+
+    __slots__ = ("fed", "goal", "kind", "task")
+
+    def __init__(self, goal: SpeculativeGoal, kind: RequestKind | None, fed: FedRequest,
+                 task: Ahead | None) -> None:
+        self.goal, self.kind, self.fed, self.task = goal, kind, fed, task
+
+    @property
+    def feed(self) -> Feed | None:
+        return self.fed.feed if self.kind != "draft" else None
+
+    def answer(self) -> Awaitable[Generated]:
+        goal = self.goal
+        if goal.sketch is self:
+            goal.sketch = None
+        task, self.task = self.task, None
+        return goal.schedule.ahead.take(task, self.fed)
+
+
 class SpeculativeGoal:
     """One goal's requests started ahead of need, and the checks of their answers started ahead
     while Lean has room; each is taken where the goal's steps would have made it, or dropped
@@ -153,20 +188,33 @@ class SpeculativeGoal:
         self.schedule = schedule
         self.run = schedule.run
         self.node = node
-        self.provers: list[Ahead | None] = []
-        self.feeds: list[CandidateFeed] = []
-        self.fed: list[FedRequest] = []
-        self.sketch: Ahead | None = None
+        self.provers: list[_Ahead] = []
+        self.sketch: _Ahead | None = None  # the latest sketch request made known, not yet taken
         self.checks_ahead: list[str] = []
 
-    def start_provers(self, requests: Sequence[MakeRequest]) -> None:
-        self.fed = [FedRequest(request) for request in requests]
-        prover = self.run.prover
-        self.provers = [self.schedule.ahead.start(prover, fed) for fed in self.fed]
+    def known(self, kind: RequestKind, request: MakeRequest) -> _Ahead:
+        fed = FedRequest(request)
+        ahead = self.schedule.ahead
+        if kind == "prover":
+            known = _Ahead(self, kind, fed, ahead.start(self.run.prover, fed))
+            self.provers.append(known)
+            return known
+        if self.sketch is not None:
+            ahead.drop(self.sketch.task)
+        self.sketch = _Ahead(self, kind, fed, ahead.start(self.run.planner, fed))
+        return self.sketch
 
-    def start_draft(self, request: Callable[[], Awaitable[Any]]) -> None:
-        self.schedule.ahead.drop(self.sketch)
-        self.sketch = self.schedule.ahead.start(self.run.planner, request)
+    def needed(self, request: MakeRequest) -> _Ahead:
+        return _Ahead(self, None, FedRequest(request), None)
+
+    def work(self, work: Callable[[], Awaitable[Solution | None]],
+             elsewhere: Callable[[str], Solution]) -> Awaitable[Solution | None]:
+        return self.schedule.work(self.node, work, elsewhere)
+
+    async def sketches(self, tries: SketchTries) -> Solution | None:
+        if not self.schedule.parallel:
+            return await one_at_a_time(tries)
+        return await Alternatives(self.run, self.schedule.ledgers, tries).run()
 
     async def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Solution | None:
         """`attempt`; meanwhile, as each request started ahead answers, its candidates' checks
@@ -176,10 +224,11 @@ class SpeculativeGoal:
         take the time of one."""
         answered: Callable[[Generated], None]
         if step == "automation":
-            requests, answered, feeds = self.provers, self._check_candidates_ahead, [f.feed for f in self.fed]
+            known, answered = self.provers, self._check_candidates_ahead
+            feeds = [k.fed.feed for k in known]
         else:
-            requests, answered, feeds = [self.sketch], self._check_sketch_ahead, []
-        waiting = [t for t in requests if t is not None]
+            known, answered, feeds = ([self.sketch] if self.sketch is not None else []), self._check_sketch_ahead, []
+        waiting = [k.task for k in known if k.task is not None]
         if not waiting:
             return await attempt
         told: set[int] = set()  # id() of the candidates a feed already gave `answered`
@@ -211,38 +260,23 @@ class SpeculativeGoal:
         for candidate in candidates:
             if candidate.body:
                 code = self.run.candidate_code(self.node, candidate)
-                if self.run.lean.check_ahead(code):
+                if self.schedule.checks.start(code):
                     self.checks_ahead.append(code)
 
     def _check_sketch_ahead(self, sketches: Generated) -> None:
         if sketches and lean_syntax.same_statement(self.node.text, sketches[0].code):
             code = self.run.header + sketches[0].code
-            if self.run.lean.check_ahead(code):
+            if self.schedule.checks.start(code):
                 self.checks_ahead.append(code)
 
-    def prover(self, index: int, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        fed = self.fed[index] if index < len(self.fed) else FedRequest(request)
-        ahead = self.provers[index] if index < len(self.provers) else None
-        return self.schedule.ahead.take(ahead, fed), fed.feed
-
-    def request(self, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        fed = FedRequest(request)
-        return self.run.generate(fed()), fed.feed
-
-    def draft(self, request: Callable[[], Awaitable[Any]]) -> Awaitable[Generated]:
-        ahead, self.sketch = self.sketch, None
-        return self.schedule.ahead.take(ahead, request)
-
-    def take_draft(self) -> Ahead | None:
-        """The sketch request started ahead, now owned by the caller (alternatives.py)."""
-        ahead, self.sketch = self.sketch, None
-        return ahead
-
     def close(self) -> None:
-        for task in (*self.provers, self.sketch):
-            self.schedule.ahead.drop(task)
+        ahead = self.schedule.ahead
+        for known in self.provers:
+            ahead.drop(known.task)
+        if self.sketch is not None:
+            ahead.drop(self.sketch.task)
         for code in self.checks_ahead:
-            self.run.lean.drop_ahead(code)
+            self.schedule.checks.drop(code)
 
 
 def _answer(answered: Callable[[Generated], None], candidates: Generated) -> None:

@@ -3,7 +3,7 @@
 A budget is a cap on work SENT. Every Lean request a run makes (candidate checks, sketch checks,
 lemma building's `extract_goal` and round-trip check, automation, the final audit, the preflight's
 statement check) passes through `BudgetedVerifier`, and every model request through `Budget.call`
-or `RequestsAhead` (search/ahead.py). Each holds one unit of `lean_checks` / `llm_calls` when it is
+or a request started ahead of need (schedule/ahead.py `RequestsAhead`). Each holds one unit of `lean_checks` / `llm_calls` when it is
 handed to its client (a request that would exceed its cap is not sent: `BudgetExhausted`), and the
 unit is charged when the request leaves the process: the client says so (lemmaforge/sending.py).
 A request cancelled while it still waited inside its client (a concurrency slot, the Kimina
@@ -12,9 +12,12 @@ Held units count against the cap, so the cap holds while requests wait. The unit
 one request, whatever its `n` (a prover request for 8 samples is one call; samples per goal are
 `prover_samples_per_goal`).
 
-Speculation spends the same units: a model request or a check started ahead of need (`[search]
-prefetch`) is charged when it is sent, and work tried before its turn (`[search]
-parallel_alternatives`) is charged as it sends. It may only spend budget that is there, and never
+Speculation (lemmaforge/schedule/, `[search] speculation`) spends the same units, through the same
+calls: a model request or a check started ahead of need is held `ahead=True` and charged when it
+is sent, and work tried before its turn is charged as it sends, its spends recorded besides in the
+`Account` the run's schedule names for the task that sends (schedule/ledgers.py). The schedule
+never writes these counts: it tells the budget what happened (`unused_ahead`, `lost`,
+`took_ahead`) and the budget counts. It may only spend budget that is there, and never
 a budget's last unit (left to work on its turn); nothing is lent or refunded, so `stats.llm_calls`
 / `stats.checks` are what the run sent. Beside them the stats say how much of it the search never
 took (`prefetched_unused`, `checks_ahead_unused`, `speculative_calls`, `speculative_checks`):
@@ -29,17 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeVar
 
 from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.priority import CheckOrder, LeanIdle
+from lemmaforge.lean.priority import LeanIdle, OrderKey
 from lemmaforge.lean.safeverify import StatementChecker, StatementVerdict
 from lemmaforge.lean.verifier import (
     CheckResult,
@@ -104,22 +104,55 @@ class SearchStats:
         return self.checks - self.checks_ahead_unused - self.speculative_checks
 
 
-@dataclass(eq=False, slots=True)
-class Provisional:
-    """What work tried before its turn sent, kept apart so that it can be reported as unused when
-    its turn never comes (see the module's doc). Spends made in a task whose context carries it
-    (`Budget.provisional`) are recorded here as well as charged to the budget."""
-
-    parent: Provisional | None
-    cancel: Callable[[], object] = lambda: None
-    calls: int = 0
-    checks: int = 0
-    check_seconds: float = 0.0  # Lean time its checks took (refunded work's is reported apart)
-    state: Literal["open", "charged", "refunded"] = "open"
-    children: list[Provisional] = field(default_factory=list)
+Kind = Literal["calls", "checks"]
 
 
-_provisional: ContextVar[Provisional | None] = ContextVar("lemmaforge_provisional", default=None)
+class Account(Protocol):
+    """Work tried before its turn, as the budget sees it (schedule/ledgers.py `Provisional`): the
+    units its tasks spend are recorded in it besides being charged."""
+
+    @property
+    def lost(self) -> bool:
+        """Its turn will never come: nothing more is sent for it."""
+
+    def spent(self, kind: Kind, delta: int) -> bool:
+        """One unit moved between held (-1) and sent (+1). True: its work already lost its turn
+        (the budget reports the unit unused at once)."""
+
+    def checked(self, seconds: float) -> None:
+        """Lean time of one of its checks."""
+
+
+class DoorSchedule(Protocol):
+    """What the run's doors ask its schedule as work leaves (search/interfaces.py `Schedule`
+    declares these too): a check about to go, a unit about to be held."""
+
+    def order(self) -> OrderKey | None:
+        """The place of a Lean check submitted now in the verifier's queue (None: none)."""
+
+    def started(self, code: str) -> Awaitable[CheckResult] | None:
+        """A check of `code` started ahead of need, taken now by the search (None: none)."""
+
+    def account(self) -> Account | None:
+        """The work before its turn the current task spends for (None: work on its turn)."""
+
+
+class Unscheduled:
+    """The doors of a run without a schedule's say: no order, nothing ahead, nothing provisional."""
+
+    __slots__ = ()
+
+    def order(self) -> OrderKey | None:
+        return None
+
+    def started(self, code: str) -> Awaitable[CheckResult] | None:
+        return None
+
+    def account(self) -> Account | None:
+        return None
+
+
+UNSCHEDULED = Unscheduled()
 
 
 @dataclass(eq=False, slots=True)
@@ -128,9 +161,10 @@ class Unit:
     `hold_check`), charged while the request is out of the process, given back when it is cancelled
     inside the client or answered without sending (lemmaforge/sending.py)."""
 
-    kind: Literal["calls", "checks"]
-    ledger: Provisional | None  # the provisional work it was held in (None: work on its turn)
+    kind: Kind
+    ledger: Account | None  # the provisional work it was held in (None: work on its turn)
     on_sent: Callable[[int], object] | None = None  # told +1 when it is charged, -1 if that is undone
+    ahead: bool = False  # started ahead of need: counted in prefetched_calls / checks_ahead when sent
     state: Literal["held", "sent", "returned"] = "held"
     confirmed: bool = False  # the client said it left (a later "queued", a retry's, changes nothing)
 
@@ -147,78 +181,35 @@ class Budget:
         # units held by requests handed on and not yet sent: they count against the caps
         self.held_calls = 0
         self.held_checks = 0
+        # Whose account the current task spends into: the run's schedule (search/engine.py sets it).
+        self.schedule: DoorSchedule = UNSCHEDULED
 
-    # -- provisional work ----------------------------------------------------------------------
+    # -- what speculation tells the budget (lemmaforge/schedule/) ------------------------------
 
-    def provisional(self) -> Provisional:
-        """A ledger for work about to start before its turn, inside the current provisional work if
-        any. Its spends are recorded in it where `within(ledger)` is in force (or `enter(ledger)`
-        was called in the task doing the work)."""
-        ledger = Provisional(parent=self._open_ledger())
-        if ledger.parent is not None:
-            ledger.parent.children.append(ledger)
-        return ledger
+    def lost(self, *, calls: int, checks: int, check_seconds: float) -> None:
+        """Work tried before its turn that will never have it: what it sent stays charged (it left
+        the process) and is reported as speculative, unused."""
+        self.stats.speculative_calls += calls
+        self.stats.speculative_checks += checks
+        self.stats.speculative_check_seconds += check_seconds
 
-    @staticmethod
-    def enter(ledger: Provisional | None) -> None:
-        """The current task (and the tasks it creates) spends into `ledger` (None: no change)."""
-        if ledger is not None:
-            _provisional.set(ledger)
+    def unused_ahead(self, kind: Kind) -> None:
+        """A request or check started ahead, sent, that the search never took."""
+        if kind == "calls":
+            self.stats.prefetched_unused += 1
+        else:
+            self.stats.checks_ahead_unused += 1
 
-    @staticmethod
-    @contextmanager
-    def within(ledger: Provisional | None) -> Iterator[None]:
-        """Spends inside the block are recorded in `ledger` (None: no change)."""
-        if ledger is None:
-            yield
-            return
-        token = _provisional.set(ledger)
-        try:
-            yield
-        finally:
-            _provisional.reset(token)
-
-    def charge(self, ledger: Provisional | None) -> None:
-        """The work's turn has come: what it sent is used (part of the enclosing provisional work,
-        if that is itself before its turn). None: work on its turn all along."""
-        if ledger is None or ledger.state != "open":
-            return
-        parent = ledger.parent
-        while parent is not None and parent.state == "charged":
-            parent = parent.parent
-        if parent is not None and parent.state == "refunded":
-            self.refund(ledger)
-            return
-        ledger.state = "charged"
-        if parent is not None:  # still provisional, now as part of the enclosing work
-            parent.calls += ledger.calls
-            parent.checks += ledger.checks
-            parent.check_seconds += ledger.check_seconds
-
-    def refund(self, ledger: Provisional | None) -> None:
-        """The work will never have its turn: what it sent stays charged (it left the process) and
-        is reported as speculative, unused. Its further spends are refused."""
-        if ledger is None or ledger.state != "open":
-            return
-        ledger.state = "refunded"
-        self.stats.speculative_calls += ledger.calls
-        self.stats.speculative_checks += ledger.checks
-        self.stats.speculative_check_seconds += ledger.check_seconds
-        for child in ledger.children:
-            self.refund(child)
-
-    def _open_ledger(self) -> Provisional | None:
-        ledger = _provisional.get()
-        while ledger is not None and ledger.state == "charged":
-            ledger = ledger.parent
-        return ledger
+    def took_ahead(self, seconds: float) -> None:
+        """The search took the answer of a model request started ahead, which took `seconds`."""
+        self.stats.generation_seconds += seconds
 
     def checked(self, seconds: float) -> None:
         """Lean time spent on a check (or tactic step) just answered, in the current context."""
         self.stats.check_seconds += seconds
-        ledger = self._open_ledger()
+        ledger = self.schedule.account()
         if ledger is not None:
-            ledger.check_seconds += seconds
+            ledger.checked(seconds)
 
     # Speculation (work started ahead of need, or before its turn) never takes a budget's last unit:
     # it is left to work on its turn, which would otherwise find the budget spent by a guess (a
@@ -236,20 +227,20 @@ class Budget:
 
     def hold_call(self, *, ahead: bool = False, on_sent: Callable[[int], object] | None = None) -> Unit:
         """Hold one unit for a model request about to be handed on, or raise BudgetExhausted
-        (nothing sent). `ahead`: started ahead of need, accounted as such (`RequestsAhead`), not as
-        the current provisional work's. Pass the unit to `send`."""
-        ledger = None if ahead else self._open_ledger()
-        if not self.has_calls(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
-            raise BudgetExhausted("llm_calls")  # (refunded: work being cancelled sends nothing more)
+        (nothing sent). `ahead`: started ahead of need, accounted as such (schedule/ahead.py), not
+        as the current provisional work's. Pass the unit to `send`."""
+        ledger = None if ahead else self.schedule.account()
+        if not self.has_calls(speculative=ahead or ledger is not None) or (ledger is not None and ledger.lost):
+            raise BudgetExhausted("llm_calls")  # (lost: work being cancelled sends nothing more)
         self.held_calls += 1
-        return Unit("calls", ledger, on_sent)
+        return Unit("calls", ledger, on_sent, ahead)
 
     def hold_check(self, *, ahead: bool = False, on_sent: Callable[[int], object] | None = None) -> Unit:
-        ledger = None if ahead else self._open_ledger()
-        if not self.has_checks(speculative=ahead or ledger is not None) or (ledger is not None and ledger.state == "refunded"):
-            raise BudgetExhausted("lean_checks")  # (refunded: work being cancelled sends nothing more)
+        ledger = None if ahead else self.schedule.account()
+        if not self.has_checks(speculative=ahead or ledger is not None) or (ledger is not None and ledger.lost):
+            raise BudgetExhausted("lean_checks")  # (lost: work being cancelled sends nothing more)
         self.held_checks += 1
-        return Unit("checks", ledger, on_sent)
+        return Unit("checks", ledger, on_sent, ahead)
 
     def spend_call(self, *, ahead: bool = False) -> None:
         """Charge one model request sent now (held and charged at once), or raise BudgetExhausted."""
@@ -288,25 +279,23 @@ class Budget:
         """Move `unit` between held (-1) and sent (+1), in the stats and in the provisional work it
         was held in (or where that work's spends went since)."""
         unit.state = "sent" if delta > 0 else "held"
+        stats = self.stats
         if unit.kind == "calls":
             self.held_calls -= delta
-            self.stats.llm_calls += delta
+            stats.llm_calls += delta
+            if unit.ahead:
+                stats.prefetched_calls += delta
         else:
             self.held_checks -= delta
-            self.stats.checks += delta
+            stats.checks += delta
+            if unit.ahead:
+                stats.checks_ahead += delta
         ledger = unit.ledger
-        while ledger is not None and ledger.state == "charged":
-            ledger = ledger.parent
-        if ledger is not None and ledger.state == "refunded":  # sent after its work lost its turn
+        if ledger is not None and ledger.spent(unit.kind, delta):  # sent after its work lost its turn
             if unit.kind == "calls":
-                self.stats.speculative_calls += delta
+                stats.speculative_calls += delta
             else:
-                self.stats.speculative_checks += delta
-        elif ledger is not None:
-            if unit.kind == "calls":
-                ledger.calls += delta
-            else:
-                ledger.checks += delta
+                stats.speculative_checks += delta
         if unit.on_sent is not None:
             unit.on_sent(delta)
 
@@ -348,11 +337,11 @@ class Budget:
         except BudgetExhausted:
             _close_unsent(request)
             raise
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             return await self.send(unit, request)
         finally:
-            self.stats.generation_seconds += time.monotonic() - started
+            self.stats.generation_seconds += asyncio.get_running_loop().time() - started
 
 
 class BudgetedVerifier:
@@ -370,10 +359,13 @@ class BudgetedVerifier:
         self.supports_proof_states = verifier.supports_proof_states
         self._checked: dict[str, CheckResult] = {}
         self._inflight: dict[str, asyncio.Future[CheckResult]] = {}
-        self._ahead: dict[str, asyncio.Task[CheckResult]] = {}  # started ahead, not yet taken
-        self._requests: dict[str, Awaitable[CheckResult]] = {}  # their requests, to see if one ran
-        self._units: dict[str, Unit] = {}  # their units of budget
+        # What the door asks as each check is about to go (its place in Lean's queue, a check of the
+        # same text started ahead): the run's schedule (search/engine.py sets it).
+        self.schedule: DoorSchedule = UNSCHEDULED
         self._never_idle = LeanIdle()  # the `idle` of an inner verifier without a check queue
+        # The inner verifier where its checks queue (a runtime Protocol check costs ~0.1 ms: asked
+        # once, not per check).
+        self._queued: QueuedVerifier | None = verifier if isinstance(verifier, QueuedVerifier) else None
 
     # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
 
@@ -398,12 +390,15 @@ class BudgetedVerifier:
         if not isinstance(backend, ProbingVerifier):
             raise TypeError(f"{backend.name} cannot run a probe as its own command")
         unit = self.budget.hold_check()  # BudgetExhausted: not sent
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
+        limit = self.timeout if timeout is None else timeout
+        order = self.schedule.order() if isinstance(backend, QueuedVerifier) else None
         try:
-            return await self.budget.send(unit, backend.check_with_probe(
-                code, probe, timeout=self.timeout if timeout is None else timeout))
+            request = (backend.check_with_probe(code, probe, timeout=limit, order=order) if order is not None
+                       else backend.check_with_probe(code, probe, timeout=limit))
+            return await self.budget.send(unit, request)
         finally:
-            self.budget.checked(time.monotonic() - started)
+            self.budget.checked(asyncio.get_running_loop().time() - started)
 
     def has_room(self) -> bool:
         """Whether the verifier would start a check submitted now at once (`ReportsRoom`; False
@@ -416,14 +411,21 @@ class BudgetedVerifier:
         that never fires): what work waiting for Lean to idle listens to."""
         return self.inner.idle if isinstance(self.inner, QueuedVerifier) else self._never_idle
 
-    def _send_check(self, code: str, timeout: float, order: CheckOrder | None) -> Awaitable[CheckResult]:
-        """The inner verifier's check of `code`, in `order` where its checks queue (None: read from
-        the context as the check is submitted)."""
-        if order is not None and isinstance(self.inner, QueuedVerifier):
-            return self.inner.check(code, timeout=timeout, order=order)
+    def _send_check(self, code: str, timeout: float, order: OrderKey | None) -> Awaitable[CheckResult]:
+        """The inner verifier's check of `code`, in `order` where its checks queue (None: the place
+        the run's schedule gives a check submitted now, if any)."""
+        if order is None:
+            order = self.schedule.order()
+        if order is not None and self._queued is not None:
+            return self._queued.check(code, timeout=timeout, order=order)
         return self.inner.check(code, timeout=timeout)
 
-    async def check(self, code: str, *, timeout: float | None = None, order: CheckOrder | None = None) -> CheckResult:
+    def known(self, code: str) -> bool:
+        """Whether `code`'s verdict is kept or its check is in flight (a check of it would send
+        nothing)."""
+        return code in self._checked or code in self._inflight
+
+    async def check(self, code: str, *, timeout: float | None = None, order: OrderKey | None = None) -> CheckResult:
         """`code`'s verdict under the budget (deduplicated); `order`: its place in the inner
         verifier's queue, where it has one."""
         known = self._checked.get(code)
@@ -434,9 +436,7 @@ class BudgetedVerifier:
         if running is not None:
             self.budget.stats.dedup_hits += 1
             return await asyncio.shield(running)
-        ahead = self._ahead.pop(code, None)
-        self._requests.pop(code, None)
-        self._units.pop(code, None)
+        ahead = self.schedule.started(code)
         unit = self.budget.hold_check() if ahead is None else None  # BudgetExhausted: not sent
         future: asyncio.Future[CheckResult] = asyncio.get_running_loop().create_future()
         self._inflight[code] = future
@@ -458,64 +458,23 @@ class BudgetedVerifier:
         future.set_result(result)
         return result
 
-    def check_ahead(self, code: str) -> bool:
-        """Start checking `code` before the search needs it, if Lean has room (the check starts at
-        once, on a worker that would idle) and the budget has a unit left: charged now, as it is
-        sent. The search takes it by checking the same code (nothing more is charged then);
-        `drop_ahead` if it never does (reported unused)."""
-        if code in self._checked or code in self._inflight or code in self._ahead:
-            return False
-        if not self.budget.has_checks(speculative=True) or not self.has_room():
-            return False
-        stats = self.budget.stats
-
-        def counted(delta: int) -> None:
-            stats.checks_ahead += delta
-
-        # the unit held now (a check taken later must not find it gone), charged as the check leaves
-        unit = self.budget.hold_check(ahead=True, on_sent=counted)
-        request = self._check_ahead(unit, code)
-        self._requests[code] = request
-        self._units[code] = unit
-        self._ahead[code] = asyncio.ensure_future(request)
-        return True
-
-    async def _check_ahead(self, unit: Unit, code: str) -> CheckResult:
-        # the request is made as the task runs: one dropped before that leaves nothing unawaited
-        return await self.budget.send(unit, self.inner.check(code, timeout=self.timeout))
-
-    def drop_ahead(self, code: str) -> None:
-        """A check started ahead that the search will not take: charged (it was sent), reported
-        unused (cancelled if still running: the verifier lets a sent check finish,
-        lean/kimina_batcher.py)."""
-        task = self._ahead.pop(code, None)
-        request = self._requests.pop(code, None)
-        unit = self._units.pop(code, None)
-        if task is None:
-            return
-        if unit is not None and unit.state == "sent":
-            self.budget.stats.checks_ahead_unused += 1
-        elif inspect.iscoroutine(request) and inspect.getcoroutinestate(request) == inspect.CORO_CREATED and unit is not None:
-            # its task never ran: the request never left, and its unit is given back now
-            self.budget.give_back(unit)
-        # (still waiting inside the client: cancelled below, it gives its unit back itself)
-        if not task.done():
-            task.cancel()
-        elif not task.cancelled():
-            task.exception()  # retrieved: an infrastructure error here is met again if checked for real
+    async def sent_ahead(self, unit: Unit, code: str) -> CheckResult:
+        """`code` checked ahead of need with `unit` (held `ahead=True`: schedule/ahead.py
+        `ChecksAhead`), as its task runs: a check of the same text takes it (`DoorSchedule.started`)."""
+        return await self.budget.send(unit, self._send_check(code, self.timeout, None))
 
     async def check_many(
-        self, codes: Sequence[str], *, timeout: float | None = None, order: CheckOrder | None = None
+        self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]:
         return list(await asyncio.gather(*(self.check(c, timeout=timeout, order=order) for c in codes)))
 
     async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
         unit = self.budget.hold_check()
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             return await self.budget.send(unit, self.inner.run_tactic(hole, tactic, timeout=timeout))
         finally:
-            self.budget.checked(time.monotonic() - started)
+            self.budget.checked(asyncio.get_running_loop().time() - started)
 
     async def close(self) -> None:  # the run does not own the verifier
         return None

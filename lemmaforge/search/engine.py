@@ -16,9 +16,12 @@ fails, lemma style (proved lemmas placed before, holes closed by applying them) 
 root the assembled file is audited (no sorry, whitelisted axioms, statement unchanged) before it
 counts.
 
-This module says WHAT the search does. WHEN its work runs is a `Schedule`'s (search/interfaces.py):
-the plain one (search/plain.py, `[search] speculation = "off"`) runs each step when the one before
-it is done; lemmaforge/schedule/ starts work ahead of need and orders it by the search's progress.
+This module says WHAT the search does, and states what it needs as it goes (a request is known, a
+check is about to go, a goal is settled). WHEN its work runs is a `Schedule`'s
+(search/interfaces.py), injected by whoever wires the engine (`SearchEngine(schedule=…)`: services
+picks it from `[search] speculation`): the plain one (search/plain.py, the default) runs each step
+when the one before it is done; lemmaforge/schedule/ starts work ahead of need and orders it by
+the search's progress. Only this module marks nodes and counts the search's own statistics.
 The engine knows nothing about SQL or HTTP: it emits records and talks to Protocols — Lean
 through its run's `BudgetedVerifier` (search/budget.py), the models through `PlannerLike` /
 `ProverLike`, the store through its `Recorder`.
@@ -66,11 +69,14 @@ from lemmaforge.search.interfaces import (
     Generated,
     GoalSchedule,
     MakeRequest,
+    MakeSchedule,
+    Pending,
     PlannerLike,
     ProverLike,
     Schedule,
     SearchResult,
     SketchLike,
+    SketchSchedule,
     correction,
 )
 from lemmaforge.search.journal import TreeJournal
@@ -90,8 +96,11 @@ class SearchEngine:
     def __init__(
         self, verifier: Verifier, planner: PlannerLike | None, prover: ProverLike | None, *, recorder: Recorder,
         settings: Settings | None = None, on_update: Callable[[ProofTree], None] | None = None,
-        cache: SubgoalCache | None = None,
+        cache: SubgoalCache | None = None, schedule: MakeSchedule | None = None,
     ) -> None:
+        """`schedule`: makes each run's `Schedule` (when its work runs); None: the plain one
+        (search/plain.py). `[search] speculation` is read by whoever wires the engine
+        (services.prove_problem: `lemmaforge.schedule.for_speculation`), not here."""
         self.verifier, self.planner, self.prover, self.recorder = verifier, planner, prover, recorder
         # budgets, audit, `[search]` and the check timeout: the run's configuration, one type per concern
         self.settings = settings or Settings()
@@ -99,6 +108,7 @@ class SearchEngine:
         # The subgoal cache (its own read path: whoever wires the search gives it the store's
         # `ProofLookup`); None: one per run, in memory.
         self.cache = cache
+        self.make_schedule: MakeSchedule = schedule if schedule is not None else PlainSchedule
 
     async def prove(
         self, problem: ProblemRecord, *, run_id: str | None = None, run_config: dict[str, Any] | None = None,
@@ -125,14 +135,6 @@ class SearchEngine:
         summary = {k: v for k, v in result.to_json().items() if k not in ("proof", "audit")}
         self.recorder.emit(RunFinished(run.run_id, "proved" if result.proved else "not_proved", summary))
         return result
-
-
-def _schedule_for(run: _Run, speculation: str) -> Schedule:
-    if speculation == "off":
-        return PlainSchedule(run.generate)
-    from lemmaforge.schedule import Speculative  # only when speculation is on
-
-    return Speculative(run, parallel=speculation == "full")
 
 
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -166,10 +168,13 @@ class _Run(TreeJournal):
         self.lean = BudgetedVerifier(self.verifier, self.budget, timeout=self.check_timeout)
         self.cache = engine.cache if engine.cache is not None else SubgoalCache()
         self._lemma_counter = 0
-        # When the run's work runs (`[search] speculation`): "off" never imports lemmaforge/schedule/.
-        self.schedule: Schedule = _schedule_for(self, self.config.speculation)
+        # When the run's work runs: the schedule the engine was given; the run's doors ask it as
+        # work leaves (a check's place in Lean's queue, a check started ahead, provisional work).
+        self.schedule: Schedule = engine.make_schedule(self)
+        self.budget.schedule = self.lean.schedule = self.schedule
         # The root's assembly checks are audits (the file checked is the whole proof): by text.
         self._audits: dict[str, AuditReport] = {}
+        self._sketches: dict[str, SketchSchedule] = {}  # open sketches' schedules, by node id
         base = theorem.name if theorem else "goal"
         self.lemma_prefix = _NAME_SAFE.sub("_", base.rsplit(".", 1)[-1]) or "goal"
 
@@ -244,7 +249,13 @@ class _Run(TreeJournal):
             self.budget.stats.cache_hits += 1
             return self.solved(node, "cache", Solution(cached))
         self.budget.stats.cache_misses += 1
-        return await self.schedule.solve_goal(node, lambda: self._work_on_goal(node, hole, steps))
+        return await steps.work(lambda: self._work_on_goal(node, hole, steps), lambda proof: self._elsewhere(node, proof))
+
+    def _elsewhere(self, node: Node, proof: str) -> Solution:
+        """The goal's statement was proved elsewhere while it was being worked on (the schedule
+        settled it: schedule/layers.py's goal watch)."""
+        self.budget.stats.cache_hits += 1
+        return self.solved(node, "cache", Solution(proof))
 
     async def _work_on_goal(self, node: Node, hole: Goal | None, steps: GoalSchedule) -> Solution | None:
         """Automation, the prover, then sketches, in order of cost. `steps` says when each step's
@@ -256,9 +267,11 @@ class _Run(TreeJournal):
         calls = request_sizes(samples, self.config.prover_samples_per_call) if prover is not None else []
         prover_requests = [self._prove_call(node, k) for k in calls]
         plans = planner is not None and node.depth < budget.max_depth
+        provers: list[Pending] | None = None  # the prover's requests, once made known
+        draft: Pending | None = None  # the first sketch's request, once made known
         try:
             if not is_root and self.portfolio:
-                steps.start_provers(prover_requests)
+                provers = [steps.known("prover", request) for request in prover_requests]
                 solution = await steps.beside(self._try_automation(node, hole), "automation")
                 if solution is not None:
                     return solution
@@ -267,15 +280,17 @@ class _Run(TreeJournal):
                 return solved
             if calls:
                 if plans:
-                    steps.start_draft(self.draft_call(node, ()))
-                solution = await steps.beside(self._try_prover(node, prover_requests, steps), "prover")
+                    draft = steps.known("draft", self.draft_call(node, ()))
+                if provers is None:
+                    provers = [steps.needed(request) for request in prover_requests]
+                solution = await steps.beside(self._try_prover(node, provers, steps), "prover")
                 if solution is not None:
                     return solution
 
             if plans:
                 if (solved := self._solved_meanwhile(node)) is not None:
                     return solved
-                solution = await self.schedule.sketches(node, steps, lambda: self._try_sketches(node, steps))
+                solution = await self._try_sketches(node, steps, draft)
                 if solution is not None:
                     return solution
         finally:
@@ -294,11 +309,11 @@ class _Run(TreeJournal):
         informal = self.problem.informal if node.parent_id is None else None
         return lambda told: prover.prove(self.header, node.text, n, informal=informal, on_candidate=told)
 
-    def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]:
+    def draft_call(self, node: Node, avoid: tuple[str, ...]) -> MakeRequest:
         planner = self.planner
         assert planner is not None
         informal = self.problem.informal if node.parent_id is None else None
-        return lambda: planner.draft(self.header, node.text, informal, n=1, avoid=avoid)
+        return lambda _told: planner.draft(self.header, node.text, informal, n=1, avoid=avoid)
 
     def _solved_meanwhile(self, node: Node) -> Solution | None:
         """The same statement proved since this goal looked in the cache — by a hole of another
@@ -331,13 +346,13 @@ class _Run(TreeJournal):
             and hole.proof_state is not None
             and self.lean.supports_proof_states
         ):
-            started = time.monotonic()
+            started = asyncio.get_running_loop().time()
             outcome = await automation.on_proof_state(self.lean, hole, tactics, timeout=self.config.tactic_timeout)
             solution = self._automation_attempt(node, outcome, outcome.proof or "\n".join(outcome.tried), started)
             if solution is not None or not outcome.state_lost:
                 return solution
             # The worker holding the state restarted: try the portfolio on the standalone lemma.
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         lemma_closes = lambda tactic: self._proves_code(self.header + lean_syntax.fill(node.text, [tactic]))  # noqa: E731
         outcome, proof = await automation.on_lemma(lemma_closes, tactics)
         return self._automation_attempt(node, outcome, self.header + lean_syntax.fill(node.text, [proof]), started)
@@ -351,18 +366,18 @@ class _Run(TreeJournal):
     ) -> Solution | None:
         verdict: Verdict = "valid" if outcome.proof else "error"
         self._attempt(node, "automation", verdict, code, errors=[outcome.last_error] if outcome.last_error else [],
-                      check_seconds=time.monotonic() - started)
+                      check_seconds=asyncio.get_running_loop().time() - started)
         if outcome.proof is None:
             return None
         return self.solved(node, "automation", Solution(outcome.proof))
 
     # -- (2) prover --------------------------------------------------------------------------------
 
-    async def _try_prover(self, node: Node, requests: list[MakeRequest], steps: GoalSchedule) -> Solution | None:
+    async def _try_prover(self, node: Node, requests: list[Pending], steps: GoalSchedule) -> Solution | None:
         prover = self.prover
         assert prover is not None
         failures: list[tuple[CandidateLike, CheckResult]] = []
-        generations = [steps.prover(i, request) for i, request in enumerate(requests)]
+        generations = [(request.answer(), request.feed) for request in requests]
         solution = await self._race(node, generations, "prover", failures)
         if solution is not None:
             return solution
@@ -377,21 +392,22 @@ class _Run(TreeJournal):
             errors = list(result.errors[:8])
             fix = correction(prover, self.header, candidate, errors, self.config.correction_samples,
                              self.candidate_code(node, candidate))
-            solution = await self._race(node, [steps.request(fix)], "prover_correction", failures)
+            fixing = steps.needed(fix)
+            solution = await self._race(node, [(fixing.answer(), fixing.feed)], "prover_correction", failures)
             if solution is not None:
                 return solution
         return None
 
-    async def generate(self, call: Any) -> Generated:
+    async def generate(self, call: Awaitable[Sequence[object]]) -> Generated:
         """One model request through the budget; the candidates carry how long it took."""
-        started = time.monotonic()
+        started = asyncio.get_running_loop().time()
         try:
             out = Generated(await self.budget.call(call))
         except AttemptFailed:
             # The server refused this request (a 4xx: prompt too long, bad parameter): a failed
             # attempt. Backend errors (endpoint down or misconfigured) and bugs propagate.
             out = Generated()
-        out.seconds = time.monotonic() - started
+        out.seconds = asyncio.get_running_loop().time() - started
         return out
 
     def _race(
@@ -401,7 +417,7 @@ class _Run(TreeJournal):
         """The candidates verified as they arrive; the first that checks wins (search/race.py)."""
         return race_candidates(
             generations, lambda candidate, seconds: self._verify_candidate(node, candidate, strategy, seconds),
-            self.schedule.race(self.config.race_window), failures)
+            self.schedule.ranked("race", self.config.race_window), failures)
 
     def candidate_code(self, node: Node, candidate: CandidateLike) -> str:
         return candidate_file(self.header, node.text, candidate)
@@ -431,22 +447,11 @@ class _Run(TreeJournal):
 
     # -- (3) planner: sketches (AND nodes) ---------------------------------------------------------
 
-    async def _try_sketches(self, node: Node, steps: GoalSchedule) -> Solution | None:
-        """Up to `sketch_alternatives` sketches, one after another, each drafted to differ from the
-        earlier ones; the first that closes the goal wins."""
-        failed: list[str] = []  # earlier sketches: the planner is asked for a different one
-        alternatives = self.limits.sketch_alternatives
-        for rank in range(alternatives):
-            sketches = await steps.draft(self.draft_call(node, tuple(failed)))
-            if not sketches:
-                continue
-            failed.append(sketches[0].code)
-            if rank + 1 < alternatives:  # the next one's request is known now
-                steps.start_draft(self.draft_call(node, tuple(failed)))
-            solution = await self.try_sketch(node, sketches)
-            if solution is not None:
-                return self.solved(node, "planner", solution)
-        return None
+    def _try_sketches(self, node: Node, steps: GoalSchedule, first: Pending | None) -> Awaitable[Solution | None]:
+        """Up to `sketch_alternatives` sketches, each drafted to differ from the earlier ones; the
+        first that closes the goal wins. The schedule runs them (one after another, or beside each
+        other) through `_SketchTries`; `first`: the first one's request, made known before."""
+        return steps.sketches(_SketchTries(self, node, steps, first))
 
     async def try_sketch(self, node: Node, sketches: Generated) -> Solution | None:
         """One sketch for `node`: elaborated (corrected up to N rounds), then its holes solved and
@@ -501,7 +506,9 @@ class _Run(TreeJournal):
             self._cancel_subtree(sketch_node.node_id, "cancelled: the goal was settled another way")
             raise
         finally:
-            self.schedule.sketch_closed(sketch_node)
+            opened = self._sketches.pop(sketch_node.node_id, None)
+            if opened is not None:
+                opened.close()  # after its assembly: what it never took is dropped
 
     async def _solve_sketch_holes(
         self, node: Node, sketch_node: Node, sketch: SketchLike, result: CheckResult
@@ -527,17 +534,18 @@ class _Run(TreeJournal):
             self.cache.learn(self.header, lemma.statement, lemma.key)  # its key, from the sketch's tokens
             children.append((child, lean_hole))
 
-        holes = self.schedule.holes()  # in order of position
+        holes = self.schedule.ranked("holes")  # in order of position
 
         async def solve_or_fail(child: Node, hole: Goal | None) -> Solution:
             solution = await self._solve_goal(child, hole)
             if solution is None:
                 raise _HoleFailed(child.node_id)
-            self.schedule.hole_solved(child, solution)
+            opened.solved(child, solution)
             return solution
 
         hole_failed = False
-        self.schedule.sketch_opened(sketch_node, node, [c for c, _ in children])
+        opened = self.schedule.sketch(sketch_node, node, [c for c, _ in children])
+        self._sketches[sketch_node.node_id] = opened
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(holes.add(i, solve_or_fail(c, h))) for i, (c, h) in enumerate(children)]
@@ -594,3 +602,36 @@ class _Run(TreeJournal):
 
     def _proves(self, result: CheckResult) -> bool:
         return proves(result, self._context_lines)
+
+
+class _SketchTries:
+    """A goal's alternative sketches, as a schedule tries them (search/interfaces.py `SketchTries`):
+    the one place where the next sketch is drafted, asked to differ from the earlier ones, its
+    successor's request made known, a drafted sketch tried, and the goal settled by one."""
+
+    __slots__ = ("count", "drafted", "failed", "next", "node", "run", "steps")
+
+    def __init__(self, run: _Run, node: Node, steps: GoalSchedule, first: Pending | None) -> None:
+        self.run, self.node, self.steps = run, node, steps
+        self.count = run.limits.sketch_alternatives
+        self.failed: list[str] = []  # earlier sketches: the planner is asked for a different one
+        self.drafted = 0  # drafts answered
+        self.next = first  # the next sketch's request, made known ahead (None: made when drafted)
+
+    async def draft(self) -> Generated:
+        pending, self.next = self.next, None
+        if pending is None:
+            pending = self.steps.needed(self.run.draft_call(self.node, tuple(self.failed)))
+        sketches = await pending.answer()
+        self.drafted += 1
+        if sketches:
+            self.failed.append(sketches[0].code)
+            if self.drafted < self.count:  # the next one's request is known now
+                self.next = self.steps.known("draft", self.run.draft_call(self.node, tuple(self.failed)))
+        return sketches
+
+    def attempt(self, sketches: Generated) -> Awaitable[Solution | None]:
+        return self.run.try_sketch(self.node, sketches)
+
+    def won(self, solution: Solution) -> Solution:
+        return self.run.solved(self.node, "planner", solution)

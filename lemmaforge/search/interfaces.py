@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar
 
-from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.audit import AuditReport
-from lemmaforge.search.budget import SearchStats
+from lemmaforge.search.budget import DoorSchedule, SearchStats
 from lemmaforge.search.tree import ProofTree
 
 if TYPE_CHECKING:
-    from lemmaforge.records import Strategy
     from lemmaforge.search.assemble import Solution
     from lemmaforge.search.budget import Budget, BudgetedVerifier
     from lemmaforge.search.cache import SubgoalCache
@@ -93,7 +91,7 @@ class ProverLike(Protocol):
     ) -> Sequence[CandidateLike]:
         """`informal`: the problem's informal statement, given for the theorem itself (never for a
         subgoal lemma it does not describe). `on_candidate`: told each candidate as soon as its
-        sample is complete (a streaming model: before the call returns; search/feed.py), once,
+        sample is complete (a streaming model: before the call returns; schedule/feed.py), once,
         with the objects the call returns."""
 
     def has_room(self) -> bool:
@@ -182,16 +180,26 @@ class Generated(list[Any]):
 
 # --- when work runs: the hooks a schedule implements -------------------------------------------------
 #
-# The engine says WHAT it does (search/engine.py); a schedule says WHEN the work runs. The plain
-# schedule (search/plain.py: each step when the one before it is done, nothing held, nothing
-# ahead) is what `[search] speculation = "off"` runs; lemmaforge/schedule/ implements the same
-# hooks with requests started ahead, streamed candidates, assembly ahead, sibling holding and
-# parallel alternatives. The engine only ever calls these.
+# The engine says WHAT it does (search/engine.py) and states what it needs as it goes: a model
+# request is known (`GoalSchedule.known`) or needed now (`needed`), a step runs (`beside`), a Lean
+# check is about to go (`DoorSchedule.order` / `started`, asked by the run's door), siblings are
+# ranked (`ranked`), a sketch's holes are open (`sketch`), a check would settle a goal
+# (`checking`), a goal is settled (`close`). A schedule says WHEN the work runs and hands the
+# results back (`Pending.answer`, `SketchTries.won`, `work`'s `elsewhere`); it never marks a node
+# nor writes the run's counts (it tells the budget: search/budget.py). The plain schedule
+# (search/plain.py: each step when the one before it is done, nothing held, nothing ahead) is what
+# `[search] speculation = "off"` runs; lemmaforge/schedule/ implements the same hooks with
+# requests started ahead, streamed candidates, assembly ahead, sibling holding and parallel
+# alternatives. Whoever wires the engine picks one (`SearchEngine(schedule=…)`); the engine only
+# ever calls these.
 
 # A model request's maker: given where to tell each candidate as its sample completes (None:
 # nowhere; a streaming prover tells its candidates there), it makes the request's coroutine.
-MakeRequest = Callable[[OnCandidate | None], Awaitable[Sequence[Any]]]
+MakeRequest = Callable[[OnCandidate | None], Awaitable[Sequence[object]]]
 Step = Literal["automation", "prover"]
+RequestKind = Literal["prover", "draft"]  # whose request: the prover's (candidates) or the planner's (a sketch)
+GroupKind = Literal["race", "holes"]  # a race's candidates by arrival, a sketch's holes by position
+Work: TypeAlias = Coroutine[object, None, T]  # one member's work in a ranked group
 
 
 class Feed(Protocol):
@@ -200,42 +208,86 @@ class Feed(Protocol):
     def listen(self, listener: Callable[[CandidateLike, float], None]) -> Callable[[], None]: ...
 
 
+class Pending(Protocol):
+    """A model request of one goal, made known to its schedule; its answer when the engine asks."""
+
+    @property
+    def feed(self) -> Feed | None:
+        """Its candidates as they arrive, where the schedule streams them (None: with the answer)."""
+
+    def answer(self) -> Awaitable[Generated]:
+        """The request's answer (asked once): the one started ahead, else the request made now."""
+
+
 class Ranked(Protocol):
     """Work of one group in rank order (a race's candidates, a sketch's holes): `add` wraps the
     rank's work (entered now, run in its own task); `end` when the group is settled."""
 
-    def add(self, rank: int, work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]: ...
+    def add(self, rank: int, work: Work[T]) -> Work[T]: ...
 
     def end(self) -> None: ...
 
 
+class SketchTries(Protocol):
+    """A goal's alternative sketches as the engine tries them (search/engine.py `_SketchTries`):
+    a schedule runs them one at a time (search/plain.py) or beside each other
+    (schedule/alternatives.py), through these and nothing else."""
+
+    @property
+    def count(self) -> int:
+        """How many alternatives may be drafted (`sketch_alternatives`)."""
+
+    def draft(self) -> Awaitable[Generated]:
+        """The next alternative's sketch request, answered (asked to differ from the sketches drafted
+        before); once it is answered with a sketch, the request after it is made known."""
+
+    def attempt(self, sketches: Generated) -> Awaitable[Solution | None]:
+        """One drafted sketch tried for the goal: elaborated, its holes solved, assembled."""
+
+    def won(self, solution: Solution) -> Solution:
+        """`solution` (an attempt's) settles the goal: the engine records it."""
+
+
 class GoalSchedule(Protocol):
-    """When one goal's model requests run."""
+    """When one goal's work runs (made in the goal's own task)."""
 
-    def start_provers(self, requests: Sequence[MakeRequest]) -> None:
-        """The goal's prover requests are known (before its automation runs)."""
+    def known(self, kind: RequestKind, request: MakeRequest) -> Pending:
+        """A model request of the goal is known before the step that needs it (the prover's
+        before automation, the next sketch's before the prover): the schedule may start it."""
 
-    def start_draft(self, request: Callable[[], Awaitable[Any]]) -> None:
-        """The goal's next sketch request is known (before the step that may need it)."""
+    def needed(self, request: MakeRequest) -> Pending:
+        """A model request the goal's step needs now (a correction; one not made known before)."""
 
-    async def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Solution | None:
-        """Run the goal's `step`; what runs beside it is the schedule's."""
+    def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Awaitable[Solution | None]:
+        """Run the goal's `step`; what runs beside it (checks of known requests' answers) is the
+        schedule's."""
 
-    def prover(self, index: int, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        """The answer of the goal's `index`-th prover request (and its candidates' feed, if any)."""
+    def work(self, work: Callable[[], Awaitable[Solution | None]],
+             elsewhere: Callable[[str], Solution]) -> Awaitable[Solution | None]:
+        """The goal's own work (after its cache miss). A schedule that settles the goal because its
+        statement was proved elsewhere meanwhile hands that proof to `elsewhere` (the engine
+        records it) and returns what it returns."""
 
-    def request(self, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        """The answer of a request the goal makes now (a correction), and its candidates' feed."""
-
-    def draft(self, request: Callable[[], Awaitable[Any]]) -> Awaitable[Generated]:
-        """The answer of the goal's next sketch request."""
+    def sketches(self, tries: SketchTries) -> Awaitable[Solution | None]:
+        """The goal's alternative sketches: a solution one of them won (`tries.won`'s), or None."""
 
     def close(self) -> None:
         """The goal is settled: what was started for it and not taken is dropped."""
 
 
-class Schedule(Protocol):
-    """When one search's work runs (one per run)."""
+class SketchSchedule(Protocol):
+    """One sketch whose holes are being solved."""
+
+    def solved(self, hole: Node, solution: Solution) -> None:
+        """One of its holes is solved (before its assembly)."""
+
+    def close(self) -> None:
+        """The sketch is settled (assembled, or abandoned)."""
+
+
+class Schedule(DoorSchedule, Protocol):
+    """When one search's work runs (one per run; `DoorSchedule`'s three: what the run's Lean door
+    and budget ask as work leaves)."""
 
     def scope(self) -> AbstractContextManager[object]:
         """Around the whole search."""
@@ -243,50 +295,35 @@ class Schedule(Protocol):
     def goal(self, node: Node) -> GoalSchedule:
         """A goal's work starts (in the goal's own task)."""
 
-    async def solve_goal(self, node: Node, work: Callable[[], Awaitable[Solution | None]]) -> Solution | None:
-        """The goal's own work (after its cache miss)."""
+    def ranked(self, kind: GroupKind, window: int = 1) -> Ranked:
+        """A group of siblings: a goal's prover candidates ranked by arrival (`window`: how many may
+        be open before a later one waits), a sketch's holes by position."""
 
-    async def sketches(
-        self, node: Node, steps: GoalSchedule, one_at_a_time: Callable[[], Awaitable[Solution | None]]
-    ) -> Solution | None:
-        """The goal's alternative sketches; `one_at_a_time` tries them in order."""
-
-    def race(self, window: int) -> Ranked:
-        """A goal's prover candidates, ranked by arrival."""
-
-    def holes(self) -> Ranked:
-        """A sketch's holes, ranked by position."""
-
-    def sketch_opened(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> None: ...
-
-    def hole_solved(self, hole: Node, solution: Solution) -> None: ...
-
-    def sketch_closed(self, sketch: Node) -> None: ...
+    def sketch(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> SketchSchedule:
+        """`sketch` (for `goal`) is being solved through its `holes`."""
 
     def checking(self, goal: Node, would_be: Callable[[], Solution | None]) -> AbstractContextManager[object]:
-        """Within: a check whose success would solve `goal` with `would_be()` is out."""
+        """Within: a check whose success would settle `goal` with `would_be()` is out."""
 
 
 class SearchRun(Protocol):
-    """What a schedule layer sees of one search (search/engine.py `_Run`): its doors and the
-    steps it may start ahead or beside."""
+    """What a schedule sees of one search (search/engine.py `_Run`): its doors, nothing that
+    records."""
 
     header: str  # everything before the theorem: the context of every check and prompt
     theorem: str
     original: str  # the problem as given (header + statement): what the audit compares to
-    limits: BudgetConfig
     budget: Budget
     lean: BudgetedVerifier
     cache: SubgoalCache
     planner: PlannerLike | None
     prover: ProverLike | None
 
-    def generate(self, call: Awaitable[Any]) -> Awaitable[Generated]: ...
+    def generate(self, call: Awaitable[Sequence[object]]) -> Awaitable[Generated]:
+        """One model request through the run's budget."""
 
-    def candidate_code(self, node: Node, candidate: CandidateLike) -> str: ...
+    def candidate_code(self, node: Node, candidate: CandidateLike) -> str:
+        """The file a candidate for `node` is checked as."""
 
-    def solved(self, node: Node, strategy: Strategy, solution: Solution) -> Solution: ...
 
-    def draft_call(self, node: Node, avoid: tuple[str, ...]) -> Callable[[], Awaitable[Any]]: ...
-
-    def try_sketch(self, node: Node, sketches: Generated) -> Awaitable[Solution | None]: ...
+MakeSchedule = Callable[[SearchRun], Schedule]  # what wires a run's schedule (services, or the caller)

@@ -2,50 +2,87 @@
 
 `[search] speculation = "off"`: nothing is started ahead, nothing is held, nothing streams; a
 goal's requests are made when its step needs them, a race's candidates are checked when their
-request answers. The hooks are the engine's doors to the schedule (search/interfaces.py
-`Schedule`); lemmaforge/schedule/ implements them with speculation, and none of its code runs
-with this one.
+request answers, a goal's alternative sketches are tried one after another. The hooks are the
+engine's doors to the schedule (search/interfaces.py `Schedule`); lemmaforge/schedule/ implements
+them with speculation, and none of its code runs with this one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
 
+from lemmaforge.lean.priority import OrderKey
+from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.search.assemble import Solution
-from lemmaforge.search.interfaces import Feed, Generated, MakeRequest, Step
+from lemmaforge.search.budget import Account
+from lemmaforge.search.interfaces import (
+    Feed,
+    Generated,
+    GroupKind,
+    MakeRequest,
+    RequestKind,
+    SearchRun,
+    SketchTries,
+    Step,
+    T,
+    Work,
+)
 from lemmaforge.search.tree import Node
 
-T = TypeVar("T")
-Generate = Callable[[Awaitable[Any]], Awaitable[Generated]]
+Generate = Callable[[Awaitable[Sequence[object]]], Awaitable[Generated]]
+
+
+async def one_at_a_time(tries: SketchTries) -> Solution | None:
+    """A goal's alternative sketches one after another: the first that closes the goal wins."""
+    for _ in range(tries.count):
+        sketches = await tries.draft()
+        if not sketches:
+            continue
+        solution = await tries.attempt(sketches)
+        if solution is not None:
+            return tries.won(solution)
+    return None
+
+
+class _Made:
+    """A request made when its answer is asked for (through the run's budget)."""
+
+    __slots__ = ("_generate", "_request")
+
+    feed: Feed | None = None
+
+    def __init__(self, generate: Generate, request: MakeRequest) -> None:
+        self._generate = generate
+        self._request = request
+
+    def answer(self) -> Awaitable[Generated]:
+        return self._generate(self._request(None))
 
 
 class PlainGoal:
-    """A goal's requests, each made when its step needs it (through the run's budget)."""
+    """A goal's requests, each made when its step needs it."""
 
     __slots__ = ("_generate",)
 
     def __init__(self, generate: Generate) -> None:
         self._generate = generate
 
-    def start_provers(self, requests: Sequence[MakeRequest]) -> None:
-        pass
+    def known(self, kind: RequestKind, request: MakeRequest) -> _Made:
+        return _Made(self._generate, request)
 
-    def start_draft(self, request: Callable[[], Awaitable[Any]]) -> None:
-        pass
+    def needed(self, request: MakeRequest) -> _Made:
+        return _Made(self._generate, request)
 
-    async def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Solution | None:
-        return await attempt
+    def beside(self, attempt: Awaitable[Solution | None], step: Step) -> Awaitable[Solution | None]:
+        return attempt
 
-    def prover(self, index: int, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        return self._generate(request(None)), None
+    def work(self, work: Callable[[], Awaitable[Solution | None]],
+             elsewhere: Callable[[str], Solution]) -> Awaitable[Solution | None]:
+        return work()
 
-    def request(self, request: MakeRequest) -> tuple[Awaitable[Generated], Feed | None]:
-        return self._generate(request(None)), None
-
-    def draft(self, request: Callable[[], Awaitable[Any]]) -> Awaitable[Generated]:
-        return self._generate(request())
+    def sketches(self, tries: SketchTries) -> Awaitable[Solution | None]:
+        return one_at_a_time(tries)
 
     def close(self) -> None:
         pass
@@ -56,18 +93,34 @@ class Unranked:
 
     __slots__ = ()
 
-    def add(self, rank: int, work: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
+    def add(self, rank: int, work: Work[T]) -> Work[T]:
         return work
 
     def end(self) -> None:
         pass
 
 
+class _NoSketch:
+    __slots__ = ()
+
+    def solved(self, hole: Node, solution: Solution) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+_UNRANKED = Unranked()
+_NO_SKETCH = _NoSketch()
+
+
 class PlainSchedule:
     """One search, one step after another."""
 
-    def __init__(self, generate: Generate) -> None:
-        self._generate = generate
+    __slots__ = ("_generate",)
+
+    def __init__(self, run: SearchRun) -> None:
+        self._generate: Generate = run.generate
 
     def scope(self) -> nullcontext[None]:
         return nullcontext()
@@ -75,29 +128,21 @@ class PlainSchedule:
     def goal(self, node: Node) -> PlainGoal:
         return PlainGoal(self._generate)
 
-    async def solve_goal(self, node: Node, work: Callable[[], Awaitable[Solution | None]]) -> Solution | None:
-        return await work()
+    def ranked(self, kind: GroupKind, window: int = 1) -> Unranked:
+        return _UNRANKED
 
-    async def sketches(
-        self, node: Node, steps: Any, one_at_a_time: Callable[[], Awaitable[Solution | None]]
-    ) -> Solution | None:
-        return await one_at_a_time()
-
-    def race(self, window: int) -> Unranked:
-        return Unranked()
-
-    def holes(self) -> Unranked:
-        return Unranked()
-
-    def sketch_opened(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> None:
-        pass
-
-    def hole_solved(self, hole: Node, solution: Solution) -> None:
-        pass
-
-    def sketch_closed(self, sketch: Node) -> None:
-        pass
+    def sketch(self, sketch: Node, goal: Node, holes: Sequence[Node]) -> _NoSketch:
+        return _NO_SKETCH
 
     @contextmanager
     def checking(self, goal: Node, would_be: Callable[[], Solution | None]) -> Iterator[None]:
         yield
+
+    def order(self) -> OrderKey | None:
+        return None  # the check queue's own order: first come, first served
+
+    def started(self, code: str) -> Awaitable[CheckResult] | None:
+        return None
+
+    def account(self) -> Account | None:
+        return None

@@ -6,7 +6,8 @@
   and the filled sketch checks.
 
 Edges go goal → sketch ("decomposed by") and sketch → goal ("has hole"). The tree mirrors what the
-engine emits to the recorder, so a run read back from the store has the same shape.
+engine emits to the recorder, so a run read back from the store has the same shape. Drawing it for
+a terminal is the viewer's (viewer/tree_view.py).
 """
 
 from __future__ import annotations
@@ -114,39 +115,3 @@ class ProofTree:
             "reason": node.reason,
             "children": [self.to_dict(c.node_id) for c in self.children(node.node_id)],
         }
-
-    def render(self, *, max_text: int = 70) -> Any:
-        """A rich Tree for the live view and for printing."""
-        from rich.tree import Tree
-
-        from lemmaforge.viewer.inert import markup
-        from lemmaforge.viewer.words import strategy_words  # the words `show` and the HTML pages use
-
-        def label(n: Node) -> str:
-            colour = {"solved": "green", "failed": "red", "abandoned": "magenta", "cancelled": "dim"}.get(
-                n.status, "yellow"
-            )
-            first = " ".join(n.text.split())
-            if n.kind == "goal":
-                first = _statement_summary(n.text)
-            how = f" by {strategy_words(n.strategy)}" if n.strategy and n.status == "solved" else ""
-            # model text: inert (no escape sequence reaches the terminal) and never rich markup
-            return f"[{colour}]{markup(f'{n.kind} {n.status}{how}', keep='')}[/] {markup(first[:max_text], keep='')}"
-
-        def build(parent: Tree, n: Node) -> None:
-            branch = parent.add(label(n))
-            for child in self.children(n.node_id):
-                build(branch, child)
-
-        root = self.root
-        tree = Tree(label(root))
-        for child in self.children(root.node_id):
-            build(tree, child)
-        return tree
-
-
-def _statement_summary(lemma: str) -> str:
-    """The part of a lemma after its last top-level colon, for one-line display."""
-    flat = " ".join(lemma.split())
-    head = flat.split(":=")[0]
-    return head.rsplit(" : ", 1)[-1] if " : " in head else head

@@ -29,6 +29,7 @@ from lemmaforge.records import (
 from lemmaforge.search.budget import SearchStats
 from lemmaforge.viewer.inert import Inert, inert, markup
 from lemmaforge.viewer.model import first_error
+from lemmaforge.viewer.tree_view import render_tree
 from lemmaforge.viewer.words import SEARCH_EXHAUSTED, stop_words
 
 
@@ -107,7 +108,7 @@ class LiveView:
         now = time.monotonic()
         if now - self._last >= 0.25:  # rendering walks the whole tree: not on every event
             self._last = now
-            self.tree = tree.render()
+            self.tree = render_tree(tree)
 
     def __rich__(self) -> Any:
         # The goal and the tree are model text: inert before layout, and the whole view once more

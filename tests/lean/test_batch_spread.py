@@ -15,6 +15,10 @@ from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 from tests.waiting import until
 
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
+
 
 class HeldServer:
     """Answers a request when its slowest check is done (as Kimina's /api/check does): a check whose

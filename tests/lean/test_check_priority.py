@@ -1,5 +1,12 @@
-"""Waiting Lean checks leave in `lean.priority` order: the searches that went deepest first, then
-the deeper goal, then the older search; checks made outside any search rank as a fresh search's."""
+"""Waiting Lean checks leave in the order their keys say (lean/check_queue.py, the Kimina batcher's
+and the REPL pool's one queue), with the keys the speculative schedule hands in with each check
+(schedule/order.py `order_now`): the searches that went deepest first, then the deeper goal, then
+the older search; checks given no order rank as a fresh search's (`lean.priority.UNORDERED`).
+
+The batcher's tests run on looptime's virtual clock (`asyncio.sleep` here lets every task run
+until it waits, then moves the loop's clock; no wall-clock time passes). The REPL pool's run the
+fake REPL as a real subprocess whose checks take `CHECK_S` wall-clock seconds: they keep the wall
+clock (`looptime(False)`), and wait for the fake by polling what it received."""
 
 from __future__ import annotations
 
@@ -12,86 +19,9 @@ import pytest
 from lemmaforge.lean import priority
 from lemmaforge.lean.kimina_batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus
+from lemmaforge.schedule import order
 
-
-def test_outside_a_search_the_key_is_a_fresh_searchs() -> None:
-    assert priority.current() == (0, 0, 0, 0)
-
-
-def test_the_scope_sets_and_restores_the_key() -> None:
-    with priority.search_scope() as progress:
-        assert priority.current() == (0, 0, 0, progress.order)
-        priority.at_depth(2)
-        assert priority.current() == (0, -2, -2, progress.order)
-        priority.at_depth(1)  # a shallower goal of a search that has been deeper
-        assert priority.current() == (0, -2, -1, progress.order)
-        race = priority.Siblings()
-        priority.join(race, 3)
-        # a race's rank is not part of the key: later candidates are held, not ranked
-        assert priority.current() == (0, -2, -1, progress.order)
-        assert priority.current_siblings() == ((race, 3),)
-        holes = priority.Siblings()
-        priority.join(holes, 1)  # nested: a hole of a sketch below
-        assert priority.current_siblings() == ((race, 3), (holes, 1))
-    assert priority.current() == (0, 0, 0, 0) and priority.current_siblings() == ()
-
-
-def test_a_race_holds_a_candidate_while_an_earlier_one_is_unanswered() -> None:
-    race = priority.Siblings()
-    moved: list[priority.Siblings] = []
-    race.listen(moved.append)
-    for rank in range(3):
-        race.enter(rank)
-    assert not race.holds(0) and race.holds(1) and race.holds(2)
-    race.leave(1)  # a later rank answering first frees nobody earlier...
-    assert race.holds(2) and moved == [race]  # ...but listeners hear of every answer
-    race.leave(0)
-    assert not race.holds(2) and not race.holds(1)
-    race.forget(moved.append)
-    race.leave(2)
-    assert moved == [race, race]
-
-
-def test_later_searches_rank_after_earlier_ones_at_the_same_depth() -> None:
-    with priority.search_scope():
-        first = priority.current()
-    with priority.search_scope():
-        second = priority.current()
-    assert first < second
-
-
-async def test_child_tasks_inherit_their_search_and_keep_their_own_depth() -> None:
-    seen: dict[str, priority.Priority] = {}
-
-    async def goal(name: str, depth: int) -> None:
-        priority.at_depth(depth)
-        await asyncio.sleep(0)
-        seen[name] = priority.current()
-
-    with priority.search_scope() as progress:
-        await asyncio.gather(goal("a", 1), goal("b", 3))
-        seen["root"] = priority.current()
-    assert seen["a"] == (0, -3, -1, progress.order) and seen["b"] == (0, -3, -3, progress.order)
-    assert seen["root"] == (0, -3, 0, progress.order)  # the root's own depth; the search went to 3
-
-
-async def test_a_sketchs_later_holes_count_as_speculation_along_the_path() -> None:
-    async def goal(depth: int, hole: int) -> tuple[priority.Priority, priority.Priority]:
-        priority.at_depth(depth, hole)
-        own = priority.current()
-        child = await asyncio.create_task(grandchild())
-        return own, child
-
-    async def grandchild() -> priority.Priority:
-        priority.at_depth(2, hole_index=1)
-        return priority.current()
-
-    with priority.search_scope():
-        priority.at_depth(0)
-        (first, first_child), (third, third_child) = await asyncio.gather(goal(1, 0), goal(1, 2))
-    assert first[0] == 0 and third[0] == 2  # the sketch's third hole: speculation 2
-    assert first_child[0] == 1 and third_child[0] == 3  # summed along the path from the root
-    assert first < third
+pytestmark = pytest.mark.looptime  # the batcher's tests: virtual time (the pool's opt out, below)
 
 
 class HeldServer:
@@ -114,13 +44,15 @@ async def test_the_batcher_sends_waiting_checks_deepest_search_first() -> None:
 
     async def check_at(label: str, depth: int | None) -> None:
         if depth is None:
-            await batcher.check(label, 10.0)
+            await batcher.check(label, 10.0)  # no order: a fresh search's place
             return
-        with priority.search_scope():
-            priority.at_depth(depth)
-            await batcher.check(label, 10.0)
+        with order.search_scope():
+            order.at_depth(depth)
+            await batcher.check(label, 10.0, order=order.order_now())
 
-    blocker = asyncio.create_task(batcher.check("first", 10.0))  # holds the only slot
+    with order.search_scope():  # an earlier search: the ones below are newer than a fresh search's key
+        pass
+    blocker = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))  # holds the only slot
     await asyncio.sleep(0.01)
     waiting = [asyncio.create_task(check_at(label, depth))
                for label, depth in [("shallow", 0), ("outside", None), ("deep", 3), ("middle", 1)]]
@@ -136,16 +68,16 @@ async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
     server = HeldServer()
     sent, gate = server.sent, server.gate
     batcher = CheckBatcher(server.send, batch_size=4, window=0.0, max_in_flight=1)
-    blocker = asyncio.create_task(batcher.check("first", 10.0))
+    blocker = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
 
     async def deep(label: str) -> None:
-        with priority.search_scope():
-            priority.at_depth(5)
-            await batcher.check(label, 10.0)
+        with order.search_scope():
+            order.at_depth(5)
+            await batcher.check(label, 10.0, order=order.order_now())
 
     gone = asyncio.create_task(deep("cancelled"))
-    kept = asyncio.create_task(batcher.check("kept", 10.0))
+    kept = asyncio.create_task(batcher.check("kept", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     gone.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -156,35 +88,35 @@ async def test_a_cancelled_waiting_check_is_skipped_in_priority_order() -> None:
     assert sent == ["first", "kept"] and batcher.stats.dropped_unsent == 1
 
 
-def _with_race(open_ranks: int, max_in_flight: int) -> tuple[HeldServer, CheckBatcher, priority.Siblings]:
+def _with_race(open_ranks: int, max_in_flight: int) -> tuple[HeldServer, CheckBatcher, order.Siblings]:
     """A held server, a batcher of single-check requests, a race whose first ranks are open."""
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=max_in_flight)
-    race = priority.Siblings()
+    race = order.Siblings()
     for rank in range(open_ranks):
         race.enter(rank)
     return server, batcher, race
 
 
-async def _candidate(batcher: CheckBatcher, race: priority.Siblings, rank: int, depth: int = 3) -> None:
+async def _candidate(batcher: CheckBatcher, race: order.Siblings, rank: int, depth: int = 3) -> None:
     """A race's `rank`-th candidate checked by a search that went `depth` deep."""
-    with priority.search_scope():
-        priority.at_depth(depth)
-        priority.join(race, rank)
-        await batcher.check(f"rank {rank}", 10.0)
+    with order.search_scope():
+        order.at_depth(depth)
+        order.join(race, rank)
+        await batcher.check(f"rank {rank}", 10.0, order=order.order_now())
 
 
 async def _certain(batcher: CheckBatcher, label: str, hole: int = 0) -> None:
     """Work of a shallow search, not held (its key is worse than the deep search's)."""
-    with priority.search_scope():
-        priority.at_depth(1, hole_index=hole)
-        await batcher.check(label, 10.0)
+    with order.search_scope():
+        order.at_depth(1, hole_index=hole)
+        await batcher.check(label, 10.0, order=order.order_now())
 
 
 async def test_a_later_candidate_waits_behind_certain_work_while_an_earlier_one_runs() -> None:
     server, batcher, race = _with_race(open_ranks=2, max_in_flight=2)
     first = asyncio.create_task(_candidate(batcher, race, 0))
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)  # both slots taken: rank 0 and the blocker run
     second = asyncio.create_task(_candidate(batcher, race, 1))
     await asyncio.sleep(0.01)
@@ -222,7 +154,7 @@ async def test_an_orphaned_speculative_check_is_counted_apart_from_certain_orpha
         return [CheckResult(status=CheckStatus.ERROR, time=2.0 if code == "rank 1" else 3.0) for code in codes]
 
     batcher = CheckBatcher(send, batch_size=1, window=0.0, max_in_flight=2)
-    race = priority.Siblings()
+    race = order.Siblings()
     race.enter(0)
     race.enter(1)
     first = asyncio.create_task(_candidate(batcher, race, 0))
@@ -241,7 +173,7 @@ async def test_an_orphaned_speculative_check_is_counted_apart_from_certain_orpha
 
 async def test_an_answered_earlier_candidate_releases_the_next_into_priority_order() -> None:
     server, batcher, race = _with_race(open_ranks=3, max_in_flight=1)
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     later = [asyncio.create_task(_candidate(batcher, race, rank, depth=4)) for rank in (1, 2)]
     certain = asyncio.create_task(_certain(batcher, "certain"))
@@ -279,17 +211,17 @@ async def _blocked_batcher() -> tuple[HeldServer, CheckBatcher, asyncio.Task[Che
     """A batcher with room for one check in flight, taken by "blocker" until the server's gate opens."""
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     return server, batcher, blocker
 
 
 async def _one_slot_taken(
     race_ranks: int,
-) -> tuple[HeldServer, CheckBatcher, asyncio.Task[CheckResult], priority.Siblings, priority.Siblings]:
+) -> tuple[HeldServer, CheckBatcher, asyncio.Task[CheckResult], order.Siblings, order.Siblings]:
     """A batcher whose one slot a blocker holds; a sketch's holes 0 and 1 (both open) and a race of
     `race_ranks` open candidates."""
-    holes, race = priority.Siblings(), priority.Siblings()
+    holes, race = order.Siblings(), order.Siblings()
     for rank in range(2):
         holes.enter(rank)
     for rank in range(race_ranks):
@@ -299,14 +231,14 @@ async def _one_slot_taken(
 
 
 async def _in_hole(
-    batcher: CheckBatcher, label: str, depth: int, holes: priority.Siblings, race: priority.Siblings, *, rank: int
+    batcher: CheckBatcher, label: str, depth: int, holes: order.Siblings, race: order.Siblings, *, rank: int
 ) -> None:
     """A check of the race's `rank`-th candidate in the sketch's second hole, `depth` deep."""
-    with priority.search_scope():
-        priority.at_depth(depth, hole_index=1)
-        priority.join(holes, 1)
-        priority.join(race, rank)
-        await batcher.check(label, 10.0)
+    with order.search_scope():
+        order.at_depth(depth, hole_index=1)
+        order.join(holes, 1)
+        order.join(race, rank)
+        await batcher.check(label, 10.0, order=order.order_now())
 
 
 async def test_a_later_holes_subtree_is_held_until_every_group_above_releases_it() -> None:
@@ -340,10 +272,10 @@ async def test_released_work_joins_the_queue_ahead_of_shallower_searches() -> No
     assert batcher.waiting == (0, 0)
 
 
-def _race_and_holes() -> tuple[priority.Siblings, priority.Siblings]:
+def _race_and_holes() -> tuple[order.Siblings, order.Siblings]:
     """A race whose first candidate is unanswered (ranks 0-1 open) and a sketch whose first two holes
     are unsolved (ranks 0-2 open), as the engine makes them."""
-    race, holes = priority.Siblings(kind="race"), priority.Siblings(kind="holes")
+    race, holes = order.Siblings(kind="race"), order.Siblings(kind="holes")
     for rank in range(2):
         race.enter(rank)
     for rank in range(3):
@@ -351,29 +283,14 @@ def _race_and_holes() -> tuple[priority.Siblings, priority.Siblings]:
     return race, holes
 
 
-def test_held_work_of_a_sketchs_holes_goes_before_a_held_race_candidate_whatever_the_ranks() -> None:
-    race, holes = _race_and_holes()
-    deep_key, shallow_key = (0, -5, -5, 0), (0, 0, 0, 9)
-    third_hole = priority.held_order(((holes, 2),), shallow_key)  # two earlier holes unsolved
-    second_candidate = priority.held_order(((race, 1),), deep_key)  # one earlier candidate out
-    both = priority.held_order(((holes, 1), (race, 1)), deep_key)  # a candidate in a later hole
-    # a sketch needs all its holes, a race one candidate: the hole's work is likelier to be needed
-    assert third_hole < second_candidate < both
-    race.leave(0)  # the earlier candidate failed: the race holds it no longer, the holes still do
-    assert priority.held_order(((holes, 1), (race, 1)), deep_key) < second_candidate
-    # among work held the same way, the least speculative first, then the key
-    assert priority.held_order(((holes, 1),), shallow_key) < third_hole
-    assert priority.held_order(((holes, 2),), deep_key) < third_hole
-
-
-async def _check_held(batcher: CheckBatcher, label: str, path: list[tuple[priority.Siblings, int]],
+async def _check_held(batcher: CheckBatcher, label: str, path: list[tuple[order.Siblings, int]],
                       depth: int = 0) -> None:
     """`label` checked by a search at `depth` working for the (group, rank) pairs of `path`."""
-    with priority.search_scope():
-        priority.at_depth(depth)
+    with order.search_scope():
+        order.at_depth(depth)
         for group, rank in path:
-            priority.join(group, rank)
-        await batcher.check(label, 10.0)
+            order.join(group, rank)
+        await batcher.check(label, 10.0, order=order.order_now())
 
 
 async def test_with_room_for_one_the_batcher_sends_a_held_hole_before_a_held_race_candidate() -> None:
@@ -405,44 +322,21 @@ async def test_a_candidate_a_race_lets_go_moves_ahead_among_held_work_while_a_ho
     assert batcher.stats.speculated == 2
 
 
-async def test_lean_idle_wakes_only_waiters_whose_condition_holds() -> None:
-    holes = priority.Siblings()
-    for rank in range(3):
-        holes.enter(rank)
-    path = ((holes, 2),)  # two siblings from its turn: not next in line
-    room = {"lean": False}
-    idle = priority.LeanIdle()  # a verifier's "Lean has room" event
-    without = asyncio.create_task(priority.until_next_in_line(path, idle=idle))
-    with_room = asyncio.create_task(priority.until_next_in_line(path, or_when=lambda: room["lean"], idle=idle))
-    await asyncio.sleep(0.01)
-    idle.fire()  # no room: nobody goes
-    await asyncio.sleep(0.01)
-    assert not without.done() and not with_room.done()
-    room["lean"] = True
-    idle.fire()
-    await asyncio.sleep(0.01)
-    assert with_room.done() and not without.done()  # only the one that asked to hear of it
-    holes.leave(0)  # next in line now
-    await asyncio.wait_for(without, timeout=1)
-    assert not idle  # nobody listens any more
-
-
-async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority(monkeypatch) -> None:
+async def test_a_check_kept_waiting_too_long_is_sent_next_whatever_its_priority() -> None:
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    blocker = asyncio.create_task(batcher.check("first", 10.0))
+    blocker = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
 
     async def at(label: str, hole: int) -> None:
-        with priority.search_scope():
-            priority.at_depth(1, hole_index=hole)
-            await batcher.check(label, 10.0)
+        with order.search_scope():
+            order.at_depth(1, hole_index=hole)
+            await batcher.check(label, 10.0, order=order.order_now())
 
     starved = asyncio.create_task(at("speculative", 5))
     await asyncio.sleep(0.01)
     preferred = asyncio.create_task(at("certain", 0))
-    await asyncio.sleep(0.01)
-    monkeypatch.setattr(priority, "MAX_WAIT_SECONDS", 0.005)  # the speculative one is now overdue
+    await asyncio.sleep(priority.MAX_WAIT_SECONDS)  # (virtual time) both are overdue now: the oldest first
     server.gate.set()
     await asyncio.gather(blocker, starved, preferred)
     await batcher.close()
@@ -454,14 +348,14 @@ async def test_released_items_leave_the_held_work_at_once() -> None:
     certain work (no entry of it is left behind with its code)."""
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=8, window=0.0, max_in_flight=1)
-    group = priority.Siblings()
+    group = order.Siblings()
     group.enter(0)
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
 
     async def later(i: int) -> None:
-        priority.join(group, 1)
-        await batcher.check(f"later {i}", 10.0)
+        order.join(group, 1)
+        await batcher.check(f"later {i}", 10.0, order=order.order_now())
 
     waiting = [asyncio.create_task(later(i)) for i in range(300)]
     await asyncio.sleep(0.01)
@@ -475,27 +369,13 @@ async def test_released_items_leave_the_held_work_at_once() -> None:
     assert len(server.sent) == 301
 
 
-def test_a_race_window_lets_a_candidate_go_while_fewer_earlier_ones_are_open() -> None:
-    race = priority.Siblings(window=2)
-    for rank in range(4):
-        race.enter(rank)
-    # rank 1 has one earlier open rank (< 2): not held; ranks 2 and 3 have two or more
-    assert [race.holds(rank) for rank in range(4)] == [False, False, True, True]
-    race.leave(0)
-    assert [race.holds(rank) for rank in range(4)] == [False, False, False, True]
-    race.leave(2)  # a later-arriving answer counts too: only rank 1 is open before rank 3
-    assert not race.holds(3)
-    with pytest.raises(ValueError):
-        priority.Siblings(window=0)
-
-
 async def test_with_a_window_of_two_the_second_candidate_is_certain_work_and_the_third_is_held() -> None:
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    race = priority.Siblings(window=2)
+    race = order.Siblings(window=2)
     for rank in range(3):
         race.enter(rank)
-    blocker = asyncio.create_task(batcher.check("blocker", 10.0))
+    blocker = asyncio.create_task(batcher.check("blocker", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     third = asyncio.create_task(_candidate(batcher, race, 2))
     second = asyncio.create_task(_candidate(batcher, race, 1))
@@ -515,10 +395,10 @@ async def test_the_batcher_has_room_only_below_its_limit_with_nothing_unheld_wai
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
     assert batcher.has_room()
-    first = asyncio.create_task(batcher.check("first", 10.0))
+    first = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     assert server.sent == ["first"] and not batcher.has_room()  # at the limit
-    waiting = asyncio.create_task(batcher.check("second", 10.0))
+    waiting = asyncio.create_task(batcher.check("second", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     assert not batcher.has_room()
     server.gate.set()
@@ -535,15 +415,15 @@ async def test_the_batcher_reports_lean_idle_only_with_room_and_nothing_to_send(
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
     batcher.idle.listen(lambda: idle.append((batcher.in_flight, sum(batcher.waiting))))
-    first = asyncio.create_task(batcher.check("first", 10.0))
+    first = asyncio.create_task(batcher.check("first", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
-    race = priority.Siblings()
+    race = order.Siblings()
     race.enter(0)
     race.enter(1)
 
     async def held_candidate() -> CheckResult:
-        priority.join(race, 1)
-        return await batcher.check("held", 10.0)
+        order.join(race, 1)
+        return await batcher.check("held", 10.0, order=order.order_now())
 
     held = asyncio.create_task(held_candidate())
     await asyncio.sleep(0.01)
@@ -561,9 +441,9 @@ async def test_closing_lets_sent_requests_finish_within_a_grace_and_cancels_the_
     grace), cancels what was never sent, and aborts only what outlives the grace."""
     server = HeldServer()
     batcher = CheckBatcher(server.send, batch_size=1, window=0.0, max_in_flight=1)
-    sent = asyncio.create_task(batcher.check("sent", 10.0))
+    sent = asyncio.create_task(batcher.check("sent", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
-    unsent = asyncio.create_task(batcher.check("unsent", 10.0))
+    unsent = asyncio.create_task(batcher.check("unsent", 10.0, order=order.order_now()))
     await asyncio.sleep(0.01)
     asyncio.get_running_loop().call_later(0.05, server.gate.set)
     await batcher.close(grace=2.0)
@@ -608,12 +488,12 @@ def _served(fake) -> list[str]:
 
 
 async def _pool_check(pool, label: str, *, depth: int = 0, hole: int = 0,
-                      path: tuple[tuple[priority.Siblings, int], ...] = ()) -> None:
-    with priority.search_scope():
-        priority.at_depth(depth, hole)
+                      path: tuple[tuple[order.Siblings, int], ...] = ()) -> None:
+    with order.search_scope():
+        order.at_depth(depth, hole)
         for group, rank in path:
-            priority.join(group, rank)
-        await pool.check(f"{POOL_HEADER}-- {label}\ntheorem t : True := trivial\n")
+            order.join(group, rank)
+        await pool.check(f"{POOL_HEADER}-- {label}\ntheorem t : True := trivial\n", order=order.order_now())
 
 
 async def _blocked_pool(pool, fake) -> asyncio.Task[None]:
@@ -622,25 +502,26 @@ async def _blocked_pool(pool, fake) -> asyncio.Task[None]:
     deadline = time.monotonic() + 30
     while "blocker" not in _served(fake):
         assert time.monotonic() < deadline, "the fake never received the blocker"
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # polling a real subprocess: wall clock
     return blocker
 
 
 @pytest.mark.parametrize("earlier_answers", [False, True])
+@pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_last(one_worker_pool,
                                                                                   earlier_answers) -> None:
     """A freed worker goes to the deepest search's certain check, then the older shallow one, and
     only then to a race candidate held by an earlier one still being checked — unless that earlier
     candidate answers while they wait: then the candidate is certain work of the deepest search."""
     pool, fake = one_worker_pool
-    race = priority.Siblings(kind="race")
+    race = order.Siblings(kind="race")
     race.enter(0)  # its first candidate is still being checked
     race.enter(2)
     blocker = await _blocked_pool(pool, fake)
     waiting = [asyncio.create_task(_pool_check(pool, "older shallow", depth=0)),
                asyncio.create_task(_pool_check(pool, "held deep", depth=3, path=((race, 2),))),
                asyncio.create_task(_pool_check(pool, "certain deep", depth=2))]
-    await asyncio.sleep(0.02)
+    await asyncio.sleep(0.02)  # wall clock: the three queue behind the blocker, which the real fake holds for CHECK_S
     if earlier_answers:
         race.leave(0)
     await asyncio.gather(blocker, *waiting)
@@ -650,6 +531,7 @@ async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_l
 
 
 @pytest.mark.slow
+@pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_candidate(one_worker_pool) -> None:
     pool, fake = one_worker_pool
     race, holes = _race_and_holes()
@@ -662,19 +544,21 @@ async def test_the_repl_pool_gives_a_free_worker_a_held_hole_before_a_held_race_
 
 
 @pytest.mark.slow
+@pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_serves_an_overdue_check_first(one_worker_pool, monkeypatch) -> None:
     pool, fake = one_worker_pool
     blocker = await _blocked_pool(pool, fake)
     starved = asyncio.create_task(_pool_check(pool, "speculative", depth=1, hole=5))
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # wall clock (the real fake holds the blocker for CHECK_S): arrival order
     preferred = asyncio.create_task(_pool_check(pool, "certain", depth=1))
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # wall clock, as above
     monkeypatch.setattr(priority, "MAX_WAIT_SECONDS", 0.005)  # both overdue now: the oldest first
     await asyncio.gather(blocker, starved, preferred)
     assert _served(fake) == ["blocker", "speculative", "certain"]
 
 
 @pytest.mark.slow
+@pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_nothing_to_take(one_worker_pool) -> None:
     pool, fake = one_worker_pool
     idle: list[int] = []
@@ -687,6 +571,7 @@ async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_noth
 
 
 @pytest.mark.parametrize("gated", [False, True])
+@pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool, gated) -> None:
     """The order travels with the request: a check whose caller names it is queued by it, not
     by whatever search context the submitting task happens to run in — also through the gate
@@ -699,10 +584,10 @@ async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_work
     assert isinstance(backend, QueuedVerifier) and pool.idle is backend.idle
     blocker = await _blocked_pool(backend, fake)
 
-    async def named(label: str, key: priority.Priority) -> None:
-        with priority.search_scope():  # a fresh, shallow context: the named order wins
+    async def named(label: str, key: order.Priority) -> None:
+        with order.search_scope():  # a fresh, shallow context: the named order wins
             await pool.check(f"{POOL_HEADER}-- {label}\ntheorem t : True := trivial\n",
-                             order=priority.CheckOrder(key))
+                             order=order.CheckOrder(key))
 
     waiting = [asyncio.create_task(named("shallow", (0, 0, 0, 1))), asyncio.create_task(named("deep", (0, -9, -9, 2)))]
     await asyncio.gather(blocker, *waiting)
@@ -712,16 +597,16 @@ async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_work
 async def test_an_order_given_with_the_request_is_the_one_the_batcher_uses() -> None:
     server, batcher, blocker = await _blocked_batcher()
 
-    async def named(label: str, order: priority.CheckOrder) -> None:
-        with priority.search_scope():  # a fresh, shallow context: the named order wins
-            await batcher.check(label, 10.0, order=order)
+    async def named(label: str, named_order: order.CheckOrder) -> None:
+        with order.search_scope():  # a fresh, shallow context: the named order is the one used
+            await batcher.check(label, 10.0, order=named_order)
 
-    race = priority.Siblings()
+    race = order.Siblings()
     race.enter(0)
     race.enter(1)
-    waiting = [asyncio.create_task(named("shallow", priority.CheckOrder((0, 0, 0, 1)))),
-               asyncio.create_task(named("held", priority.CheckOrder((0, -9, -9, 0), ((race, 1),)))),
-               asyncio.create_task(named("deep", priority.CheckOrder((0, -9, -9, 2))))]
+    waiting = [asyncio.create_task(named("shallow", order.CheckOrder((0, 0, 0, 1)))),
+               asyncio.create_task(named("held", order.CheckOrder((0, -9, -9, 0), ((race, 1),)))),
+               asyncio.create_task(named("deep", order.CheckOrder((0, -9, -9, 2))))]
     await asyncio.sleep(0.01)
     assert batcher.waiting == (2, 1)  # the named path holds "held"
     server.gate.set()

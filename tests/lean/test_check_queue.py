@@ -9,19 +9,20 @@ import pytest
 
 from lemmaforge.lean import priority
 from lemmaforge.lean.check_queue import CheckQueue, Ticket
-from lemmaforge.lean.priority import CheckOrder
+from lemmaforge.schedule import order
+from lemmaforge.schedule.order import CheckOrder
 
 
 def _reference_first(waiting: list[Ticket[int]], lane: object, *, held_too: bool) -> Ticket[int] | None:
     """The policy written out: in `lane`, certain work by (key, arrival), then held work by
     (held_order, arrival)."""
     mine = [t for t in waiting if t.lane == lane]
-    certain = [t for t in mine if not priority.held(t.order.path)]
+    certain = [t for t in mine if not order.held(t.order.path)]
     if certain:
         return min(certain, key=lambda t: (t.order.key, t.arrival))
-    held = [t for t in mine if priority.held(t.order.path)]
+    held = [t for t in mine if order.held(t.order.path)]
     if held and held_too:
-        return min(held, key=lambda t: (priority.held_order(t.order.path, t.order.key), t.arrival))
+        return min(held, key=lambda t: (order.held_order(t.order.path, t.order.key), t.arrival))
     return None
 
 
@@ -30,7 +31,7 @@ def test_the_queue_serves_what_a_linear_scan_of_the_policy_would(seed: int) -> N
     rng = random.Random(seed)
     released: list[int] = []
     queue: CheckQueue[int] = CheckQueue(on_release=lambda: released.append(1))
-    groups = [priority.Siblings(kind=rng.choice(["race", "holes"])) for _ in range(4)]
+    groups = [order.Siblings(kind=rng.choice(["race", "holes"])) for _ in range(4)]
     for group in groups:
         for rank in range(5):
             group.enter(rank)
@@ -54,9 +55,9 @@ def test_the_queue_serves_what_a_linear_scan_of_the_policy_would(seed: int) -> N
             got = queue.pop(lane, held_too=held_too)
             assert got is expected
             if got is not None:
-                assert got.speculated == priority.held(got.order.path) and not got.waiting
+                assert got.speculated == order.held(got.order.path) and not got.waiting
                 waiting.remove(got)
-        certain = sum(1 for t in waiting if not priority.held(t.order.path))
+        certain = sum(1 for t in waiting if not order.held(t.order.path))
         assert queue.counts == (certain, len(waiting) - certain) and len(queue) == len(waiting)
         assert queue.lane_size("a") == sum(1 for t in waiting if t.lane == "a")
     for group in groups:
@@ -67,7 +68,7 @@ def test_the_queue_serves_what_a_linear_scan_of_the_policy_would(seed: int) -> N
 
 def test_best_lane_is_the_certain_work_anywhere_before_held_work() -> None:
     queue: CheckQueue[str] = CheckQueue()
-    race = priority.Siblings(kind="race")
+    race = order.Siblings(kind="race")
     race.enter(0)
     race.enter(1)
     assert queue.best_lane() is None
@@ -97,7 +98,7 @@ def test_an_overdue_check_is_served_first_oldest_first(monkeypatch) -> None:
 def test_the_queue_releases_held_work_when_its_group_moves_and_stops_listening() -> None:
     released: list[tuple[int, int]] = []
     queue: CheckQueue[str] = CheckQueue(on_release=lambda: released.append(queue.counts))
-    holes = priority.Siblings(kind="holes")
+    holes = order.Siblings(kind="holes")
     for rank in range(3):
         holes.enter(rank)
     queue.put("hole 1", CheckOrder(path=((holes, 1),)))
@@ -112,14 +113,15 @@ def test_the_queue_releases_held_work_when_its_group_moves_and_stops_listening()
     assert released == [(1, 1), (2, 0)]
 
 
+@pytest.mark.looptime  # virtual time: the sleeps let the waiter run, no wall-clock time passes
 async def test_until_next_in_line_hears_the_idle_event_it_is_given_and_no_other() -> None:
     import asyncio
 
-    holes = priority.Siblings()
+    holes = order.Siblings()
     for rank in range(3):
         holes.enter(rank)
     mine, other = CheckQueue[str](), CheckQueue[str]()
-    waiter = asyncio.create_task(priority.until_next_in_line(((holes, 2),), or_when=lambda: True, idle=mine.idle))
+    waiter = asyncio.create_task(order.until_next_in_line(((holes, 2),), or_when=lambda: True, idle=mine.idle))
     await asyncio.sleep(0.01)
     other.idle.fire()  # another verifier's queue
     await asyncio.sleep(0.01)

@@ -230,8 +230,8 @@ async def test_behind_the_gate_a_backend_without_a_check_queue_never_reports_idl
     the gate its "Lean has room" event is one that never fires, it reports no room for work started
     ahead, and an order given with a check is not forced on it."""
     from lemmaforge.lean.gate import GatedVerifier
-    from lemmaforge.lean.priority import CheckOrder
     from lemmaforge.lean.verifier import QueuedVerifier
+    from lemmaforge.schedule.order import CheckOrder
 
     gated = GatedVerifier(verifier)
     assert not isinstance(verifier, QueuedVerifier)

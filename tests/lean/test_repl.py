@@ -20,6 +20,7 @@ from lemmaforge.lean.repl import ReplVerifier, WorkerHandle, split_header
 from lemmaforge.lean.verifier import CheckStatus, Goal, Verifier, VerifierError
 from tests.fakes.fake_lean import FakeLean
 from tests.fakes.fake_repl import FakeRepl, make_fake_repl_config
+from tests.waiting import until
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 OTHER_HEADER = "import Mathlib\n\n"
@@ -83,7 +84,7 @@ async def _wait_for_request(fake: FakeRepl, marker: str, timeout: float = 5.0) -
         found = _requests_with(fake, marker)
         if found:
             return found[-1]
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # polling a real subprocess (the fake REPL): wall clock
     raise AssertionError(f"the fake never received a request containing {marker!r}")
 
 
@@ -198,7 +199,7 @@ async def test_workers_run_in_parallel_without_blocking_the_event_loop(pool: Fac
     async def ticker() -> None:
         last = time.monotonic()
         while not stop.is_set():
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.005)  # the event loop's lag on the wall clock is what this measures
             now = time.monotonic()
             gaps.append(now - last)
             last = now
@@ -502,7 +503,7 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
         verifier, _ = pool(workers=2, latency={"header_s": 0.3, "cmd_s": 0.3})
         awaited = asyncio.ensure_future(verifier.check(HEADER + SKETCH))
         abandoned = asyncio.ensure_future(verifier.check(OTHER_HEADER + SKETCH))
-        await asyncio.sleep(0.15)  # both workers are elaborating their header
+        await asyncio.sleep(0.15)  # wall clock: both real workers are elaborating their header (0.3 s)
         abandoned.cancel()
         await verifier.close()
         try:
@@ -513,7 +514,7 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
             assert result.status is CheckStatus.CRASHED and "closed" in (result.error or "")
         with pytest.raises(asyncio.CancelledError):
             await abandoned
-        await asyncio.sleep(0.5)  # the threads finish
+        await asyncio.sleep(0.5)  # wall clock: the real workers' threads finish
         gc.collect()
         await asyncio.sleep(0)
     finally:
@@ -528,10 +529,9 @@ async def test_has_room_while_a_worker_is_free_or_may_start(pool: Factory) -> No
     verifier, _ = pool(workers=1, latency={"cmd_s": 0.4, "header_s": 0.05})
     assert verifier.has_room()  # no worker yet, one may start
     running = asyncio.create_task(verifier.check(HEADER + SKETCH))
-    await asyncio.sleep(0.1)
-    assert not verifier.has_room()  # the only worker is busy
+    await until(lambda: not verifier.has_room(), what="the only worker busy")
     waiting = asyncio.create_task(verifier.check(HEADER + SKETCH + "\n"))
-    await asyncio.sleep(0.05)
+    await until(lambda: len(verifier._queue) == 1, what="the second check waiting")
     assert not verifier.has_room()
     await asyncio.gather(running, waiting)
     assert verifier.has_room()

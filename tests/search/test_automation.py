@@ -19,6 +19,7 @@ from tests.search.test_prove_e2e import prove
 PORTFOLIO = ("cheap_tac", "auto_tac", "dear_tac")
 
 
+@pytest.mark.looptime  # the tactics' delays are the loop's virtual seconds
 async def test_single_closer_keeps_the_cheapest_that_closes_and_cancels_the_rest():
     started: list[str] = []
     cancelled: list[str] = []

@@ -15,10 +15,15 @@ import pytest
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.budget import BudgetExhausted, first_leaf
-from lemmaforge.search.engine import SearchEngine
 from tests.fakes.agents import AgentStandIn
+from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
-from tests.search.test_assembly_ahead import HEADER, ROOT, _Candidate, _Planner, _TimedVerifier
+
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
+
+HEADER = "import Mathlib\n\n"
+ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 
 
 class _FailingProver(AgentStandIn):
@@ -27,13 +32,13 @@ class _FailingProver(AgentStandIn):
 
     async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         self.calls += 1
-        return [_Candidate("", "bad")]
+        return [Candidate("", "bad")]
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
 
 
-class _CountingPlanner(_Planner):
+class _CountingPlanner(OneHavePlanner):
     def __init__(self) -> None:
         self.calls = 0
 
@@ -47,7 +52,7 @@ async def test_a_budget_exhausted_below_nested_sketches_is_the_stop_reason(llm_c
     planner, prover = _CountingPlanner(), _FailingProver()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=3, llm_calls=llm_calls)
-    engine = SearchEngine(_TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
+    engine = wired_engine(TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="off"))
     result = await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=20)
     assert not result.proved

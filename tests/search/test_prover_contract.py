@@ -8,13 +8,18 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
-from lemmaforge.search.engine import SearchEngine
 from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.scripted import wired_engine
 from tests.search.scenarios import search_settings
+
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
 
 HEADER = "import Mathlib\n\n"
 PROBLEM = ProblemRecord("t/p", "p", HEADER, "theorem p (x : ℕ) : x = x := by\n  sorry\n",
@@ -64,7 +69,7 @@ class CorrectingProver(AgentStandIn):
 async def test_a_correction_gets_the_file_lean_checked_and_its_errors() -> None:
     verifier, prover = ErrorOnLine2(), CorrectingProver()
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=1, max_depth=0)
-    engine = SearchEngine(verifier, None, prover, recorder=MemoryRecorder(),
+    engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="off"))
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved

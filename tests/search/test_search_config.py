@@ -12,8 +12,10 @@ from lemmaforge.config import ConfigError, SearchConfig, VerifierConfig, load_co
 from lemmaforge.lean.kimina import KiminaVerifier
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
-from lemmaforge.search.engine import SearchEngine
-from tests.search.test_engine_units import PROBLEM, ScriptedProver, _AutomationVerifier, _SketchOnce
+from tests.fakes.scripted import PROBLEM, AutomationVerifier, ScriptedProver, SketchOnce, wired_engine
+
+# Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
+pytestmark = pytest.mark.looptime
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 
@@ -32,7 +34,7 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
     settings = load_config(config, environ={})
     timeouts: list[float | None] = []
 
-    class Verifier(_AutomationVerifier):
+    class Verifier(AutomationVerifier):
         async def check(self, code: str, *, timeout=None) -> CheckResult:
             timeouts.append(timeout)
             return await super().check(code, timeout=timeout)
@@ -45,7 +47,7 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
             return await super().prove(header, lemma_statement, n)
 
     verifier, prover = Verifier([], closes=False, room=None), Prover(["ok"], [0.0])
-    engine = SearchEngine(verifier, _SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
+    engine = wired_engine(verifier, SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
     result = asyncio.run(engine.prove(PROBLEM))
     assert result.proved
     automation = [c for c in verifier.checked if "auto_ok" in c]

@@ -63,6 +63,8 @@ def test_speculation_off_runs_no_schedule_code_and_on_runs_it(tmp_path, servers,
     else:
         assert {"layers.Speculative.goal", "layers.SpeculativeGoal.beside"} <= ran
         assert ("alternatives.Alternatives.run" in ran) == (speculation == "full")
+    # "full" is experimental: one warning line says so when it is chosen, and only then
+    assert ("is experimental" in result.stderr) == (speculation == "full"), result.stderr
 
 
 @pytest.mark.parametrize("old", ["prefetch = false", "parallel_alternatives = true"])

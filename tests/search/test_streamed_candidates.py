@@ -5,19 +5,26 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import AttemptRecord, MemoryRecorder
 from lemmaforge.schedule.feed import CandidateFeed
 from lemmaforge.search.engine import SearchEngine
 from tests.fakes.agents import AgentStandIn
-from tests.search.scenarios import search_settings
-from tests.search.test_engine_units import (
+from tests.fakes.scripted import (
     PROBLEM,
+    AutomationVerifier,
     Candidate,
     CountingVerifier,
-    _AutomationVerifier,
-    _SketchOnce,
+    SketchOnce,
+    wired_engine,
 )
+from tests.search.scenarios import search_settings
+
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
 
 
 class StreamingProver(AgentStandIn):
@@ -58,7 +65,7 @@ class StreamingProver(AgentStandIn):
 def _root_only(prover, verifier, samples: int, recorder=None) -> SearchEngine:
     budget = BudgetConfig(root_whole_proof_attempts=samples, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=0)  # one request, n = samples
-    return SearchEngine(verifier, None, prover, recorder=recorder or MemoryRecorder(), settings=options)
+    return wired_engine(verifier, None, prover, recorder=recorder or MemoryRecorder(), settings=options)
 
 
 def _candidate_checks(verifier: CountingVerifier) -> list[str]:
@@ -100,7 +107,7 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     """A hole's prover request started ahead streams: its first candidate is checked ahead (Lean
     has room) while automation is still being checked and the request's last sample decodes."""
     log: list[tuple[str, float]] = []
-    verifier = _AutomationVerifier(log, closes=False, room=True)
+    verifier = AutomationVerifier(log, closes=False, room=True)
     checks_at: list[tuple[str, float]] = []
     check = verifier.check
 
@@ -114,7 +121,7 @@ async def test_with_lean_room_a_streamed_candidate_is_checked_ahead_while_automa
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=2, self_corrections=0,
                           sketch_alternatives=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch", prover_samples_per_call=0)
-    engine = SearchEngine(verifier, _SketchOnce(2), prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, SketchOnce(2), prover, recorder=MemoryRecorder(), settings=options)
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved
     first_automation = min(t for kind, t in log if kind == "automation")
@@ -140,7 +147,7 @@ def test_a_feed_replays_what_arrived_to_a_later_listener_and_stops_when_told():
 
 async def test_a_listener_runs_in_the_context_it_listened_from_not_the_requests():
     """The race's checks are ordered by its own search's and goal's context variables
-    (lean/priority.py), whichever task — a request started ahead, in another goal step — pushes."""
+    (schedule/order.py), whichever task — a request started ahead, in another goal step — pushes."""
     import contextvars
 
     where: contextvars.ContextVar[str] = contextvars.ContextVar("where", default="none")

@@ -9,15 +9,17 @@ import pytest
 
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean import judge
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
-from lemmaforge.search.engine import SearchEngine
 from lemmaforge.search.tree import ProofTree
 from tests.fakes.agents import AgentStandIn
-from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
+
+# Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
+# the wall clock's; the order of events is what the delays say, however busy the machine.
+pytestmark = pytest.mark.looptime
 
 HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
@@ -29,7 +31,7 @@ SKETCH_3 = "theorem p_sub_3 (x : ℕ) : 0 + x = x := by\n  have b : x = x := by 
 
 
 class AheadLog:
-    """Stands in for the BudgetedVerifier's checks ahead: records what starts and is dropped."""
+    """Stands in for the search's checks ahead (schedule/ahead.py `ChecksAhead`): records what starts and is dropped."""
 
     def __init__(self, room: bool = True) -> None:
         self.room = room
@@ -39,13 +41,13 @@ class AheadLog:
     def has_room(self) -> bool:
         return self.room
 
-    def check_ahead(self, code: str) -> bool:
+    def start(self, code: str) -> bool:
         if not self.room or code in self.started:
             return False
         self.started.append(code)
         return True
 
-    def drop_ahead(self, code: str) -> None:
+    def drop(self, code: str) -> None:
         self.dropped.append(code)
 
 
@@ -105,7 +107,7 @@ def test_the_last_holes_check_starts_its_sketchs_assembly_and_each_one_above_up_
         assert file_3.endswith("  have b : x = x := by omega\n  rfl\n")
         assert audited_1.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h : x + 0 = x := by\n")
     assert log.dropped == []
-    ahead.close(s3)
+    ahead.close(s3.node_id)
     assert log.dropped == [file_3]  # never taken by the search: dropped (reported unused)
 
 
@@ -165,23 +167,6 @@ def test_the_file_started_ahead_is_the_one_assemble_checks_first_lemmas_included
 # --- in the engine ---------------------------------------------------------------------------------
 
 
-class _Candidate:
-    def __init__(self, code: str, body: str | None) -> None:
-        self.code, self.body, self.raw, self.call_id, self.aux = code, body, "", None, ""
-
-
-class _Planner(AgentStandIn):
-    """Sketches any statement with one `have` (a hole) and the closing `sorry` (a second hole)."""
-
-    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
-        head = statement.rstrip()
-        assert head.endswith("sorry")
-        return [_Candidate(head[: -len("sorry")] + "have a : x = x := by sorry\n  sorry\n", None)]
-
-    async def correct(self, *a, **kw):
-        return []
-
-
 class _Prover(AgentStandIn):
     """Fails the root sketch's holes (so each is sketched again), proves the holes below them. A
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
@@ -191,38 +176,10 @@ class _Prover(AgentStandIn):
         name = lemma_statement.split()[1]
         number = int(name.rsplit("_", 1)[1])
         await asyncio.sleep(0.15 if number > 2 and number % 2 == 0 else 0.01)
-        return [_Candidate("", "bad" if number <= 2 else "ok")]
+        return [Candidate("", "bad" if number <= 2 else "ok")]
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
-
-
-class _TimedVerifier(CheckOnlyVerifier):
-    """Sketches check with their holes, a file with `  bad` fails, anything else checks; each
-    check takes 50 ms and is logged with its start and end."""
-
-    def __init__(self, room: bool) -> None:
-        self.room = room
-        self.log: list[tuple[str, float, float]] = []
-        self.started: list[str] = []  # every check received (`log`: those answered)
-
-    def has_room(self) -> bool:
-        return self.room
-
-    async def check(self, code: str, *, timeout=None) -> CheckResult:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        self.started.append(code)
-        await asyncio.sleep(0.05)
-        self.log.append((code, started, loop.time()))
-        if (probed := probe_response(code)) is not None:
-            return CheckResult.from_repl_response(probed)
-        if "sorry" in code:
-            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
-            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
-        bad = "  bad" in code
-        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
-        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
 
 
 def _lower_sketches(result) -> list[tuple[str, str]]:
@@ -240,13 +197,13 @@ def _named(code: str) -> str:
     return code[len(HEADER):].split()[1]
 
 
-async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
+async def _search(verifier: TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
                   samples_per_call: int = 0):
-    """The root `p` searched with `_Planner` and `prover`: no whole-proof attempts, no automation,
+    """The root `p` searched with `OneHavePlanner` and `prover`: no whole-proof attempts, no automation,
     no corrections, one sketch per goal, model requests one step after another."""
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=samples, self_corrections=0,
                           sketch_alternatives=1, max_depth=max_depth)
-    engine = SearchEngine(verifier, _Planner(), prover, recorder=MemoryRecorder(),
+    engine = wired_engine(verifier, OneHavePlanner(), prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="prefetch",
                                                 prover_samples_per_call=samples_per_call))
     return await asyncio.wait_for(engine.prove(ProblemRecord("t/p", "p", HEADER, ROOT)), timeout=10)
@@ -254,7 +211,7 @@ async def _search(verifier: _TimedVerifier, prover: _Prover, *, max_depth: int, 
 
 @pytest.mark.parametrize("room", [True, False])
 async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_only_with_room(room):
-    verifier = _TimedVerifier(room)
+    verifier = TimedVerifier(room)
     result = await _search(verifier, _Prover(), max_depth=2)
     assert result.proved
 
@@ -287,9 +244,9 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
             k = self.asked[name] = self.asked.get(name, 0) + 1
             last = number > 2 and number % 2 == 0
             await asyncio.sleep(0.15 if last else 0.01)
-            return [_Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
+            return [Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
 
-    verifier = _TimedVerifier(True)
+    verifier = TimedVerifier(True)
     result = await _search(verifier, SecondTimeProver(), max_depth=2, samples=2, samples_per_call=1)
     assert result.proved
     stats = result.stats
@@ -307,9 +264,9 @@ async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_onl
 
         async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
             await asyncio.sleep(0.15 if lemma_statement.split()[1] == "p_sub_2" else 0.01)
-            return [_Candidate("", "ok")]
+            return [Candidate("", "ok")]
 
-    verifier = _TimedVerifier(room)
+    verifier = TimedVerifier(room)
     result = await _search(verifier, OneLevelProver(), max_depth=1)
     assert result.proved and result.proof is not None
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]

@@ -1,0 +1,218 @@
+"""Scripted builders for the search's and the schedule's tests.
+
+`wired_engine` is `SearchEngine` with its schedule picked from the settings' `[search]
+speculation` exactly as `services.prove_problem` picks it (`services.schedule_for`): a test that
+builds an engine by hand runs the schedule the product would run with those settings. The
+stand-ins below are shared by several test files (a candidate or sketch, a planner that sketches
+every goal with one `have`, a verifier whose every check takes 50 ms of the loop's time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lemmaforge.config import BudgetConfig, Settings
+from lemmaforge.lean.verifier import CheckResult, Verifier
+from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder
+from lemmaforge.search.cache import SubgoalCache
+from lemmaforge.search.engine import SearchEngine
+from lemmaforge.search.interfaces import PlannerLike, ProverLike
+from lemmaforge.search.tree import ProofTree
+from lemmaforge.services import schedule_for
+from tests.fakes.agents import AgentStandIn
+from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.search.scenarios import search_settings
+
+
+def wired_engine(
+    verifier: Verifier, planner: PlannerLike | None, prover: ProverLike | None, *, recorder: Recorder,
+    settings: Settings | None = None, on_update: Callable[[ProofTree], None] | None = None,
+    cache: SubgoalCache | None = None,
+) -> SearchEngine:
+    settings = settings or Settings()
+    return SearchEngine(verifier, planner, prover, recorder=recorder, settings=settings, on_update=on_update,
+                        cache=cache, schedule=schedule_for(settings))
+
+
+@dataclass
+class Candidate:
+    """A model output as the engine reads it (a prover candidate; a sketch, with `body` None)."""
+
+    code: str
+    body: str | None
+    raw: str = ""
+    call_id: str | None = None
+    aux: str = ""
+
+
+class CountingVerifier(CheckOnlyVerifier):
+    """Accepts a body `ok` (after a delay), rejects anything else; counts checks."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self.checked: list[str] = []
+
+    async def check(self, code: str, *, timeout=None) -> CheckResult:
+        self.checked.append(code)
+        await asyncio.sleep(self.delay)
+        if (probed := probe_response(code)) is not None:
+            return CheckResult.from_repl_response(probed)
+        bad = "  ok" not in code
+        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
+        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+
+
+class ScriptedProver(AgentStandIn):
+    def __init__(self, bodies: list[str], delays: list[float]) -> None:
+        self.bodies, self.delays, self.calls = bodies, delays, 0
+
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
+        i = self.calls
+        self.calls += 1
+        await asyncio.sleep(self.delays[i % len(self.delays)])
+        return [Candidate("", self.bodies[i % len(self.bodies)])]
+
+    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
+        return []
+
+
+
+
+class OneHavePlanner(AgentStandIn):
+    """Sketches any statement with one `have` (a hole) and the closing `sorry` (a second hole)."""
+
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        head = statement.rstrip()
+        assert head.endswith("sorry")
+        return [Candidate(head[: -len("sorry")] + "have a : x = x := by sorry\n  sorry\n", None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+class TimedVerifier(CheckOnlyVerifier):
+    """Sketches check with their holes, a file with `  bad` fails, anything else checks; each
+    check takes 50 ms and is logged with its start and end."""
+
+    def __init__(self, room: bool) -> None:
+        self.room = room
+        self.log: list[tuple[str, float, float]] = []
+        self.started: list[str] = []  # every check received (`log`: those answered)
+
+    def has_room(self) -> bool:
+        return self.room
+
+    async def check(self, code: str, *, timeout=None) -> CheckResult:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.started.append(code)
+        await asyncio.sleep(0.05)
+        self.log.append((code, started, loop.time()))
+        if (probed := probe_response(code)) is not None:
+            return CheckResult.from_repl_response(probed)
+        if "sorry" in code:
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+        bad = "  bad" in code
+        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
+        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+
+
+HEADER = "import Mathlib\n\n"
+PROBLEM = ProblemRecord("t/p", "p", HEADER, "theorem p (x : ℕ) : x = x := by\n  sorry\n")
+
+
+class OneSketch(AgentStandIn):
+    """Drafts the same two-hole sketch (holes `Easy x`, `Hard x`) for the theorem `p`."""
+
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        sketch = ("theorem p (x : ℕ) : x = x := by\n  have h1 : Easy x := by sorry\n"
+                  "  have h2 : Hard x := by sorry\n  sorry\n")
+        return [Candidate(sketch, None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+TWO_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by sorry\n  sorry\n")
+THREE_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by sorry\n"
+                "  have h2 : 0 + x = x := by sorry\n  sorry\n")
+
+
+class SketchOnce(AgentStandIn):
+    """Drafts one sketch (two holes, or `holes`); counts its calls."""
+
+    def __init__(self, holes: int = 2) -> None:
+        self.calls = 0
+        self.sketch = {2: TWO_HOLES, 3: THREE_HOLES}[holes]
+
+    async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
+        self.calls += 1
+        return [Candidate(self.sketch, None)]
+
+    async def correct(self, *a, **kw):
+        return []
+
+
+class RoomyProver(ScriptedProver):
+    """A prover whose model has room (or not), logging when each request starts and whether it
+    was cancelled."""
+
+    def __init__(self, room: bool, log: list[tuple[str, float]], delay: float = 0.05) -> None:
+        super().__init__(["ok"], [delay])
+        self.room, self.log, self.cancelled = room, log, 0
+
+    def has_room(self) -> bool:
+        return self.room
+
+    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
+        self.log.append(("prove", asyncio.get_running_loop().time()))
+        try:
+            return await super().prove(header, lemma_statement, n)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+
+
+class AutomationVerifier(CountingVerifier):
+    """Sketches check with their holes; the automation check (`auto_ok`) takes `auto_delay` and
+    closes the goal only when `closes`; a body `ok` proves; `room` is what `has_room` says."""
+
+    def __init__(self, log: list[tuple[str, float]], *, closes: bool, room: bool | None,
+                 first_hole_delay: float = 0.2) -> None:
+        super().__init__()
+        self.log, self.closes, self.first_hole_delay = log, closes, first_hole_delay
+        if room is not None:
+            self.has_room = lambda: room  # type: ignore[method-assign]
+
+    async def check(self, code: str, *, timeout=None) -> CheckResult:
+        if "auto_ok" in code and "#print axioms" not in code and "#check @" not in code:
+            self.checked.append(code)
+            first_hole = re.search(r":\s*x \+ 0 = x := by", code) is not None  # h1's own lemma
+            await asyncio.sleep(self.first_hole_delay if first_hole else 0.2)
+            self.log.append(("automation", asyncio.get_running_loop().time()))
+            msgs = [] if self.closes else [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "no"}]
+            return CheckResult.from_repl_response({"env": 0, "messages": msgs})
+        if "sorry" in code and "#print axioms" not in code and "#check @" not in code:
+            self.checked.append(code)
+            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
+            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+        return await super().check(code, timeout=timeout)
+
+
+def prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool, prefetch: bool = True,
+                     prover_delay: float = 0.05, holes: int = 2):
+    log: list[tuple[str, float]] = []
+    # With three holes the first hole's automation answers last (0.3 s against 0.2 s), so the third
+    # hole's automation answers before the first hole can be solved: an order, not a race.
+    verifier = AutomationVerifier(log, closes=closes, room=lean_room, first_hole_delay=0.3 if holes == 3 else 0.2)
+    prover = RoomyProver(prover_room, log, prover_delay)
+    budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
+                          sketch_alternatives=1)
+    options = search_settings(budget=budget, portfolio=("auto_ok",), speculation="prefetch" if prefetch else "off")
+    engine = wired_engine(verifier, SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options,
+                          cache=SubgoalCache(MemoryRecorder()))
+    return engine, prover, log
