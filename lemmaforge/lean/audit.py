@@ -47,7 +47,7 @@ Its parts: `audit_report.py` (the report, its reasons and how they rank), `audit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lemmaforge.config import AuditConfig
 from lemmaforge.lean import gate, judge
@@ -63,10 +63,14 @@ from lemmaforge.lean.audit_report import (
 )
 from lemmaforge.lean.judge import name_key as _name_key
 from lemmaforge.lean.judge import parse_probe
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Verifier
-
-if TYPE_CHECKING:
-    from lemmaforge.lean.safeverify import StatementChecker
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Message,
+    ProbingVerifier,
+    StatementChecker,
+    Verifier,
+)
 
 # The report types live in `audit_report.py`, the listing's verdict in `audit_listing.py`; their
 # public names stay importable from here.

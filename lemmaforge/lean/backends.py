@@ -9,14 +9,10 @@ import, and a broken optional backend does not break the others.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.verifier import Verifier, VerifierError
-
-if TYPE_CHECKING:
-    from lemmaforge.lean.safeverify import StatementChecker
+from lemmaforge.lean.verifier import StatementChecker, Verifier, VerifierError
 
 BACKENDS = ("repl", "kimina", "lake")
 

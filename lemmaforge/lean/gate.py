@@ -36,7 +36,7 @@ boundary, and the place the rest of the product imports all of them from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from lemmaforge import sending
 from lemmaforge.lean.gate_rules import (
@@ -82,12 +82,10 @@ from lemmaforge.lean.verifier import (
     QueuedVerifier,
     ReportsRoom,
     Severity,
+    StatementChecker,
     TacticResult,
     Verifier,
 )
-
-if TYPE_CHECKING:
-    from lemmaforge.lean.safeverify import StatementChecker
 
 # The public names of the gate and its parts, importable from here as before the split.
 __all__ = [

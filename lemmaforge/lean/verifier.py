@@ -333,3 +333,30 @@ class QueuedVerifier(Verifier, Protocol):
     async def check_many(
         self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]: ...
+
+
+# --- statement identity decided by Lean (the audit's last step, where Lean is local) -----------
+
+
+@dataclass(frozen=True, slots=True)
+class StatementVerdict:
+    """`same`: True (Lean says the submission states the reference), False (it does not), None
+    (Lean could not decide: a compile failure, a crash, a timeout; or `skipped`)."""
+
+    same: bool | None
+    detail: str
+    skipped: bool = False  # SafeVerify stopped before comparing for a reason the policy allows
+
+    def to_json(self) -> dict[str, object]:
+        return {"same": self.same, "detail": self.detail, "skipped": self.skipped}
+
+
+class StatementChecker(Protocol):
+    """Lean-side statement identity for the final audit: SafeVerify, or the stand-in that reports
+    it is not installed. The gate holds one (`GatedVerifier.statement_checker`), the audit reads it,
+    a run's budget charges it; declared here so that none of them imports the audit's SafeVerify."""
+
+    name: str
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict: ...

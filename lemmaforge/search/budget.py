@@ -40,7 +40,6 @@ from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.priority import LeanIdle, OrderKey
-from lemmaforge.lean.safeverify import StatementChecker, StatementVerdict
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -49,6 +48,8 @@ from lemmaforge.lean.verifier import (
     ProbingVerifier,
     QueuedVerifier,
     ReportsRoom,
+    StatementChecker,
+    StatementVerdict,
     TacticResult,
     Verifier,
 )

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from lemmaforge import cli
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.repl import ReplVerifier
-from lemmaforge.lean.safeverify import StatementVerdict
+from lemmaforge.lean.verifier import StatementVerdict
 from lemmaforge.services import open_recorder, open_services, problem_from_code, prove_problem
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer
