@@ -36,9 +36,7 @@ from lemmaforge.agent.output import (
 )
 from lemmaforge.agent.presets import ProverPreset
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
-from lemmaforge.lean.syntax.commands import theorems_of
-from lemmaforge.lean.syntax.layout import analyze
+from lemmaforge.lean.syntax import COMMAND_KEYWORDS, analyze, same_statement, theorems_of
 
 # ---------------------------------------------------------------------------------------------
 # Lean text, just enough to cut model outputs (on lean.syntax's lexer and declarations)

@@ -41,10 +41,10 @@ def _default_statement_checker(cfg: VerifierConfig) -> StatementChecker | None:
     """Without `verifier.safe_verify`: SafeVerify where `lemmaforge setup --safeverify` built it for
     the project (REPL, lake), else a stand-in that reports it is not installed. Kimina: none (no
     local Lean; its probe runs inside the checked file)."""
-    from lemmaforge.lean.safeverify import SafeVerifyMissing, default_location
-
     if cfg.backend == "kimina" or cfg.project is None:
         return None
+    from lemmaforge.lean.safeverify import SafeVerifyMissing, default_location
+
     exe = default_location(cfg.project)
     if not exe.is_file():
         return SafeVerifyMissing(exe)

@@ -31,8 +31,8 @@ from lemmaforge.lean.gate_whitelist import (
     PROOF_COMMANDS,
 )
 from lemmaforge.lean.probe_text import without_listing
-from lemmaforge.lean.syntax.lexer import Token
-from lemmaforge.lean.syntax.lexer import refusal as lexer_refusal
+from lemmaforge.lean.syntax import Token
+from lemmaforge.lean.syntax import refusal as lexer_refusal
 
 
 class Reason(enum.StrEnum):
@@ -63,7 +63,7 @@ class Violation:
 
 # --- tokens and commands -------------------------------------------------------------------------
 #
-# Commands come from the syntax layer (`lean/syntax/commands.py`: found at any column, after `in`,
+# Commands come from the syntax layer (`lean/syntax/_commands.py`: found at any column, after `in`,
 # with attribute names and modifiers); tokens from its lexer (Lean's comment/string/«» rules).
 
 

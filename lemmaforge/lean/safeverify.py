@@ -1,6 +1,6 @@
 """Statement identity decided by Lean: the external SafeVerify checker, where Lean is local.
 
-Text comparison of statements (lean/syntax/compare.py) is a cheap first filter; it cannot see what
+Text comparison of statements (lean/syntax/_compare.py) is a cheap first filter; it cannot see what
 the text MEANS in the candidate's environment. Where the backend has Lean locally (REPL, lake),
 the audit also asks Lean: both files are compiled to `.olean`s and SafeVerify
 (github.com/GasStationManager/SafeVerify, built by `lemmaforge setup --safeverify`) replays each

@@ -22,10 +22,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax.commands import theorems_of
-from lemmaforge.lean.syntax.holes import fill_edits
-from lemmaforge.lean.syntax.layout import COMMAND_KEYWORDS, SCOPE_MODIFIERS, analyze
-from lemmaforge.lean.syntax.lexer import _CROSSES_LINES, tokens
+from lemmaforge.lean.syntax._commands import theorems_of
+from lemmaforge.lean.syntax._holes import fill_edits
+from lemmaforge.lean.syntax._layout import COMMAND_KEYWORDS, SCOPE_MODIFIERS, analyze
+from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, tokens
 
 __all__ = ["fill_with_body_span", "proof_span"]
 

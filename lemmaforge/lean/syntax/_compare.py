@@ -17,13 +17,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lemmaforge.lean.syntax.commands import Declaration, declarations_of, last_theorem, raw_commands
-from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, OPEN_BRACKETS, analyze
-from lemmaforge.lean.syntax.lexer import Token, format_name, name_components, tokens
+from lemmaforge.lean.syntax._commands import Declaration, declarations_of, last_theorem, raw_commands
+from lemmaforge.lean.syntax._layout import CLOSE_BRACKETS, OPEN_BRACKETS, analyze
+from lemmaforge.lean.syntax._lexer import Token, format_name, name_components, tokens
 
 __all__ = [
     "GLUE",
     "answer_slots",
+    "compared_tokens",
     "filled_answers",
     "normalize_code",
     "normalize_statement",
@@ -165,6 +166,13 @@ def _spelled(toks: Sequence[Token]) -> list[Token]:
             t = t._replace(text=SAME_SPELLING[t.text])
         out.append(t)
     return out
+
+
+def compared_tokens(text: str) -> list[str]:
+    """`text`'s tokens as statements are compared: comments and whitespace dropped, one spelling per
+    token Lean reads alike (`SAME_SPELLING`), glued tokens marked (`GLUE`); `join_canonical` makes
+    them one string (benchmarks/answers.py compares answers so)."""
+    return list(canonical_tokens(_spelled(tokens(text))))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,14 +31,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from lemmaforge.lean.syntax.layout import (
+from lemmaforge.lean.syntax._layout import (
     DECLARATION_KEYWORDS,
     PREFIX_KEYWORDS,
     Analysis,
     analyze,
     matching_bracket,
 )
-from lemmaforge.lean.syntax.lexer import Token, format_name, lex, name_components
+from lemmaforge.lean.syntax._lexer import Token, format_name, lex, name_components
 
 __all__ = [
     "Command",

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, analyze
-from lemmaforge.lean.syntax.lexer import _CROSSES_LINES, Lines, Token, strip_comments, tokens
+from lemmaforge.lean.syntax._layout import CLOSE_BRACKETS, analyze
+from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, Lines, Token, strip_comments, tokens
 
 __all__ = ["Hole", "TermProof", "fill", "fill_edits", "holes"]
 

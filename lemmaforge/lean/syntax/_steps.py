@@ -8,11 +8,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from lemmaforge.lean.syntax.commands import LOCAL_DEFINERS, Declaration, theorems_of
-from lemmaforge.lean.syntax.compare import canonical_tokens, join_canonical
-from lemmaforge.lean.syntax.holes import TermProof, holes, rebase
-from lemmaforge.lean.syntax.layout import OPEN_BRACKETS, Analysis, Block, analyze
-from lemmaforge.lean.syntax.lexer import Token, lex, tokens
+from lemmaforge.lean.syntax._commands import LOCAL_DEFINERS, Declaration, theorems_of
+from lemmaforge.lean.syntax._compare import canonical_tokens, join_canonical
+from lemmaforge.lean.syntax._holes import TermProof, holes, rebase
+from lemmaforge.lean.syntax._layout import OPEN_BRACKETS, Analysis, Block, analyze
+from lemmaforge.lean.syntax._lexer import Token, lex, tokens
 
 __all__ = ["HaveStep", "have_steps", "skeleton", "structure_consistency", "top_level_tactics"]
 

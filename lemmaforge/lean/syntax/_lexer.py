@@ -41,10 +41,11 @@ Speed: linear in the text. One regex call per common token (spaces, identifier, 
 plain decimal, one-character symbol); everything else takes the rule-by-rule path. Results are
 memoised within a byte budget, because every tool of the layer starts by lexing the same file.
 
-The pass itself is `scanner.py` (`_Scanner`, and the Token / Refusal / Lexed it produces); the
-character classes and the token table it reads are `token_table.py`. This module holds the
-memoised entry points and the tools built on tokens; its public names (`__all__`) and the
-private ones tests read (`_lex_memo`, `_lex_whole`, `_lex_by_lines`, `_ID_FIRST`, …) stay reachable here.
+The pass itself is `_scanner.py` (`_Scanner`, and the Token / Refusal / Lexed it produces); the
+character classes and the token table it reads are `_token_table.py`. This module holds the
+memoised entry points and the tools built on tokens; the package's face (`lean/syntax/__init__.py`)
+re-exports its public names, and the syntax tests read its private ones here (`_lex_memo`,
+`_lex_whole`, `_lex_by_lines`, …).
 """
 
 from __future__ import annotations
@@ -55,9 +56,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax.scanner import Lexed, Refusal, Token, _new_token, _Scanner
-from lemmaforge.lean.syntax.token_table import _ID_FIRST as _ID_FIRST  # the class canonical_parens reads
-from lemmaforge.lean.syntax.token_table import _ID_PART_RE, _IDENT_RE, _PLAIN_PART_RE
+from lemmaforge.lean.syntax._scanner import Lexed, Refusal, Token, _new_token, _Scanner
+from lemmaforge.lean.syntax._token_table import _ID_FIRST, _ID_PART_RE, _IDENT_RE, _PLAIN_PART_RE
 
 __all__ = [
     "Lexed",
@@ -68,6 +68,7 @@ __all__ = [
     "find_tokens",
     "format_name",
     "is_ident",
+    "is_ident_start",
     "lex",
     "name_components",
     "normalize_whitespace",
@@ -223,6 +224,15 @@ def find_tokens(code: str, names: Iterable[str]) -> list[TokenMatch]:
 def is_ident(text: str) -> bool:
     """Whether `text` is exactly one (possibly dotted, possibly «escaped») Lean identifier."""
     return _IDENT_RE.fullmatch(text) is not None
+
+
+_ID_FIRST_CHAR = re.compile(f"[{_ID_FIRST}]")
+
+
+def is_ident_start(char: str) -> bool:
+    """Whether the one character `char` may begin an (unescaped) identifier: a letter, `_`, or one
+    of the letter-like symbols Lean's `isLetterLike` admits (Greek, `ℕ`-style letterlike, …)."""
+    return _ID_FIRST_CHAR.fullmatch(char) is not None
 
 
 def name_components(text: str) -> tuple[str, ...]:

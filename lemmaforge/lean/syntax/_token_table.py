@@ -1,9 +1,9 @@
-"""The character classes and token table of Lean 4's tokenizer, as the lexer (`lexer.py`) reads
+"""The character classes and token table of Lean 4's tokenizer, as the lexer (`_lexer.py`) reads
 them: what starts and continues an identifier (`isLetterLike`, `isSubScriptAlnum`), the
 multi-character symbols whose longest match decides where a token ends, the prelude keywords that
 decide whether a string is interpolated, and the one regex of the scanner's common path.
 Ported from leanprover/lean4 `src/Lean/Parser/Basic.lean` (the commit and the account are in
-`lexer.py`'s docstring and docs/lexer.md).
+`_lexer.py`'s docstring and docs/lexer.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """One pass of Lean 4's tokenizer over a text (`_Scanner`, rule by rule as `Lean.Parser.tokenFn`
-and `whitespace` read it) and what it produces: tokens and the first refusal. `lexer.py` holds the
+and `whitespace` read it) and what it produces: tokens and the first refusal. `_lexer.py` holds the
 account of the rules (its docstring), the memoised entry points and the tools built on tokens.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from lemmaforge.lean.syntax.token_table import (
+from lemmaforge.lean.syntax._token_table import (
     _CHAR_SAFE_AFTER,
     _COMPOSITE,
     _CORE_PRIMED,

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax.lexer import Lines, Token, tokens
+from lemmaforge.lean.syntax._lexer import Lines, Token, tokens
 
 __all__ = [
     "COMMAND_KEYWORDS",
