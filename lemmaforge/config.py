@@ -234,7 +234,7 @@ class VerifierConfig(BaseModel):
     trust_dataset: bool = Field(
         default=False,
         description=(
-            "Accept dataset rows and original files outside the dataset whitelist (lean/gate.py): "
+            "Accept dataset rows and original files outside the dataset whitelist (lean/gate/): "
             "instances, axioms, options beyond the allowed list. Off: such a row is refused before "
             "Lean sees it. Turn it on only for a dataset you have read; it is recorded with the run."
         ),

@@ -2,7 +2,7 @@
 
 A proof counts only when ALL of these hold:
 
-1. the whitelist gate (`lean/gate.py`) passes it: beyond the problem's own context only
+1. the whitelist gate (`lean/gate/`) passes it: beyond the problem's own context only
    theorems/lemmas/examples, `open` and resource options — decided on tokens, BEFORE Lean, and a
    refused text is never sent (it could run code on the Lean host);
 2. the candidate's theorem WITH THE ORIGINAL'S NAME (never the last one by position) carries the

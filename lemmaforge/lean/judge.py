@@ -6,7 +6,7 @@ The probe (product text, built only from validated declaration names, never from
 * `set_option pp.fullNames true in #print axioms N` for the target theorem AND for every other
   theorem/lemma the candidate added (an `example` cannot be named, so the audit refuses examples
   in a final proof: see `audit.static_audit`); full names, so that no axiom prints shortened
-  under an `open` (lean/probe_text.py `probe_command`);
+  under an `open` (lean/gate/_probes.py `probe_command`);
 * the target's elaborated type, printed with everything explicit:
 
       set_option pp.all true in
@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lemmaforge.lean import gate
+from lemmaforge.lean.gate import NONCE_RE, declarations_command
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Severity, Verifier
 
 # `pp.all` and the sub-options that decide which constant a printed name denotes. All exist in
@@ -78,7 +79,7 @@ class Probe:
         for name in names:
             if not gate.valid_probe_name(name):
                 raise ValueError(f"not a declaration name: {name!r}")
-        if nonce is not None and not _NONCE_RE.fullmatch(nonce):
+        if nonce is not None and not NONCE_RE.fullmatch(nonce):
             raise ValueError(f"not a probe nonce: {nonce!r}")
         cmds: list[tuple[tuple[str, str], str]] = []
         if axioms:
@@ -276,7 +277,7 @@ def parse_probe(messages: list[Message] | None, theorem: str, *, private_ok: boo
 # --- what Lean says was declared ---------------------------------------------------------------
 #
 # The listing is a `run_cmd` over the environment the candidate left behind (its template, and the
-# lean4 source of every API it calls, are in lean/probe_text.py). For each module-local constant it
+# lean4 source of every API it calls, are in lean/gate/_probes.py). For each module-local constant it
 # says its kind, whether it is unsafe, partial, `@[implemented_by]` or `@[extern]`, whether the
 # closure of the target and of the lemmas the candidate added uses it (the constants
 # `Lean.CollectAxioms.collect` would visit), and its axioms (`Lean.collectAxioms`); then the new
@@ -285,7 +286,6 @@ def parse_probe(messages: list[Message] | None, theorem: str, *, private_ok: boo
 # nonce; the last says how many lines came before it, so a truncated or partly forged answer is
 # malformed, and a malformed or missing answer refuses the candidate.
 
-_NONCE_RE = gate.NONCE_RE
 # Per process: a candidate's nonce is the same in `text_to_check` and in the audit (the check
 # started ahead is found by its text), and no model output can predict it.
 _NONCE_KEY = secrets.token_bytes(32)
@@ -299,7 +299,6 @@ def nonce_for(code: str) -> str:
     return hmac.new(_NONCE_KEY, code.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-declarations_command = gate.declarations_command
 
 
 @dataclass(frozen=True, slots=True)

@@ -308,7 +308,7 @@ class ReportsRoom(Protocol):
 class ProbingVerifier(Protocol):
     """A verifier that runs the audit's probe its own way (the REPL): `probe` as a separate command
     in the environment `code` produced, its messages returned apart (None: the probe did not run).
-    Fallback (`probe_text.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
+    Fallback (`gate.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
     only the messages at its own position count. `order`: as `QueuedVerifier.check`'s, passed only
     to a backend that is one."""
 

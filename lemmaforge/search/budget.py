@@ -368,7 +368,7 @@ class BudgetedVerifier:
         # once, not per check).
         self._queued: QueuedVerifier | None = verifier if isinstance(verifier, QueuedVerifier) else None
 
-    # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
+    # -- the audit's door (lean/gate/ `BehindGate`): the gate's members, the probe charged ------
 
     @property
     def gate(self) -> GatedVerifier | None:

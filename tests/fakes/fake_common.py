@@ -661,7 +661,7 @@ def _flag(value: bool) -> str:
 
 def listing_answer(nonce: str, listing: tuple[list[Listed], dict[str, int], dict[str, str]]) -> str:
     """The info message the probe's `run_cmd` logs: one line per fact, each starting with the
-    nonce, then `end` and the count of lines before it (lemmaforge/lean/probe_text.py's template:
+    nonce, then `end` and the count of lines before it (lemmaforge/lean/gate/_probes.py's template:
     kind, unsafe, partial, implemented_by, extern, in the closure, name, axioms)."""
     consts, exts, options = listing
     out = [f"{nonce}\tconst\t{c.kind}\t{_flag(c.unsafe)}\t{_flag(c.partial)}\t{_flag(c.implemented_by)}\t"

@@ -44,7 +44,7 @@ EXTS = ("ext\tinstance\t0", "ext\tmacro\t0", "ext\telab\t0", "ext\tparser\t0")
 
 def const(kind: str, name: str, axioms: str = "", *, unsafe: bool = False, partial: bool = False,
           implemented_by: bool = False, extern: bool = False, closure: bool = False) -> str:
-    """One `const` line of the listing (lean/probe_text.py's template): kind, unsafe, partial,
+    """One `const` line of the listing (lean/gate/_probes.py's template): kind, unsafe, partial,
     implemented_by, extern, in the closure, name, axioms."""
     flags = "\t".join("true" if b else "false" for b in (unsafe, partial, implemented_by, extern, closure))
     return f"const\t{kind}\t{flags}\t{name}\t{axioms}"
@@ -104,7 +104,8 @@ def test_the_gate_lets_through_exactly_the_products_listing_at_the_end() -> None
 @pytest.fixture
 def blind_text_layer(monkeypatch):
     """The text defences see nothing (a lexer that disagrees with Lean's): only Lean's answers remain."""
-    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])
+    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])  # what the audit reads
+    monkeypatch.setattr("lemmaforge.lean.gate._verifier.check_candidate", lambda text, context=None: [])
     monkeypatch.setattr(audit_module, "context_changes", lambda original, candidate: [])
 
 

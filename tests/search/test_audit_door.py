@@ -1,5 +1,5 @@
 """The search's final audit goes through the run's budget (search/budget.py) and still gets all of
-the gate behind it (lean/gate.py `BehindGate`): the dataset setting (`--trust-dataset`), the
+the gate behind it (lean/gate/ `BehindGate`): the dataset setting (`--trust-dataset`), the
 backend's own way to run the product's probe (the REPL: a separate command in the proof's
 environment), and the Lean-side statement check (SafeVerify) — each charged to the run's budget.
 

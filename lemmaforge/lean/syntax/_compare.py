@@ -50,7 +50,7 @@ _GLUE_SENSITIVE = frozenset({"[", ".", "@[", ".."})
 # only makes elaboration fail or not (Lean throws when one is reached); `tactic.hygienic` only
 # decides whether names a tactic introduces are inaccessible; `pp.*` and `linter.*` only change
 # what Lean prints or warns about (the audit's type probe sets every `pp` option that decides which
-# constant a printed name denotes, lean/judge.py). The gate (lean/gate_whitelist.py
+# constant a printed name denotes, lean/judge.py). The gate (lean/gate/_whitelist.py
 # `ALLOWED_OPTIONS`) refuses every other option outright.
 _HARMLESS_OPTIONS = re.compile(
     r"^set_option (?:maxHeartbeats|maxRecDepth|maxSynthPendingDepth|synthInstance\.maxHeartbeats|"
@@ -392,7 +392,7 @@ def _disallowed_additions(added: Sequence[_PreambleCommand], allow_added_lemmas:
 # and Std: Std4 before Batteries' rename, Lean core's `Std` after). A module the pinned project
 # lacks is Lean's own error. Left out on purpose: `Lake` (its DSL keywords `package`, `require`,
 # `script`… are commands only after `import Lake`, and the gate's command list relies on no
-# candidate adding it, lean/gate_whitelist.py) and `Lean` (the metaprogramming framework: no proof
+# candidate adding it, lean/gate/_whitelist.py) and `Lean` (the metaprogramming framework: no proof
 # needs it, and the gate keeps its commands out anyway).
 IMPORT_ROOTS = frozenset({"Mathlib", "Aesop", "Batteries", "Std"})
 

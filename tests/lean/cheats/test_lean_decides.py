@@ -58,7 +58,8 @@ def cheat(kind: str) -> str:
 def blind_text_layer(monkeypatch):
     """The text defences see nothing (what a lexer that disagrees with Lean's would do): the gate
     passes everything and the preamble check finds no addition. Only Lean's answers remain."""
-    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])
+    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])  # what the audit reads
+    monkeypatch.setattr("lemmaforge.lean.gate._verifier.check_candidate", lambda text, context=None: [])
     monkeypatch.setattr(audit_module, "context_changes", lambda original, candidate: [])
 
 

@@ -1,36 +1,8 @@
-"""The whitelist gate: what a candidate proof or a dataset row may contain, decided BEFORE Lean.
-
-Lean elaborating a file runs code: `#eval`, `run_cmd`, `run_tac`, macros, `initialize`, and any
-attribute that swaps compiled code (`implemented_by`, `extern`, `csimp`). On a shared Kimina or
-REPL host that is a code-execution path, and anything that runs meta code can also forge what
-Lean reports. So nothing a model or a dataset wrote reaches a verifier unless this gate passed it.
-The gate is a WHITELIST, read from tokens (the Lean lexer), never from regexes on raw text:
-
-* a **candidate proof** may contain the problem's own context unchanged (registered as a
-  `Context`), PutnamBench answer slots (`abbrev … := sorry` of the context) filled with a value,
-  and beyond that only `theorem` / `lemma` / `example` declarations, `open …` and `set_option` of
-  `ALLOWED_OPTIONS` (also as `… in` prefixes, also inside tactic blocks), with attributes of
-  `ALLOWED_ATTRIBUTES` and the modifiers `private` / `protected` / `noncomputable`;
-* a **dataset header or problem context** may contain imports, `open`, allowed options and plain
-  definitions (`def`, `abbrev`, `theorem`, `lemma`, `inductive`, `structure`, plus the scoping
-  commands `namespace` / `section` / `end` / `variable` / `universe`); anything else is refused
-  unless the user passed `--trust-dataset` (recorded with the run config);
-* **everywhere**, even inside proofs and trusted text: no `#`-command (except the read-only
-  `#print axioms NAME` many provers end with: only the product's own probe is read), no
-  `run_cmd`/`run_tac`/`run_elab`/`run_meta`/`by_elab`, no `unsafe`, no option outside the list;
-  no text the lexer cannot vouch for (`syntax.lexer.refusal`: Lean's own lexical error, or a
-  reading that depends on the imports or the grammar: every text rule below reads its tokens); no
-  name that reaches the host (`HOST_ACCESS`: `IO`, `System`, `ST`, `include_str`, …); only
-  literal values in a tactic's `(config := …)` (Lean evaluates them).
-
-Every refusal is a `Violation` with a named reason. `GatedVerifier` applies the gate at the
-verifier boundary: `backends.make_verifier` always returns one, so no code path can send text to
-Lean without it. The product's own axiom probe is not text from a model: `probe_axioms` builds it
-from a validated declaration name.
-
-Its parts: `gate_whitelist.py` (what is allowed), `gate_rules.py` (the text rules and the three
-gates), `probe_text.py` (the product's own probes). This module is the gate at the verifier
-boundary, and the place the rest of the product imports all of them from.
+"""The gate at the verifier boundary: `GatedVerifier` applies the text rules (`_rules.py`) to every
+text before its backend sees it, and sends the product's own axiom probe (`_probes.py`) for a
+validated declaration name. `backends.make_verifier` always returns one, so no code path can send
+text to Lean without it. `BehindGate` / `gate_of`: the gate behind a wrapper (a run's budget), and
+`gate_violations`: the refusals a result records.
 """
 
 from __future__ import annotations
@@ -39,41 +11,10 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from lemmaforge import sending
-from lemmaforge.lean.gate_rules import (
-    Context,
-    DatasetRejected,
-    GateCommand,
-    Reason,
-    Violation,
-    admit_problem,
-    check_candidate,
-    check_dataset_text,
-    check_tactic,
-    option_allowed,
-    problem_context,
-    split_commands,
-)
-from lemmaforge.lean.gate_whitelist import (
-    ALLOWED_ATTRIBUTES,
-    ALLOWED_MODIFIERS,
-    ALLOWED_OPTION_PREFIXES,
-    ALLOWED_OPTIONS,
-    COMMAND_WORDS,
-    DATASET_COMMANDS,
-    HOST_ACCESS,
-    PROOF_COMMANDS,
-)
+from lemmaforge.lean.gate._probes import probe_axioms, valid_probe_name
+from lemmaforge.lean.gate._rules import Context, Violation, admit_problem, check_candidate, check_tactic
 from lemmaforge.lean.priority import LeanIdle
 from lemmaforge.lean.priority import OrderKey as CheckOrder
-from lemmaforge.lean.probe_text import (
-    NONCE_RE,
-    declarations_command,
-    probe_axioms,
-    probe_command,
-    valid_probe_name,
-    with_probe,
-    without_listing,
-)
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -86,16 +27,6 @@ from lemmaforge.lean.verifier import (
     TacticResult,
     Verifier,
 )
-
-# The public names of the gate and its parts, importable from here as before the split.
-__all__ = [
-    "ALLOWED_ATTRIBUTES", "ALLOWED_MODIFIERS", "ALLOWED_OPTIONS", "ALLOWED_OPTION_PREFIXES", "COMMAND_WORDS", "BehindGate",
-    "DATASET_COMMANDS", "HOST_ACCESS", "NONCE_RE", "PROOF_COMMANDS", "Context", "DatasetRejected", "GateCommand",
-    "GatedVerifier", "Reason", "Violation", "admit_problem", "check_candidate", "check_dataset_text", "check_tactic",
-    "declarations_command", "gate_of", "gate_violations", "option_allowed", "probe_axioms", "probe_command", "problem_context",
-    "split_commands", "valid_probe_name", "with_probe", "without_listing",
-]
-
 
 # --- the gate at the verifier boundary -----------------------------------------------------------
 

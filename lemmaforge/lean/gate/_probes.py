@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from lemmaforge.lean.gate_whitelist import COMMAND_WORDS
+from lemmaforge.lean.gate._whitelist import COMMAND_WORDS
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, ProbingVerifier, Verifier
 
 _PROBE_NAME = re.compile(r"^(?:«[^»\n]+»|[^\s«»()\[\]{},:;`\"#@]+)(?:\.(?:«[^»\n]+»|[^\s.«»()\[\]{},:;`\"#@]+))*$")

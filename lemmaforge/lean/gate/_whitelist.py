@@ -1,7 +1,7 @@
-"""What the whitelist gate (`lean/gate.py`) allows, and the words it refuses: options, attributes,
+"""What the whitelist gate (`lean/gate/`) allows, and the words it refuses: options, attributes,
 commands per kind of text, modifiers, code runners, command words the syntax layer does not split
 on, names that reach the host, literal config values. Data only; the rules that read it are in
-`lean/gate_rules.py`.
+`lean/gate/_rules.py`.
 """
 
 from __future__ import annotations

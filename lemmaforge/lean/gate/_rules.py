@@ -1,4 +1,4 @@
-"""The gate's text rules (`lean/gate.py` describes the whitelist): the refusal types, a file's
+"""The gate's text rules (`lean/gate/` describes the whitelist): the refusal types, a file's
 commands as the gate judges them, the rules every text obeys, problem contexts and answer slots,
 and the three gates — a candidate proof, a dataset text, a tactic — with the dataset admission.
 All read tokens from the syntax layer, never regexes on raw text.
@@ -14,7 +14,8 @@ from typing import Any
 
 from lemmaforge.errors import InputError
 from lemmaforge.lean import syntax
-from lemmaforge.lean.gate_whitelist import (
+from lemmaforge.lean.gate._probes import without_listing
+from lemmaforge.lean.gate._whitelist import (
     _CODE_RUNNERS,
     _CONFIG_LITERALS,
     _CONFIG_NAMES,
@@ -30,7 +31,6 @@ from lemmaforge.lean.gate_whitelist import (
     HOST_ACCESS,
     PROOF_COMMANDS,
 )
-from lemmaforge.lean.probe_text import without_listing
 from lemmaforge.lean.syntax import Token
 from lemmaforge.lean.syntax import refusal as lexer_refusal
 
