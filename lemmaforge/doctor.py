@@ -525,15 +525,15 @@ def render(report: DoctorReport, console: Console) -> None:
     console.print(f"verifier '{report.backend}': {verdict}")
 
 
-# --- `doctor --selftest`: the judge calibrated on this Lean (lean/selftest/) ----------------------
+# --- `doctor --selftest`: the judge calibrated on this Lean (lean/audit/selftest/) ----------------------
 
 
 @dataclass(slots=True)
 class SelftestReport:
     """A selftest on the configured verifier: the toolchain, each case's verdict, and the record."""
 
-    toolchain: Any  # lean.selftest.record.Toolchain
-    result: Any  # lean.selftest.run.SelftestResult
+    toolchain: Any  # lean.audit.selftest.Toolchain
+    result: Any  # lean.audit.selftest.SelftestResult
     recorded: str | None = None  # the record file written
     record_error: str | None = None  # why it could not be written (the verdicts stand)
     removed: bool = False  # a failure removed the pass on record for this toolchain
@@ -549,13 +549,18 @@ class SelftestReport:
 
 def selftest(settings: Settings) -> SelftestReport:
     """Run the shipped calibration cases through the whole audit on the configured verifier
-    (lean/selftest/run.py), and record the outcome for its toolchain. Raises VerifierError when the
+    (lean/audit/selftest/_run.py), and record the outcome for its toolchain. Raises VerifierError when the
     verifier cannot be used at all (then nothing is recorded)."""
+    from lemmaforge.lean.audit.selftest import (
+        calibration_digest,
+        load_cases,
+        passed_record,
+        record_selftest,
+        run_cases,
+        toolchain_of,
+    )
     from lemmaforge.lean.backends import make_verifier
     from lemmaforge.lean.kimina import KIMINA_CLIENT_KEY_ENV, server_lean_version
-    from lemmaforge.lean.selftest.cases import calibration_digest, load_cases
-    from lemmaforge.lean.selftest.record import passed_record, record_selftest, toolchain_of
-    from lemmaforge.lean.selftest.run import run_cases
 
     cases = load_cases()
     cfg = settings.verifier

@@ -5,7 +5,7 @@ The simulator reads the probe as Lean would, from the text it is sent (never fro
 modules): which commands ask something, which declaration each names, the listing's nonce; and
 it answers in Lean's formats, at the positions Lean reports them at.
 
-The commands (`lemmaforge/lean/judge.py` and `lemmaforge/lean/gate/_probes.py` build them):
+The commands (`lemmaforge/lean/audit/_judge.py` and `lemmaforge/lean/gate/_probes.py` build them):
 
 * `#print axioms NAME`, possibly behind `set_option … in` lines: Lean logs, at the `#print`
   token, "'NAME' depends on axioms: [a, b]" (sorted as Lean's `Name.lt`: fewer components first)

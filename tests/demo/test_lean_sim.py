@@ -1,6 +1,6 @@
 """The demo's simulated Lean (lemmaforge/demo/lean_sim.py, lean_answers.py): holes and goals as the
 REPL reports them, the world's verdicts (deterministic, by level), and answers to the product's own
-probe texts, built by the product's public builders (lean/gate/_probes.py, lean/judge.py `Probe`) and
+probe texts, built by the product's public builders (lean/gate/_probes.py, lean/audit/_judge.py `Probe`) and
 read back by the product's readers."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from lemmaforge.demo import lean_sim
 from lemmaforge.demo.lean_sim import SimulatedLean, binders_of, goal_key, goal_text, level
-from lemmaforge.lean import judge
+from lemmaforge.lean.audit import _judge as judge
 from lemmaforge.lean.gate import declarations_command
 from lemmaforge.lean.verifier import Message
 

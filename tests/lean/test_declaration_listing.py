@@ -14,11 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from lemmaforge.lean import audit as audit_module
 from lemmaforge.lean import gate
 from lemmaforge.lean.audit import AuditStatus, Reason, audit
-from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.judge import Probe, declarations_command, nonce_for, parse_listing
+from lemmaforge.lean.audit import _audit as audit_module
+from lemmaforge.lean.audit._judge import Probe, nonce_for, parse_listing
+from lemmaforge.lean.gate import GatedVerifier, declarations_command
 from lemmaforge.lean.verifier import Message, Position, Severity
 from tests.conftest import sweep
 from tests.fakes.fake_kimina import DeclareRule, FakeKimina, MessageRule, ScriptedLean

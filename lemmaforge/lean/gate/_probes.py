@@ -1,7 +1,7 @@
 """The product's own probe texts, which the gate lets through because the product built them:
 the axiom probe (`#print axioms NAME`, from a validated declaration name) and how it is run
 (`probe_axioms`), and the declaration listing (`run_cmd` from a fixed template and a hex nonce;
-lean/judge.py documents it), with the way a file ending in it is judged without it.
+lean/audit/_judge.py documents it), with the way a file ending in it is judged without it.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def probe_command(declaration: str) -> str:
     return f"{PROBE_PREFIX}#print axioms {declaration}"
 
 
-# The product's declaration listing (lean/judge.py documents it). It is product text, built from a
+# The product's declaration listing (lean/audit/_judge.py documents it). It is product text, built from a
 # fixed template, a hex nonce and the validated names of the declarations whose dependencies it
 # walks (`lfRoots`); a file that ends with it (a check started ahead of the audit goes through this
 # gate with the whole probe) is judged without it.

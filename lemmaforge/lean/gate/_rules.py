@@ -227,7 +227,7 @@ def _is_axiom_query(toks: Sequence[Token], i: int) -> bool:
 
 
 def _is_type_query(toks: Sequence[Token], i: int) -> bool:
-    """`#check @NAME` alone (the audit's type probe, lean/judge.py): elaborating a constant runs
+    """`#check @NAME` alone (the audit's type probe, lean/audit/_judge.py): elaborating a constant runs
     nothing. Only when the next token starts another `#print`/`#check` or `set_option`, or the
     text ends: `#check @f (by …)` would elaborate a term, and stays refused."""
     return (

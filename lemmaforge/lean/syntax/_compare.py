@@ -50,7 +50,7 @@ _GLUE_SENSITIVE = frozenset({"[", ".", "@[", ".."})
 # only makes elaboration fail or not (Lean throws when one is reached); `tactic.hygienic` only
 # decides whether names a tactic introduces are inaccessible; `pp.*` and `linter.*` only change
 # what Lean prints or warns about (the audit's type probe sets every `pp` option that decides which
-# constant a printed name denotes, lean/judge.py). The gate (lean/gate/_whitelist.py
+# constant a printed name denotes, lean/audit/_judge.py). The gate (lean/gate/_whitelist.py
 # `ALLOWED_OPTIONS`) refuses every other option outright.
 _HARMLESS_OPTIONS = re.compile(
     r"^set_option (?:maxHeartbeats|maxRecDepth|maxSynthPendingDepth|synthInstance\.maxHeartbeats|"

@@ -1,4 +1,4 @@
-"""What an audit says (`lean/audit.py` decides it): the overall status, the named reasons for a
+"""What an audit says (`lean/audit/` decides it): the overall status, the named reasons for a
 rejection, the report with its JSON form, and how the reasons rank into one status.
 """
 

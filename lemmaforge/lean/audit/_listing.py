@@ -1,5 +1,5 @@
 """Lean's declaration listing (`judge.parse_listing`) judged against what the proof may declare
-(step 7 of the audit in `lean/audit.py`): the whitelist built from the texts, and the verdict on
+(step 7 of the audit in `lean/audit/`): the whitelist built from the texts, and the verdict on
 every constant, extension entry and option Lean listed.
 """
 
@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lemmaforge.lean import gate, judge
+from lemmaforge.lean import gate
 from lemmaforge.lean import syntax as lean_code
-from lemmaforge.lean.audit_report import AuditReport, Reason, Rejection
-from lemmaforge.lean.judge import name_key as _name_key
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.audit._judge import name_key as _name_key
+from lemmaforge.lean.audit._report import AuditReport, Reason, Rejection
 from lemmaforge.lean.verifier import Message
 
 # --- Lean's declaration listing against the whitelist --------------------------------------------
@@ -129,7 +130,7 @@ def _judge_listing(
     report: AuditReport, whitelist: DeclWhitelist, answers: dict[tuple[str, str], list[Message]] | None,
     nonce: str, allowed: set[str], sorry_seen: object,
 ) -> None:
-    """Lean decides what was declared: its listing (lean/judge.py) against the whitelist. The text
+    """Lean decides what was declared: its listing (lean/audit/_judge.py) against the whitelist. The text
     layer's view only narrows what is allowed; a declaration it missed is refused by name.
 
     What the theorem depends on (the closure of the target and of every lemma the candidate

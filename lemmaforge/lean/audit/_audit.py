@@ -1,47 +1,7 @@
-"""Soundness audit of a finished proof.
-
-A proof counts only when ALL of these hold:
-
-1. the whitelist gate (`lean/gate/`) passes it: beyond the problem's own context only
-   theorems/lemmas/examples, `open` and resource options — decided on tokens, BEFORE Lean, and a
-   refused text is never sent (it could run code on the Lean host);
-2. the candidate's theorem WITH THE ORIGINAL'S NAME (never the last one by position) carries the
-   original's exact signature tokens then `:=` (`syntax.statement_match`: the original ends in
-   `:= sorry`, so nothing about the span is guessed; spellings Lean reads alike tolerated), and
-   nothing before it that the statement depends on was changed (PutnamBench answer slots may be
-   filled; the header — imports, `open`s, resource options — may differ, step 6 decides:
-   `context_changes`); no `example` (it has no name to probe);
-3. no `sorry` / `admit` / `sorryAx` anywhere in the file (helper lemmas included, whatever the
-   native_decide policy; the original's own context sorries excepted) and Lean reports no hole;
-4. a whole-file check has no error;
-5. the product's own `#print axioms` probe (under `pp.fullNames`, so no axiom name shortens under
-   an `open`) lists only whitelisted axioms (default `propext`,
-   `Classical.choice`, `Quot.sound`; `Lean.ofReduceBool` / `Lean.trustCompiler` from
-   `native_decide` only when allowed; axioms the original declares). Only the messages Lean
-   attaches to the probe itself count (`judge.run_probed`; on the REPL backend the probe is a
-   separate command in the proof's environment), for exactly the theorem's full, public name
-   (a lemma the candidate added may answer under its private name). Matching
-   "declaration uses sorry" strings is not enough (DeepSeek-Prover-V2's `apply?` bug on Lean 4.9
-   emitted no such warning): the kernel-level axiom list is the authority;
-6. Lean decides (`lean/judge.py`): the same probe asks `#print axioms` of every other lemma the
-   candidate added, and prints the theorem's elaborated type under `pp.all` (`#check @T`); it
-   must equal the original's print, elaborated in a clean environment (cached per problem);
-7. Lean lists what the file declared (`judge.parse_listing`: module-local constants with kind,
-   axioms, unsafe / partial / implemented_by / extern, and whether the theorem's closure uses
-   them; new instance/macro/elaborator/parser entries, options in force, every line marked with
-   the check's nonce): nothing unsafe, partial, implemented_by or extern in the closure
-   (`banned_modifier`, `banned_attribute`), compiler artefacts outside it ignored, theorems judged
-   by their axioms whatever their names, anything else outside the whitelist (`DeclWhitelist`)
-   refused by name (`lean_declared`, `banned_option`, `banned_modifier`), a missing or malformed
-   answer too (`declarations_unknown`);
-8. where the verifier has Lean locally, SafeVerify (`lean/safeverify.py`) runs by default where it
-   is built (kernel replay, same constants and types); when it is not installed the report says so.
-
-Each rejection names its reason; the overall status is one of `proved`, `incomplete`, `error`,
-`rejected`, `timeout`.
-
-Its parts: `audit_report.py` (the report, its reasons and how they rank), `audit_listing.py`
-(step 7: Lean's declaration listing against the whitelist); this module runs the audit.
+"""The audit run: the text checks before Lean (steps 1 to 3 of the package's docstring), what is
+sent (`text_to_check`, the candidate with the product's probe), and Lean's answers judged (steps 4
+to 8: `audit`). The report's types are `_report.py`; Lean's declaration listing against the
+whitelist (step 7) is `_listing.py`; reading Lean's answers to the probe is `_judge.py`.
 """
 
 from __future__ import annotations
@@ -50,10 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import gate, judge
+from lemmaforge.lean import gate
 from lemmaforge.lean import syntax as lean_code
-from lemmaforge.lean.audit_listing import DeclWhitelist, _judge_listing
-from lemmaforge.lean.audit_report import (
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.audit._judge import name_key as _name_key
+from lemmaforge.lean.audit._judge import parse_probe
+from lemmaforge.lean.audit._listing import DeclWhitelist, _judge_listing
+from lemmaforge.lean.audit._report import (
     _STATIC_REJECTIONS,
     AuditReport,
     AuditStatus,
@@ -61,8 +24,6 @@ from lemmaforge.lean.audit_report import (
     Rejection,
     _status,
 )
-from lemmaforge.lean.judge import name_key as _name_key
-from lemmaforge.lean.judge import parse_probe
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -71,15 +32,6 @@ from lemmaforge.lean.verifier import (
     StatementChecker,
     Verifier,
 )
-
-# The report types live in `audit_report.py`, the listing's verdict in `audit_listing.py`; their
-# public names stay importable from here.
-__all__ = [
-    "NATIVE_DECIDE_AXIOMS", "AuditReport", "AuditStatus", "DeclWhitelist", "Reason", "Rejection", "audit",
-    "banned_constructs", "code_only", "context_changes", "full_theorem_name", "gate_rejections", "parse_axioms",
-    "parse_probe", "sorry_tokens", "statement_diff", "static_audit", "text_to_check", "trusted_context",
-    "with_axiom_probe",
-]
 
 NATIVE_DECIDE_AXIOMS = ("Lean.ofReduceBool", "Lean.trustCompiler")
 

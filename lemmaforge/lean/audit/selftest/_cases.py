@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from lemmaforge.errors import InputError
-from lemmaforge.lean.audit_report import Reason
+from lemmaforge.lean.audit import Reason
 
 CALIBRATION = "calibration.toml"
 FORMAT = 1
@@ -53,7 +53,7 @@ class Case:
 
 def calibration_text() -> str:
     """The shipped calibration file's text."""
-    return resources.files(__package__ or "lemmaforge.lean.selftest").joinpath(CALIBRATION).read_text(encoding="utf-8")
+    return resources.files(__package__ or "lemmaforge.lean.audit.selftest").joinpath(CALIBRATION).read_text(encoding="utf-8")
 
 
 def calibration_digest(text: str | None = None) -> str:

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean import judge
-from lemmaforge.lean.audit import audit, full_theorem_name, static_audit, text_to_check
-from lemmaforge.lean.audit_report import AuditReport, AuditStatus, Reason
+from lemmaforge.lean.audit import AuditReport, AuditStatus, Reason, audit, static_audit, text_to_check
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.audit._audit import full_theorem_name
+from lemmaforge.lean.audit._judge import _KINDS as LISTING_KINDS
+from lemmaforge.lean.audit._judge import EXTENSIONS, Constant
+from lemmaforge.lean.audit.selftest._cases import Case
 from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.judge import _KINDS as LISTING_KINDS
-from lemmaforge.lean.judge import EXTENSIONS, Constant
-from lemmaforge.lean.selftest.cases import Case
 from lemmaforge.lean.verifier import (
     CheckResult,
     Goal,
