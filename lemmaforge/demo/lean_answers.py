@@ -22,7 +22,7 @@ The commands (`lemmaforge/lean/audit/_judge.py` and `lemmaforge/lean/gate/_probe
   and the number of lines before it. The simulator's closure is the roots themselves: the
   declarations it models are theorems and plain definitions, none unsafe, partial or compiled by
   `implemented_by` / `extern`, so what else a root uses changes no verdict.
-* `#eval Lean.versionString` (`lean/kimina.py` asks a server which Lean it runs): an info message
+* `#eval Lean.versionString` (`lean/kimina/` asks a server which Lean it runs): an info message
   holding the version as Lean's `Repr` of a string, `"4.9.0"`.
 """
 

@@ -110,7 +110,7 @@ def test_the_declaration_listing_answers_with_the_nonce_it_was_sent():
 def test_the_version_probe_and_the_position_probe():
     [version] = lean.check("#eval Lean.versionString")["messages"]
     assert version["severity"] == "info" and version["data"] == f'"{lean_sim.SIMULATED_LEAN_VERSION}"'
-    out = lean.check(HEADER + "example : True := sorry")  # lean/kimina_replies.py's position probe
+    out = lean.check(HEADER + "example : True := sorry")  # lean/kimina/_replies.py's position probe
     assert out["sorries"][0]["pos"]["line"] == 8 and out["messages"][0]["pos"]["line"] == 8
 
 

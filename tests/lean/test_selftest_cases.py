@@ -17,7 +17,7 @@ from lemmaforge.lean.audit import _judge as judge
 from lemmaforge.lean.audit.selftest import CalibrationError, load_cases
 from lemmaforge.lean.audit.selftest._cases import calibration_text
 from lemmaforge.lean.audit.selftest._run import SharedBackend, explain_listing
-from lemmaforge.lean.kimina_replies import kimina_header_lines
+from lemmaforge.lean.kimina._replies import kimina_header_lines
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Position, Severity, VerifierError
 from lemmaforge.targets import choose_target
 from tests.conftest import REPO_ROOT

@@ -1,26 +1,7 @@
-"""Kimina Lean Server backend: remote whole-file checks over HTTP, batched and retried.
-
-Wire protocol (project-numina/kimina-lean-server, `server/routers/check.py` and the
-`kimina-client` / `lean_verification_client` packages):
-
-- `POST {url}/api/check` with `{"snippets": [{"id", "code"}], "timeout": <int s>, "debug", "reuse"}`
-  answers `{"results": [{"id", "time", "error"?, "response"?}]}`; `response` is the Lean REPL's own
-  JSON (`{"env", "messages", "sorries"}` or `{"message": ...}`), `error` a server-side failure such
-  as "Lean REPL command timed out in 30.0 seconds". `None` fields are omitted.
-- `GET {url}/health` answers `{"status": "ok"}`.
-- HTTP 429 "No available REPLs" when no REPL freed up within the server's `MAX_WAIT`; HTTP 500 when
-  a snippet crashed its REPL (the whole batch fails); 401 on a bad key.
-- The API key travels as `Authorization: Bearer <key>` (older servers read `X-Auth-Token`).
-
-The server runs the leading `import` lines of a snippet once per REPL (the header) and sends the
-rest as the command. Current servers shift line numbers back to whole-file positions; older ones
-do not, or shift only `messages`. `position_mode` says what the server shifts: "all" (current
-servers), "messages", "none"; "auto" asks the server once ("server" / "client" are accepted as
-older names of "all" / "none").
-
-Throughput: every `check` goes through a `CheckBatcher` (lean/kimina_batcher.py), which coalesces
-concurrent checks into batched requests, keeps at most `concurrency` checks in flight over a small
-connection pool, and never aborts a request already sent (Kimina would destroy the REPL running it).
+"""`KiminaVerifier`: the Kimina backend (the wire protocol is the package's docstring). One HTTP
+request and its failures (transient and retried with tenacity, or for good; the auth headers;
+errors on one line), the health and Lean-version queries, and the position mode; every check goes
+through the batcher (`_batcher.py`), every result is read by `_replies.py`.
 """
 
 from __future__ import annotations
@@ -49,23 +30,8 @@ from tenacity import (
 
 from lemmaforge import sending, waits
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean.kimina_batcher import CheckBatcher
-from lemmaforge.lean.kimina_http import (
-    RETRYABLE_STATUSES as RETRYABLE_STATUSES,  # importable from here, as before the split
-)
-from lemmaforge.lean.kimina_http import (
-    _auth_headers,
-    _BadResponse,
-    _DeadlinePassed,
-    _decode,
-    _describe,
-    _HttpStatusError,
-    _is_transient,
-    _json_or_none,
-    _one_line,
-    _ServerCrash,
-)
-from lemmaforge.lean.kimina_replies import (
+from lemmaforge.lean.kimina._batcher import CheckBatcher
+from lemmaforge.lean.kimina._replies import (
     _SHIFT_PLANS,
     _first_line,
     _is_header_timeout,
@@ -75,9 +41,6 @@ from lemmaforge.lean.kimina_replies import (
     _without_proof_states,
     kimina_header_lines,
     position_probe,
-)
-from lemmaforge.lean.kimina_replies import (
-    PROBE_COMMAND as PROBE_COMMAND,  # importable from here, as before the split
 )
 from lemmaforge.lean.priority import LeanIdle, OrderKey
 from lemmaforge.lean.verifier import (
@@ -109,6 +72,79 @@ VERSION_SLACK_S = 5.0  # the Lean version query: its time limit plus this, from 
 # What Lean the server runs: the REPL answers with an info message `"4.9.0"` (Lean's `Repr` of a String).
 LEAN_VERSION_COMMAND = "#eval Lean.versionString"
 _VERSION_RE = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?")
+
+
+# --- one HTTP request: its failures, transient or for good, the auth headers, one-line errors ---
+
+RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class _HttpStatusError(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail}" if detail else f"HTTP {status}")
+        self.status = status
+
+
+class _BadResponse(Exception):
+    """A 2xx answer that is not the JSON we expect (a proxy's error page, a truncated body)."""
+
+
+class _ServerCrash(Exception):
+    """HTTP 500 persisted: Kimina's answer when a snippet crashed its REPL."""
+
+
+class _DeadlinePassed(Exception):
+    """A request not complete within its total deadline: transient, retried, then unavailable."""
+
+
+def _is_transient(exc: BaseException) -> bool:
+    if isinstance(exc, _HttpStatusError):
+        return exc.status in RETRYABLE_STATUSES
+    return isinstance(exc, (httpx.TransportError, _BadResponse, _DeadlinePassed))
+
+
+def _auth_headers(api_key: str | None) -> dict[str, str]:
+    if not api_key:
+        return {}
+    # Current servers read `Authorization` (a "Bearer " prefix is stripped); older ones `X-Auth-Token`.
+    return {"Authorization": f"Bearer {api_key}", "X-Auth-Token": api_key}
+
+
+def _decode(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        raise _HttpStatusError(response.status_code, _error_detail(response))
+    try:
+        return response.json()
+    except ValueError:
+        raise _BadResponse(
+            f"HTTP {response.status_code} with a body that is not JSON: {_one_line(response.text)}"
+        ) from None
+
+
+def _error_detail(response: httpx.Response) -> str:
+    body = _json_or_none(response)
+    if isinstance(body, dict) and "detail" in body:
+        return _one_line(str(body["detail"]))
+    return _one_line(response.text)
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    if isinstance(exc, (_HttpStatusError, _BadResponse, _ServerCrash)):
+        return _one_line(text)
+    return _one_line(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ the proof-state ids it passes through, and its timeout error strings.
 
 The server runs the leading `import` lines of a snippet once per REPL (the header) and sends the
 rest as the command. Current servers shift line numbers back to whole-file positions; older ones
-do not, or shift only `messages` (see `KiminaVerifier.position_mode` in lemmaforge/lean/kimina.py).
+do not, or shift only `messages` (see `KiminaVerifier.position_mode` in lemmaforge/lean/kimina/_verifier.py).
 """
 
 from __future__ import annotations
