@@ -23,7 +23,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from lemmaforge.config import RAM_RESERVE_MB, REPL_RAM_MB, LLMEndpoint, Settings, VerifierConfig, total_ram_mb
-from lemmaforge.lean.install import find_lake
 from lemmaforge.model_choice import MODEL_RULE, choose_model
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
@@ -81,6 +80,8 @@ GET_LEAN = "run `lemmaforge setup` (installs elan, Lean and Mathlib through lean
 
 def check_lean(report: DoctorReport, cfg: VerifierConfig) -> bool:
     # The kimina backend checks on the server: a local Lean is then only worth knowing about.
+    from lemmaforge.lean.lake import find_lake
+
     absent = "info" if cfg.backend == "kimina" else "missing"
     lake = find_lake(cfg.lake_path)
     if lake is None:
@@ -231,6 +232,8 @@ _VERSION = re.compile(r"(?:version\s+|\")v?(\d+\.\d+\.\d+(?:-[\w.]+)?)")
 def lean_version_local(report: DoctorReport, cfg: VerifierConfig) -> None:
     """The Lean the repl / lake backends will run: `lake env lean --version` in the project (the
     toolchain elan picks there), else the version lean-interact's own project is made for."""
+    from lemmaforge.lean.lake import find_lake
+
     lake = find_lake(cfg.lake_path)
     if cfg.project is None or lake is None or not cfg.project.is_dir():
         if cfg.backend == "repl" and cfg.project is None:

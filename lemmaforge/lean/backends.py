@@ -59,7 +59,7 @@ def _safe_verify(cfg: VerifierConfig, exe: Path, project: Path) -> StatementChec
 
     sandbox = None
     if cfg.sandbox:
-        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.lake import find_lake
         from lemmaforge.lean.sandbox import make_sandbox
 
         paths = [project.expanduser().resolve(), exe.expanduser().resolve().parent, *cfg.sandbox_paths]

@@ -51,7 +51,7 @@ def assert_never_sent(kimina: FakeKimina, *marks: str) -> None:
 _BACKEND_CLASSES = {"ReplVerifier", "KiminaVerifier", "LakeVerifier"}
 # Modules allowed to name a backend class: the factory, the backends themselves, and doctor's
 # health ping (`KiminaVerifier.ping` sends no Lean text).
-_ALLOWED = {"lean/backends.py", "lean/repl.py", "lean/kimina/", "lean/lake.py", "doctor.py"}
+_ALLOWED = {"lean/backends.py", "lean/repl/", "lean/kimina/", "lean/lake/", "doctor.py"}  # a folder: all of it
 
 
 @pytest.mark.slow
@@ -60,7 +60,7 @@ def test_product_code_builds_backends_only_through_the_gated_factory() -> None:
     root = REPO_ROOT / "lemmaforge"
     for path in root.rglob("*.py"):
         rel = path.relative_to(root).as_posix()
-        if rel in _ALLOWED:
+        if rel in _ALLOWED or rel.startswith(tuple(a for a in _ALLOWED if a.endswith("/"))):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

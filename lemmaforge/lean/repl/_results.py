@@ -9,7 +9,7 @@ from typing import Any
 
 from lean_interact.interface import LeanError
 
-from lemmaforge.lean.repl_process import Outcome
+from lemmaforge.lean.repl._process import Outcome
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, Message, TacticResult
 
 BACKEND = "repl"

@@ -7,7 +7,7 @@ checks never see each other's declarations. Positions in the answer are relative
 are shifted back by the header's line count so callers see whole-file positions.
 
 Scheduling — which check or tactic step gets which worker, and when a worker switches header —
-is the pool's policy in `repl_scheduling.py`; all of it runs on the event loop, only the blocking
+is the pool's policy in `_scheduling.py`; all of it runs on the event loop, only the blocking
 lean-interact calls run in threads, one in-flight request per worker.
 
 Failures are reported, never hidden: a check that runs past its timeout is `TIMEOUT` (lean-interact
@@ -48,7 +48,7 @@ from lemmaforge.config import VerifierConfig
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.check_queue import CheckQueue
 from lemmaforge.lean.priority import UNORDERED, LeanIdle, OrderKey
-from lemmaforge.lean.repl_process import (
+from lemmaforge.lean.repl._process import (
     ABANDONED,
     CLOSED,
     Counters,
@@ -64,7 +64,7 @@ from lemmaforge.lean.repl_process import (
     repl_sandbox,
     retrieve_quietly,
 )
-from lemmaforge.lean.repl_results import (
+from lemmaforge.lean.repl._results import (
     BACKEND,
     WorkerHandle,
     check_result,
@@ -73,7 +73,7 @@ from lemmaforge.lean.repl_results import (
     response_dict,
     tactic_result,
 )
-from lemmaforge.lean.repl_scheduling import PoolScheduling, Waiter
+from lemmaforge.lean.repl._scheduling import PoolScheduling, Waiter
 from lemmaforge.lean.sandbox import Sandbox
 from lemmaforge.lean.verifier import (
     CheckResult,
@@ -166,7 +166,7 @@ class ReplVerifier(PoolScheduling):
 
     @classmethod
     def from_config(cls, cfg: VerifierConfig) -> ReplVerifier:
-        """The pool for `cfg` (`repl_process.repl_config_for`). Raises VerifierError with one
+        """The pool for `cfg` (`_process.repl_config_for`). Raises VerifierError with one
         actionable line when Lean / lake / the project is missing."""
         repl_config = repl_config_for(cfg)
         return cls(
@@ -528,6 +528,3 @@ class ReplVerifier(PoolScheduling):
         future.add_done_callback(retrieve_quietly)
         worker.inflight = future
         return await asyncio.shield(future)
-
-
-__all__ = ["ReplPoolStats", "ReplVerifier", "WorkerHandle", "split_header"]

@@ -1,4 +1,4 @@
-"""One worker of the REPL pool (`repl.py`): its state, what one blocking round-trip with its Lean
+"""One worker of the REPL pool (`_verifier.py`): its state, what one blocking round-trip with its Lean
 process produced, the pool's thread-safe counters and the stats built from them, and locating lake and the Lean project that
 every process starts in.
 

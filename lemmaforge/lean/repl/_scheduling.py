@@ -1,4 +1,4 @@
-"""The REPL pool's scheduling policy (`repl.py`): which check or tactic step gets which worker.
+"""The REPL pool's scheduling policy (`_verifier.py`): which check or tactic step gets which worker.
 
 Scheduling (all on the event loop; only the blocking lean-interact calls run in threads, one
 in-flight request per worker):
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from lemmaforge.lean.check_queue import CheckQueue, Ticket
 from lemmaforge.lean.priority import OrderKey
-from lemmaforge.lean.repl_process import Worker
+from lemmaforge.lean.repl._process import Worker
 from lemmaforge.lean.verifier import VerifierError
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from lemmaforge import sending
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean.install import find_lake
+from lemmaforge.lean.lake._setup import find_lake
 from lemmaforge.lean.sandbox import (
     DATA_DIR,
     DEFAULT_MAX_PROCESSES,
