@@ -289,7 +289,7 @@ def text_to_check(
     """The exact text `audit(candidate, verifier, …)` would send through `verifier.check`, or None
     when it would send none that way: decided before Lean (refused, or a dataset row not admitted),
     or a verifier that probes its own way (the gated verifier's `check_probed`, a `ProbingVerifier`). For starting that
-    check ahead of the audit (search/assembly_ahead.py): the audit then takes the check by its
+    check ahead of the audit (schedule/assembly_ahead.py): the audit then takes the check by its
     text, so nothing reaches Lean that the audit itself would not have sent."""
     if isinstance(verifier, gate.GatedVerifier | ProbingVerifier) or judge.probes_apart(verifier):
         return None
