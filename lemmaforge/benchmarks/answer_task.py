@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from lemmaforge.agent.prover import ProofCandidate
     from lemmaforge.config import Settings
 
-__all__ = ["ANSWER_TASK", "answer_summary", "is_answer_problem", "prove_with_answers"]
+__all__ = ["answer_summary", "is_answer_problem", "prove_with_answers"]
 
 def is_answer_problem(problem: ProblemRecord) -> bool:
     return (problem.extra or {}).get(ANSWER_TASK) == "fill"

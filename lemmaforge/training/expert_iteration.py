@@ -454,11 +454,7 @@ class ExpertIteration:
 
 
 __all__ = [
-    "CONNECTION_FIELDS",
     "PARENT_KIND",
     "ROUND_KIND",
-    "ExpertIterConfig",
-    "ExpertIterError",
     "ExpertIteration",
-    "ModelServer",
 ]

@@ -74,8 +74,6 @@ from lemmaforge.lean.syntax._layout import (
 )
 from lemmaforge.lean.syntax._lexer import (
     Lines,
-    Refusal,
-    Token,
     TokenMatch,
     find_tokens,
     format_name,
@@ -89,6 +87,7 @@ from lemmaforge.lean.syntax._lexer import (
     tokens,
 )
 from lemmaforge.lean.syntax._pieces import COLON, SketchPieces, name_piece, signature_key, sketch_pieces
+from lemmaforge.lean.syntax._scanner import Refusal, Token
 from lemmaforge.lean.syntax._steps import (
     HaveStep,
     have_steps,

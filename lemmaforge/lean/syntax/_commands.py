@@ -38,7 +38,8 @@ from lemmaforge.lean.syntax._layout import (
     analyze,
     matching_bracket,
 )
-from lemmaforge.lean.syntax._lexer import Token, format_name, lex, name_components
+from lemmaforge.lean.syntax._lexer import format_name, lex, name_components
+from lemmaforge.lean.syntax._scanner import Token
 
 __all__ = [
     "Command",

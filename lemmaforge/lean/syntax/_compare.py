@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from lemmaforge.lean.syntax._commands import Declaration, declarations_of, last_theorem, raw_commands
 from lemmaforge.lean.syntax._layout import CLOSE_BRACKETS, OPEN_BRACKETS, analyze
-from lemmaforge.lean.syntax._lexer import Token, format_name, name_components, tokens
+from lemmaforge.lean.syntax._lexer import format_name, name_components, tokens
+from lemmaforge.lean.syntax._scanner import Token
 
 __all__ = [
     "GLUE",

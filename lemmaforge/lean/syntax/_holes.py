@@ -10,7 +10,8 @@ from typing import Literal
 
 from lemmaforge.lean.memo import ByteBoundedMemo
 from lemmaforge.lean.syntax._layout import CLOSE_BRACKETS, analyze
-from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, Lines, Token, strip_comments, tokens
+from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, Lines, strip_comments, tokens
+from lemmaforge.lean.syntax._scanner import Token
 
 __all__ = ["Hole", "TermProof", "fill", "fill_edits", "holes"]
 

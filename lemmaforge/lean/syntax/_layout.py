@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax._lexer import Lines, Token, tokens
+from lemmaforge.lean.syntax._lexer import Lines, tokens
+from lemmaforge.lean.syntax._scanner import Token
 
 __all__ = [
     "COMMAND_KEYWORDS",

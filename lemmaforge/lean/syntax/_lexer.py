@@ -60,10 +60,7 @@ from lemmaforge.lean.syntax._scanner import Lexed, Refusal, Token, _new_token, _
 from lemmaforge.lean.syntax._token_table import _ID_FIRST, _ID_PART_RE, _IDENT_RE, _PLAIN_PART_RE
 
 __all__ = [
-    "Lexed",
     "Lines",
-    "Refusal",
-    "Token",
     "TokenMatch",
     "find_tokens",
     "format_name",

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from lemmaforge.lean.syntax._commands import LOCAL_DEFINERS
 from lemmaforge.lean.syntax._compare import GLUE, canonical_tokens, join_canonical
 from lemmaforge.lean.syntax._layout import _START_WORDS, CLOSE_BRACKETS, OPEN_BRACKETS
-from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, Token, is_ident
+from lemmaforge.lean.syntax._lexer import _CROSSES_LINES, is_ident
+from lemmaforge.lean.syntax._scanner import Token
 from lemmaforge.lean.syntax._steps import _top_level, have_steps
 
 __all__ = ["COLON", "Piece", "SketchPieces", "join_pieces", "literal", "name_piece", "piece", "signature_key", "sketch_pieces"]

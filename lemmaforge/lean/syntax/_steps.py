@@ -12,7 +12,8 @@ from lemmaforge.lean.syntax._commands import LOCAL_DEFINERS, Declaration, theore
 from lemmaforge.lean.syntax._compare import canonical_tokens, join_canonical
 from lemmaforge.lean.syntax._holes import TermProof, holes, rebase
 from lemmaforge.lean.syntax._layout import OPEN_BRACKETS, Analysis, Block, analyze
-from lemmaforge.lean.syntax._lexer import Token, lex, tokens
+from lemmaforge.lean.syntax._lexer import lex, tokens
+from lemmaforge.lean.syntax._scanner import Token
 
 __all__ = ["HaveStep", "have_steps", "skeleton", "structure_consistency", "top_level_tactics"]
 
