@@ -112,3 +112,33 @@ def test_every_listed_name_is_public_present_and_the_packages_own(name: str) -> 
         assert value.__module__ == name or value.__module__.startswith(name + "."), (
             f"{name}.{member} is defined in {value.__module__}"
         )
+
+
+# A module (not a package) that lists another's names is a facade: the door's face is the one kept.
+MODULE_FACES = {
+    # the model door: its Protocol and factory, with the backends' base types and the LLM errors
+    # every caller of the door handles, so that callers import the model door from one place
+    "lemmaforge.agent.llm": {"BaseLLM", "Completion", "LLMError", "LLMMisconfiguredError", "LLMRequestError",
+                             "LLMStats", "LLMUnavailableError", "Sampling", "apportion", "one_line"},
+}
+
+
+def _modules() -> list[str]:
+    return sorted(
+        info.name for info in pkgutil.walk_packages(lemmaforge.__path__, prefix="lemmaforge.")
+        if not info.ispkg and "migrations" not in info.name.split(".")
+    )
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_a_module_lists_only_what_it_defines(name: str) -> None:
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:  # an optional extra (torch, vllm, …) not installed here
+        pytest.skip(f"{name}: {exc}")
+    foreign = [
+        member for member in getattr(module, "__all__", [])
+        if (inspect.isclass(value := getattr(module, member)) or inspect.isroutine(value))
+        and value.__module__ != name and member not in MODULE_FACES.get(name, set())
+    ]
+    assert foreign == [], f"{name}.__all__ lists names defined elsewhere"
