@@ -142,3 +142,33 @@ def test_a_module_lists_only_what_it_defines(name: str) -> None:
         and value.__module__ != name and member not in MODULE_FACES.get(name, set())
     ]
     assert foreign == [], f"{name}.__all__ lists names defined elsewhere"
+
+
+def test_no_package_imports_another_packages_private_parts() -> None:
+    """A private part (`lean/kimina/_batcher.py`, or a `_name` of a module) is read inside its own
+    package only: the rest of the product goes through the package's face. Function-level imports
+    count."""
+    root = Path(lemmaforge.__file__).resolve().parent
+    offenders = []
+    for file in root.rglob("*.py"):
+        here = ".".join(file.relative_to(root.parent).with_suffix("").parts)
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(here if file.name == "__init__.py" else here.rpartition(".")[0], node)
+                names = [f"{base}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                private = next((i for i, p in enumerate(parts) if p.startswith("_") and not _is_dunder(p)), None)
+                if private is None:
+                    continue
+                module = root.parent.joinpath(*parts[: private + 1])
+                is_module = module.with_suffix(".py").is_file() or module.is_dir()
+                # a private module belongs to its package; a private name to its module's package
+                owner = ".".join(parts[:private] if is_module else parts[: private - 1])
+                if not (here == owner or here.startswith(owner + ".")):
+                    offenders.append(f"{here} imports {name}")
+    assert offenders == []
