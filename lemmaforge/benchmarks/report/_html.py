@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lemmaforge.benchmarks.recipe_report import recipe_lines
-from lemmaforge.benchmarks.report_answers import answer_lines
-from lemmaforge.benchmarks.report_text import (
+from lemmaforge.benchmarks.report._answers import answer_lines
+from lemmaforge.benchmarks.report._recipe import recipe_lines
+from lemmaforge.benchmarks.report._text import (
     fmt_pct,
     fmt_value,
     headline_ks,
@@ -28,7 +28,7 @@ from lemmaforge.viewer.html import esc, page, render_run_page
 from lemmaforge.viewer.model import run_view
 
 if TYPE_CHECKING:
-    from lemmaforge.benchmarks.report import RunData
+    from lemmaforge.benchmarks.report._summary import RunData
     from lemmaforge.db import Store
 
 
@@ -149,7 +149,7 @@ def _about(rep: dict[str, Any], data: RunData, lean: Sequence[str] = ()) -> list
 
 def _verifier(rep: dict[str, Any], data: RunData) -> dict[str, Any]:
     """The report's verifier section (`report.verifier_section`; a single prove run's, made here)."""
-    from lemmaforge.benchmarks.report import verifier_section
+    from lemmaforge.benchmarks.report._summary import verifier_section
 
     section = (rep.get("protocol") or {}).get("verifier")
     return section if section else verifier_section((data.config or {}).get("settings") or data.config or {},

@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.benchmarks.passk import mean_pass_at_k, solved_by_group
-from lemmaforge.benchmarks.recipe_report import recipe_section
-from lemmaforge.benchmarks.report_answers import answer_task_section
+from lemmaforge.benchmarks.report._answers import answer_task_section
+from lemmaforge.benchmarks.report._recipe import recipe_section
 from lemmaforge.benchmarks.spec import BENCH_KIND, STATUS_DONE, BenchError, child_attempt
 
 PLOT_MISSING = "--plot needs matplotlib, which is not installed: pip install 'lemmaforge[plot]'"
@@ -376,8 +376,8 @@ def summarize(store: Any, data: RunData, *, with_strategies: bool = True, with_r
         out["config"] = {k: bench.get(k) for k in ("dataset", "split", "limit", "names", "shard", "attempts",
                                                    "answers", "tactic", "shared_cache", "protocol")}
         out["protocol"] = protocol_section(store, data, total)
-        out["answer_task"] = answer_task_section(store, data)  # PutnamBench answer slots (report_answers)
-        out["recipe"] = recipe_section(data.config, out)  # beside the recipe's reported number (recipe_report)
+        out["answer_task"] = answer_task_section(store, data)  # PutnamBench answer slots (_answers.py)
+        out["recipe"] = recipe_section(data.config, out)  # beside the recipe's reported number (_recipe.py)
     if with_strategies:
         in_proofs: Counter[str] = Counter()
         everywhere: Counter[str] = Counter()

@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.table import Table
 
-from lemmaforge.benchmarks.recipe_report import recipe_lines
-from lemmaforge.benchmarks.report_answers import answer_lines
+from lemmaforge.benchmarks.report._answers import answer_lines
+from lemmaforge.benchmarks.report._recipe import recipe_lines
 from lemmaforge.viewer.counts import bench_cost_words
 from lemmaforge.viewer.inert import inert, markup
 
