@@ -284,8 +284,7 @@ def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:  # noqa: F811 
 def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> None:  # noqa: F811 (fixture)
     pytest.importorskip("transformers", reason="expert iteration's tiny model needs the train extra")
     from lemmaforge.db import Store
-    from lemmaforge.training.expert_config import ExpertIterConfig
-    from lemmaforge.training.expert_iteration import ExpertIteration
+    from lemmaforge.training.expert import ExpertIteration, ExpertIterConfig
     from tests.fakes.fake_openai import FakeOpenAIServer
 
     p = problems[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lemmaforge.training.devices import free_memory
-from lemmaforge.training.expert_config import ExpertIterConfig
+from lemmaforge.training.expert._config import ExpertIterConfig
 from lemmaforge.training.runs import file_sha256
 from lemmaforge.training.sft import build_sft_trainer, run_sft, training_metrics
 

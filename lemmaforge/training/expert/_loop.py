@@ -45,9 +45,9 @@ M_r; it never assumes that a server reloads weights by itself. Either
 One of the two is required.
 
 This module is the loop's bookkeeping (rounds, resume, data union, the record of each round). The
-recipe is `expert_config.py`; serving a checkpoint, `serving.py`; sampling, auditing and recording
-the round's tree on the loop's `SqlRecorder` (the one writer), `expert_sampling.py`; SFT,
-`expert_sft.py`.
+recipe is `_config.py`; serving a checkpoint, `_serving.py`; sampling, auditing and recording
+the round's tree on the loop's `SqlRecorder` (the one writer), `_sampling.py`; SFT,
+`_sft.py`.
 """
 
 from __future__ import annotations
@@ -67,13 +67,13 @@ from lemmaforge.db import SqlRecorder
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.records import RunFinished, RunStarted, new_id
 from lemmaforge.training.devices import free_memory
-from lemmaforge.training.expert_config import CONNECTION_FIELDS, ExpertIterConfig, ExpertIterError
-from lemmaforge.training.expert_sampling import Problem, RoundSampler, problem_of
-from lemmaforge.training.expert_sft import train_round
+from lemmaforge.training.expert._config import CONNECTION_FIELDS, ExpertIterConfig, ExpertIterError
+from lemmaforge.training.expert._sampling import Problem, RoundSampler, problem_of
+from lemmaforge.training.expert._serving import ModelServer
+from lemmaforge.training.expert._sft import train_round
 from lemmaforge.training.export import collect, read_jsonl, write_jsonl
 from lemmaforge.training.holdout import Deduper, ExportError, Holdout, load_problems
 from lemmaforge.training.runs import file_sha256
-from lemmaforge.training.serving import ModelServer
 from lemmaforge.training.sft import TrainingDataError, validate_sft_rows
 from lemmaforge.training.tiny import build_tiny, save_tiny
 
