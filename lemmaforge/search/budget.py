@@ -80,7 +80,7 @@ class SearchStats:
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
     cancelled_calls: int = 0  # sent, then cancelled before the model answered
     cancelled_checks: int = 0  # sent, then cancelled before Lean answered
-    # `[search] prefetch`: model requests started before the search needed them (in `llm_calls`);
+    # `[search] speculation = "prefetch"`: model requests started before the search needed them (in `llm_calls`);
     # of those, the ones the search never took (their goal closed first), aborted.
     prefetched_calls: int = 0
     prefetched_unused: int = 0
