@@ -205,7 +205,7 @@ class VerifierConfig(BaseModel):
         default=1, ge=1,
         description=(
             "Checks are spread over about this many requests before two share one "
-            "(lean/kimina_batcher.py): a request answers when its slowest check does, so at light load "
+            "(lean/kimina/_batcher.py): a request answers when its slowest check does, so at light load "
             "(a run's end) batching only delays each verdict. 1: plain coalescing. For a 64-REPL "
             "server: 64, its REPL count, so that no check waits for a batch-mate while a REPL could "
             "take it (docs/performance.md, \"Check queue\")."
@@ -234,7 +234,7 @@ class VerifierConfig(BaseModel):
     trust_dataset: bool = Field(
         default=False,
         description=(
-            "Accept dataset rows and original files outside the dataset whitelist (lean/gate.py): "
+            "Accept dataset rows and original files outside the dataset whitelist (lean/gate/): "
             "instances, axioms, options beyond the allowed list. Off: such a row is refused before "
             "Lean sees it. Turn it on only for a dataset you have read; it is recorded with the run."
         ),

@@ -23,7 +23,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from lemmaforge.config import RAM_RESERVE_MB, REPL_RAM_MB, LLMEndpoint, Settings, VerifierConfig, total_ram_mb
-from lemmaforge.lean.install import find_lake
 from lemmaforge.model_choice import MODEL_RULE, choose_model
 from lemmaforge.versions import __version__, mathlib_version, package_version
 
@@ -81,6 +80,8 @@ GET_LEAN = "run `lemmaforge setup` (installs elan, Lean and Mathlib through lean
 
 def check_lean(report: DoctorReport, cfg: VerifierConfig) -> bool:
     # The kimina backend checks on the server: a local Lean is then only worth knowing about.
+    from lemmaforge.lean.lake import find_lake
+
     absent = "info" if cfg.backend == "kimina" else "missing"
     lake = find_lake(cfg.lake_path)
     if lake is None:
@@ -231,6 +232,8 @@ _VERSION = re.compile(r"(?:version\s+|\")v?(\d+\.\d+\.\d+(?:-[\w.]+)?)")
 def lean_version_local(report: DoctorReport, cfg: VerifierConfig) -> None:
     """The Lean the repl / lake backends will run: `lake env lean --version` in the project (the
     toolchain elan picks there), else the version lean-interact's own project is made for."""
+    from lemmaforge.lean.lake import find_lake
+
     lake = find_lake(cfg.lake_path)
     if cfg.project is None or lake is None or not cfg.project.is_dir():
         if cfg.backend == "repl" and cfg.project is None:
@@ -525,15 +528,15 @@ def render(report: DoctorReport, console: Console) -> None:
     console.print(f"verifier '{report.backend}': {verdict}")
 
 
-# --- `doctor --selftest`: the judge calibrated on this Lean (lean/selftest/) ----------------------
+# --- `doctor --selftest`: the judge calibrated on this Lean (lean/audit/selftest/) ----------------------
 
 
 @dataclass(slots=True)
 class SelftestReport:
     """A selftest on the configured verifier: the toolchain, each case's verdict, and the record."""
 
-    toolchain: Any  # lean.selftest.record.Toolchain
-    result: Any  # lean.selftest.run.SelftestResult
+    toolchain: Any  # lean.audit.selftest.Toolchain
+    result: Any  # lean.audit.selftest.SelftestResult
     recorded: str | None = None  # the record file written
     record_error: str | None = None  # why it could not be written (the verdicts stand)
     removed: bool = False  # a failure removed the pass on record for this toolchain
@@ -549,13 +552,18 @@ class SelftestReport:
 
 def selftest(settings: Settings) -> SelftestReport:
     """Run the shipped calibration cases through the whole audit on the configured verifier
-    (lean/selftest/run.py), and record the outcome for its toolchain. Raises VerifierError when the
+    (lean/audit/selftest/_run.py), and record the outcome for its toolchain. Raises VerifierError when the
     verifier cannot be used at all (then nothing is recorded)."""
+    from lemmaforge.lean.audit.selftest import (
+        calibration_digest,
+        load_cases,
+        passed_record,
+        record_selftest,
+        run_cases,
+        toolchain_of,
+    )
     from lemmaforge.lean.backends import make_verifier
     from lemmaforge.lean.kimina import KIMINA_CLIENT_KEY_ENV, server_lean_version
-    from lemmaforge.lean.selftest.cases import calibration_digest, load_cases
-    from lemmaforge.lean.selftest.record import passed_record, record_selftest, toolchain_of
-    from lemmaforge.lean.selftest.run import run_cases
 
     cases = load_cases()
     cfg = settings.verifier

@@ -375,7 +375,7 @@ async def check_statement(verifier: Verifier, problem: ProblemRecord, *, timeout
 
 
 def _admit(verifier: Verifier, problem: ProblemRecord) -> None:
-    """The dataset gate (lean/gate.py) on the problem's text, where the verifier is gated."""
+    """The dataset gate (lean/gate/) on the problem's text, where the verifier is gated."""
     if isinstance(verifier, GatedVerifier):
         verifier.admit(problem.header + problem.statement, row=problem.name)
 

@@ -46,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bench_search as sim  # noqa: E402  (the simulated Lean and the records sink)
 
-import lemmaforge.lean.syntax.layout as syntax_layout  # noqa: E402
-import lemmaforge.lean.syntax.lexer as syntax_lexer  # noqa: E402
+import lemmaforge.lean.syntax._layout as syntax_layout  # noqa: E402
+import lemmaforge.lean.syntax._lexer as syntax_lexer  # noqa: E402
 from lemmaforge.config import BudgetConfig, SearchConfig, Settings  # noqa: E402
 from lemmaforge.lean import lemmas as lean_lemmas  # noqa: E402
 from lemmaforge.process import tune_garbage_collector  # noqa: E402
@@ -57,7 +57,7 @@ from lemmaforge.search import cache as search_cache  # noqa: E402
 from lemmaforge.search.engine import SearchEngine  # noqa: E402
 
 # The module, not the `holes` function the package re-exports under the same name.
-syntax_holes = importlib.import_module("lemmaforge.lean.syntax.holes")
+syntax_holes = importlib.import_module("lemmaforge.lean.syntax._holes")
 
 # A sketch's steps carry the level they were drafted at, in the step's name and its conclusion, so
 # that the stand-ins read a goal's depth from its own text (they see nothing else): a hole's lemma

@@ -139,11 +139,11 @@ def judge(code: str) -> CheckResult:
         # at the probe's own position: the audit reads only the messages Lean attaches to it
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"'{m.group(1)}' depends on axioms: [{deps}]"})
     for m in re.finditer(r"^#check @(\S+)", code, re.MULTILINE):
-        # the audit's type probe (lean/judge.py): the simulation never changes a statement's meaning,
+        # the audit's type probe (lean/audit/_judge.py): the simulation never changes a statement's meaning,
         # so the original and its proof print the same type
         messages.append({"severity": "info", "pos": pos(m.start()), "data": f"@{m.group(1)} : sim"})
     for m in re.finditer(r'^run_cmd do\n  let lfTag : String := "([0-9a-f]+)"', code, re.MULTILINE):
-        # the audit's declaration listing (lean/probe_text.py's template): the theorems written before
+        # the audit's declaration listing (lean/gate/_probes.py's template): the theorems written before
         # it (kind, unsafe, partial, implemented_by, extern, in the theorem's closure, name, axioms)
         deps = "propext,sorryAx" if sorries else "propext"
         tag = m.group(1)

@@ -17,15 +17,9 @@ from typing import Any
 
 from lemmaforge.agent import prompts
 from lemmaforge.agent.llm import LLM, Completion
-from lemmaforge.agent.output import informal_part
-from lemmaforge.agent.prover import (
-    decl_name,
-    extract_lean_code,
-    find_decls,
-    replace_statement,
-    same_statement,
-    statement_with_sorry,
-)
+from lemmaforge.agent.output import extract_lean_code, informal_part
+from lemmaforge.agent.prover import decl_name, find_decls, replace_statement, statement_with_sorry
+from lemmaforge.lean.syntax import same_statement
 
 log = logging.getLogger(__name__)
 
@@ -152,4 +146,4 @@ class Planner:
         return [s for s in (self.parse(header, statement, o) for o in outs) if s is not None]
 
 
-__all__ = ["Planner", "Sketch", "informal_part", "restate"]
+__all__ = ["Planner", "Sketch", "restate"]

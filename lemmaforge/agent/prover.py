@@ -7,7 +7,7 @@ a hole), the raw output and the id of the LLM call. `correct` continues the conv
 Lean's errors marked in the code (Goedel-Prover-V2's self-correction).
 
 Extraction of the code from a model's output (fences, `<think>`, CoT headings) is
-`agent.output`'s (`extract_lean_code` is re-exported here); cutting the proof out of that code
+`agent.output`'s (`extract_lean_code`, imported from there); cutting the proof out of that code
 (`find_decls`, `extract_proof_body`) reads Lean with `lemmaforge.lean.syntax` (comments, strings,
 commands at any column, declarations, statement comparison, filling a hole), the same layer the
 search engine and the audit read the code with.
@@ -23,22 +23,14 @@ from typing import Any
 from lemmaforge.agent import prompts
 from lemmaforge.agent.llm import LLM, Completion
 from lemmaforge.agent.output import (
-    CodeBlock,
-    answer_text,
-    code_blocks,
     dedent_lines,
     drop_restated,
-    extract_lean_code,
-    final_block,
     read_lean_code,
-    strip_header_lines,
     trim_blank,
 )
 from lemmaforge.agent.presets import ProverPreset
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax import COMMAND_KEYWORDS, same_statement
-from lemmaforge.lean.syntax.commands import theorems_of
-from lemmaforge.lean.syntax.layout import analyze
+from lemmaforge.lean.syntax import COMMAND_KEYWORDS, analyze, same_statement, theorems_of
 
 # ---------------------------------------------------------------------------------------------
 # Lean text, just enough to cut model outputs (on lean.syntax's lexer and declarations)
@@ -563,25 +555,18 @@ class Prover:
 
 
 __all__ = [
-    "CodeBlock",
     "Decl",
     "OnCandidate",
     "ProofCandidate",
     "Prover",
-    "answer_text",
     "build_candidate",
-    "code_blocks",
     "decl_name",
-    "extract_lean_code",
     "extract_proof_body",
-    "final_block",
     "find_decls",
     "indent",
     "lemma_code",
     "mask_comments",
     "open_statement",
     "replace_statement",
-    "same_statement",
     "statement_with_sorry",
-    "strip_header_lines",
 ]

@@ -11,7 +11,7 @@ An attempt of a problem with answer slots, in one child run:
 2. The model's file, checked whole: the problem's statement with the model's values in place of
    `sorry` (nothing else of it changed), the model's helper lemmas, and OUR theorem with its proof
    body; audited against the ORIGINAL statement (answer slots `:= sorry`): the audit lets a slot
-   receive a value and nothing else change (lean/audit.py), refuses `sorry` anywhere, and asks
+   receive a value and nothing else change (lean/audit/), refuses `sorry` anywhere, and asks
    Lean for the axioms and the theorem's type.
 3. Not proved by its own proof: with budget left (`search` protocol), a search on the problem
    with the model's answer in place, as any other problem (its final proof is audited against
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from lemmaforge.agent.prover import ProofCandidate
     from lemmaforge.config import Settings
 
-__all__ = ["ANSWER_TASK", "answer_summary", "is_answer_problem", "prove_with_answers"]
+__all__ = ["answer_summary", "is_answer_problem", "prove_with_answers"]
 
 def is_answer_problem(problem: ProblemRecord) -> bool:
     return (problem.extra or {}).get(ANSWER_TASK) == "fill"

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 
 from lemmaforge.lean import gate
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax.compare import GLUE, _spelled, canonical_tokens, join_canonical
-from lemmaforge.lean.syntax.layout import CLOSE_BRACKETS, OPEN_BRACKETS
+from lemmaforge.lean.syntax import CLOSE_BRACKETS, GLUE, OPEN_BRACKETS, join_canonical
 
 __all__ = [
     "ANSWER_TASK",
@@ -144,7 +143,7 @@ def reference_answers(statement: str) -> dict[str, str]:
 def answer_key(text: str) -> str:
     """An answer as the match compares it: Lean's tokens (comments and whitespace dropped, one
     spelling per token Lean reads alike), parentheses around the whole answer removed."""
-    toks = list(canonical_tokens(_spelled(lean_syntax.tokens(text))))
+    toks = lean_syntax.compared_tokens(text)
     while len(toks) >= 2 and toks[0] == "(" and toks[-1] == ")" and _wraps(toks):
         toks = toks[1:-1]
     return join_canonical(toks)

@@ -64,7 +64,6 @@ from lemmaforge.benchmarks.registry import (
 from lemmaforge.records import ProblemRecord
 
 __all__ = [
-    "DatasetError",  # what load_dataset raises: its callers catch it from here
     "lean_version_mismatch",
     "load_dataset",
     "parse_shard",

@@ -17,7 +17,7 @@ from lemmaforge.benchmarks.spec import PROTOCOLS, BenchError
 if TYPE_CHECKING:
     from lemmaforge.config import Settings
 
-__all__ = ["DESCRIPTIONS", "PROTOCOLS", "WHOLE_PROOF_BUDGET", "apply_protocol", "check_protocol"]
+__all__ = ["DESCRIPTIONS", "WHOLE_PROOF_BUDGET", "apply_protocol", "check_protocol"]
 
 #: what `whole-proof` fixes, so that one attempt is one sample
 WHOLE_PROOF_BUDGET: dict[str, int] = {"root_whole_proof_attempts": 1, "self_corrections": 0, "max_depth": 0}

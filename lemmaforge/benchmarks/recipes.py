@@ -13,7 +13,7 @@ otherwise from the preset, whose own sources say where its values come from.
 `bench --recipe NAME` runs the recipe's setup; only the endpoints come from flags or the
 configuration. A flag that changes anything else (dataset, split, a subset of problems, attempts,
 protocol, preset, model, CoT, answers) is allowed, and the run is labelled "modified: …" with the
-differences (`differences`), in its config and in every report (`recipe_report`).
+differences (`differences`), in its config and in every report (`report/_recipe.py`).
 """
 
 from __future__ import annotations

@@ -201,6 +201,11 @@ _ALIASES = {
 }
 
 
+def aliases_of(name: str) -> list[str]:
+    """The other names a registered dataset answers to, sorted."""
+    return sorted(alias for alias, target in _ALIASES.items() if target == name)
+
+
 def registered(spec: str) -> DatasetInfo | None:
     key = spec.strip().lower().replace("_", "-")
     key = _ALIASES.get(key, key)

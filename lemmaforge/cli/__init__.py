@@ -27,9 +27,8 @@ import typer.rich_utils
 
 # the command modules themselves, not their functions: `lemmaforge.cli.prove` must stay the module
 # (tests patch its console), not be shadowed by the `prove` command function
-from lemmaforge.cli import bench, claims, data, demo, presets, prove, recipes, runs, system, train
+from lemmaforge.cli import bench, claims, common, data, demo, presets, prove, recipes, runs, system, train
 from lemmaforge.cli import datasets as datasets_cli
-from lemmaforge.cli.common import configure_logging, out
 from lemmaforge.process import tune_garbage_collector
 from lemmaforge.versions import __version__
 
@@ -62,9 +61,9 @@ def _root(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log errors only on stderr.")] = False,
 ) -> None:
     if version:
-        out.print(f"lemmaforge {__version__}")
+        common.out.print(f"lemmaforge {__version__}")
         raise typer.Exit(0)
-    configure_logging(verbose, quiet)
+    common.configure_logging(verbose, quiet)
 
 
 app.command("demo")(demo.demo_command)

@@ -342,7 +342,6 @@ def _execute(
     progress: bool, as_json: bool, resolved: bool = False,
 ) -> int:
     from lemmaforge.benchmarks import report as rp
-    from lemmaforge.benchmarks import report_text as rt
     from lemmaforge.benchmarks import runner as rn
     from lemmaforge.benchmarks import spec as sp
     from lemmaforge.benchmarks.verdict import bench_verdict
@@ -435,7 +434,7 @@ def _execute(
         common.print_json({**rep, "bench_run_id": plan.run_id, "resumed": plan.resumed, "failed_attempts": failed,
                         "cut_off_closed": len(plan.stale), "warnings": warnings})
     else:
-        common.out.print(rt.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
+        common.out.print(rp.one_line(rep) + (f"; {failed} attempt(s) failed" if failed else ""),
                       highlight=False, markup=False, soft_wrap=True)
     return ExitCode.OK if rep["complete"] else ExitCode.NOT_PROVED
 
@@ -562,9 +561,7 @@ def report_command(
 
     Exit 0, or 2 for an unknown run id / missing matplotlib (with --plot)."""
     from lemmaforge.benchmarks import report as rp
-    from lemmaforge.benchmarks import report_html as rh
-    from lemmaforge.benchmarks import report_text as rt
-    from lemmaforge.benchmarks.spec import BenchError
+    from lemmaforge.benchmarks.spec import BENCH_KIND, BenchError
     from lemmaforge.db import StoreError
 
     settings = common.settings_or_fail(config, {"db_url": db})
@@ -603,7 +600,7 @@ def report_command(
             common.fail(f"cannot write the plot {plot}: {exc.strerror or exc}")
     if html is not None:
         try:
-            extra["html"] = rh.write_html(store, rep, data, html)
+            extra["html"] = rp.write_html(store, rep, data, html)
         except OSError as exc:
             common.fail(f"cannot write the HTML report {html}: {exc.strerror or exc}")
     if as_json:
@@ -611,10 +608,10 @@ def report_command(
         common.print_json({**body, **extra})
     else:
         if compare is not None:
-            rt.render_compare(rp.compare(reps[0], reps[1]), common.out)
+            rp.render_compare(rp.compare(reps[0], reps[1]), common.out)
         else:
-            rt.render(rep, common.out)
-            if data.kind != rp.BENCH_KIND:
+            rp.render(rep, common.out)
+            if data.kind != BENCH_KIND:
                 common.err.print(f"{run_id} is a single {data.kind} run: `lemmaforge show {run_id}` shows its proof tree",
                               highlight=False, markup=False, soft_wrap=True)
         if "export" in extra:

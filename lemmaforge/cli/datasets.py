@@ -20,9 +20,9 @@ app = typer.Typer(
 
 
 def _aliases(name: str) -> list[str]:
-    from lemmaforge.benchmarks.registry import _ALIASES
+    from lemmaforge.benchmarks.registry import aliases_of
 
-    return sorted(alias for alias, target in _ALIASES.items() if target == name)
+    return aliases_of(name)
 
 
 def _counts(info: Any) -> tuple[dict[str, int], str]:

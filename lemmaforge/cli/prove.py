@@ -308,8 +308,8 @@ def prove(
 
 def selftest_notice(cfg: Any, *, kimina_lean: str | None = None) -> None:
     """One line on stderr (never stdout) when the toolchain in use has no passing `doctor
-    --selftest` on record (lean/selftest/record.py; reading the record creates nothing)."""
-    from lemmaforge.lean.selftest.record import start_notice
+    --selftest` on record (lean/audit/selftest/_record.py; reading the record creates nothing)."""
+    from lemmaforge.lean.audit.selftest import start_notice
 
     line = start_notice(cfg, kimina_lean=kimina_lean)
     if line:

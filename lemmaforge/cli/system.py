@@ -115,14 +115,14 @@ def setup(
     """Prepare Lean, Mathlib and the REPL through lean-interact.
 
     Needs the internet; the first run takes a while (Mathlib's cache is several GB)."""
-    from lemmaforge.lean.install import SetupError, prepare
+    from lemmaforge.lean.lake import SetupError, prepare
 
     settings = settings_or_fail(config, {"verifier": {"lean_version": lean_version, "project": project}})
     try:
         result = prepare(settings.verifier, install_lean=install_lean, log=lambda m: err.print(m, highlight=False))
     except SetupError as exc:
         fail(str(exc))
-    from lemmaforge.lean.install import path_hint
+    from lemmaforge.lean.lake import path_hint
 
     out.print(f"[green]ready[/]: Lean {result.lean_version}, project {result.project_dir}", highlight=False)
     out.print(f"use it with: export LEMMAFORGE_LEAN_PROJECT={result.project_dir}", highlight=False, soft_wrap=True)
@@ -130,7 +130,7 @@ def setup(
     if hint:
         out.print(hint, highlight=False, markup=False, soft_wrap=True)
     if safeverify:
-        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.lake import find_lake
         from lemmaforge.lean.safeverify import build_safe_verify
         from lemmaforge.lean.verifier import VerifierError
 

@@ -22,7 +22,7 @@ a CPU smoke run of the whole stack.
 
 `expert-iter` reads problems (`--statements DATASET[:SPLIT]` or a JSONL of `header` + `statement`,
 e.g. `gen-data`'s statements.jsonl) and writes its rounds to the store; see
-`lemmaforge.training.expert_iteration` for the round, the store layout and how each new checkpoint
+`lemmaforge.training.expert` for the round, the store layout and how each new checkpoint
 is served (`--prover-url hf://{model}` / `vllm://{model}`, or `--serve-cmd`).
 """
 
@@ -396,9 +396,7 @@ def expert_iter(
     from lemmaforge.agent.llm import LLMError
     from lemmaforge.db import Store, StoreError
     from lemmaforge.lean.verifier import VerifierError
-    from lemmaforge.training.expert_config import ExpertIterConfig, ExpertIterError
-    from lemmaforge.training.expert_iteration import ExpertIteration
-    from lemmaforge.training.serving import ServeError
+    from lemmaforge.training.expert import ExpertIteration, ExpertIterConfig, ExpertIterError, ServeError
 
     given: dict[str, Any] = {
         "statements": _absolute(statements),

@@ -20,9 +20,11 @@ from .errors import (
     StoreUnavailable,
     StoreURLError,
 )
+from .mapping import text_hash
 from .models import SCHEMA_VERSION, Base
 from .recorder import SqlRecorder
-from .store import DONE_STATUSES, NodeInfo, RunInfo, Store, text_hash
+from .store import Store
+from .store_reads import DONE_STATUSES, NodeInfo, RunInfo
 
 __all__ = [
     "DONE_STATUSES",

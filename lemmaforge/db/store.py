@@ -35,12 +35,12 @@ from .engine import make_engine
 from .errors import StoreError, StoreMisconfigured, StoreRecordError, store_errors
 from .mapping import text_hash, to_row
 from .models import AttemptRow, Base, LLMCallRow, NodeRow, NodeStatusRow, ProblemRow, ProofRow, RunRow
-from .store_reads import DONE_STATUSES, NodeInfo, RunInfo, StoreReads
+from .store_reads import StoreReads
 
 if TYPE_CHECKING:
     from .schema import SchemaState
 
-__all__ = ["DONE_STATUSES", "NodeInfo", "RunInfo", "Store", "text_hash"]
+__all__ = ["Store"]
 
 _CHUNK = 500  # ids per IN (...) list on the portable code path
 

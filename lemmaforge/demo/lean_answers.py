@@ -5,7 +5,7 @@ The simulator reads the probe as Lean would, from the text it is sent (never fro
 modules): which commands ask something, which declaration each names, the listing's nonce; and
 it answers in Lean's formats, at the positions Lean reports them at.
 
-The commands (`lemmaforge/lean/judge.py` and `lemmaforge/lean/probe_text.py` build them):
+The commands (`lemmaforge/lean/audit/_judge.py` and `lemmaforge/lean/gate/_probes.py` build them):
 
 * `#print axioms NAME`, possibly behind `set_option … in` lines: Lean logs, at the `#print`
   token, "'NAME' depends on axioms: [a, b]" (sorted as Lean's `Name.lt`: fewer components first)
@@ -22,7 +22,7 @@ The commands (`lemmaforge/lean/judge.py` and `lemmaforge/lean/probe_text.py` bui
   and the number of lines before it. The simulator's closure is the roots themselves: the
   declarations it models are theorems and plain definitions, none unsafe, partial or compiled by
   `implemented_by` / `extern`, so what else a root uses changes no verdict.
-* `#eval Lean.versionString` (`lean/kimina.py` asks a server which Lean it runs): an info message
+* `#eval Lean.versionString` (`lean/kimina/` asks a server which Lean it runs): an info message
   holding the version as Lean's `Repr` of a string, `"4.9.0"`.
 """
 

@@ -9,14 +9,10 @@ import, and a broken optional backend does not break the others.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.verifier import Verifier, VerifierError
-
-if TYPE_CHECKING:
-    from lemmaforge.lean.safeverify import StatementChecker
+from lemmaforge.lean.verifier import StatementChecker, Verifier, VerifierError
 
 BACKENDS = ("repl", "kimina", "lake")
 
@@ -45,10 +41,10 @@ def _default_statement_checker(cfg: VerifierConfig) -> StatementChecker | None:
     """Without `verifier.safe_verify`: SafeVerify where `lemmaforge setup --safeverify` built it for
     the project (REPL, lake), else a stand-in that reports it is not installed. Kimina: none (no
     local Lean; its probe runs inside the checked file)."""
-    from lemmaforge.lean.safeverify import SafeVerifyMissing, default_location
-
     if cfg.backend == "kimina" or cfg.project is None:
         return None
+    from lemmaforge.lean.safeverify import SafeVerifyMissing, default_location
+
     exe = default_location(cfg.project)
     if not exe.is_file():
         return SafeVerifyMissing(exe)
@@ -63,7 +59,7 @@ def _safe_verify(cfg: VerifierConfig, exe: Path, project: Path) -> StatementChec
 
     sandbox = None
     if cfg.sandbox:
-        from lemmaforge.lean.install import find_lake
+        from lemmaforge.lean.lake import find_lake
         from lemmaforge.lean.sandbox import make_sandbox
 
         paths = [project.expanduser().resolve(), exe.expanduser().resolve().parent, *cfg.sandbox_paths]

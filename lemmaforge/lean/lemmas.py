@@ -26,8 +26,7 @@ from typing import Literal
 from lemmaforge.errors import AttemptFailed
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax import pieces
-from lemmaforge.lean.syntax.filled import proof_span
+from lemmaforge.lean.syntax import proof_span
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -127,14 +126,14 @@ class SketchReading:
     whole_hole: tuple[bool, ...]  # per step: its proof is just `sorry` / `by sorry`
     top_level: tuple[tuple[int, int], ...]
     holes: tuple[lean_syntax.Hole, ...]
-    pieces: pieces.SketchPieces | None
+    pieces: lean_syntax.SketchPieces | None
 
 
 def _read_sketch(code: str) -> SketchReading:
     decl = lean_syntax.last_theorem(code)
     steps = lean_syntax.have_steps(code)
-    key_pieces = pieces.sketch_pieces(code)  # before the steps lose their tokens
-    proof_span(code)  # asked again at the sketch's assembly (lean/syntax/filled.py)
+    key_pieces = lean_syntax.sketch_pieces(code)  # before the steps lose their tokens
+    proof_span(code)  # asked again at the sketch's assembly (lean/syntax/_filled.py)
     return SketchReading(
         None if decl is None else (decl.binders, decl.type, decl.universe_params),
         tuple(replace(s, binder_tokens=(), statement_tokens=()) for s in steps),
@@ -192,7 +191,7 @@ def lemma_key_from_step(code: str, step_index: int, *, include_previous: bool, n
     steps, found = read.steps, read.pieces
     if read.theorem is None or found is None or not 0 <= step_index <= len(steps):
         return None
-    if pieces.name_piece(name) is None:
+    if lean_syntax.name_piece(name) is None:
         return None
     parts = [found.binders]
     if include_previous:
@@ -202,7 +201,7 @@ def lemma_key_from_step(code: str, step_index: int, *, include_previous: bool, n
     else:
         parts.append(found.step_binders[step_index])
         statement = found.statements[step_index]
-    return pieces.signature_key([*parts, pieces.COLON, statement], read.theorem[2])
+    return lean_syntax.signature_key([*parts, lean_syntax.COLON, statement], read.theorem[2])
 
 
 def step_of_hole(code: str, hole_index: int) -> int:

@@ -1,6 +1,6 @@
 """Statement identity decided by Lean: the external SafeVerify checker, where Lean is local.
 
-Text comparison of statements (lean/syntax/compare.py) is a cheap first filter; it cannot see what
+Text comparison of statements (lean/syntax/_compare.py) is a cheap first filter; it cannot see what
 the text MEANS in the candidate's environment. Where the backend has Lean locally (REPL, lake),
 the audit also asks Lean: both files are compiled to `.olean`s and SafeVerify
 (github.com/GasStationManager/SafeVerify, built by `lemmaforge setup --safeverify`) replays each
@@ -29,32 +29,17 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from lemmaforge import sending
 from lemmaforge.lean.sandbox import DATA_DIR, TMP, Sandbox, read_memfd, seal_data
-from lemmaforge.lean.verifier import VerifierError
+from lemmaforge.lean.verifier import StatementVerdict, VerifierError
 
 SAFE_VERIFY_REPO = "https://github.com/GasStationManager/SafeVerify"
 _PROBLEM_RE = re.compile(r"Found a problem in (?P<file>\S+) with declaration (?P<name>\S+)")
 _AXIOMS_RE = re.compile(r"uncaught exception: (?P<name>\S+) used disallowed axioms\. #\[(?P<axioms>[^\]]*)\]")
 _EXCEPTION_RE = re.compile(r"uncaught exception: (?P<what>[^\n]*)")
 _TAIL = 300
-
-
-@dataclass(frozen=True, slots=True)
-class StatementVerdict:
-    """`same`: True (Lean says the submission states the reference), False (it does not), None
-    (Lean could not decide: a compile failure, a crash, a timeout; or `skipped`)."""
-
-    same: bool | None
-    detail: str
-    skipped: bool = False  # SafeVerify stopped before comparing for a reason the policy allows
-
-    def to_json(self) -> dict[str, object]:
-        return {"same": self.same, "detail": self.detail, "skipped": self.skipped}
 
 
 def parse_safe_verify(returncode: int | None, stdout: str, stderr: str, allowed_axioms: set[str]) -> StatementVerdict:
@@ -83,16 +68,6 @@ def parse_safe_verify(returncode: int | None, stdout: str, stderr: str, allowed_
         return StatementVerdict(True, "Lean (SafeVerify): same declarations, kernel replay passed")
     tail = (stderr.strip() or stdout.strip())[-_TAIL:]
     return StatementVerdict(None, f"SafeVerify exited with {returncode}: {tail}")
-
-
-class StatementChecker(Protocol):
-    """Lean-side statement identity for the final audit (`gate.GatedVerifier.statement_checker`):
-    SafeVerify, or the stand-in that reports it is not installed."""
-
-    name: str
-
-    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
-                      timeout: float | None = None) -> StatementVerdict: ...
 
 
 class SafeVerifyChecker:

@@ -2,7 +2,7 @@
 
 Why: elaborating a file runs code (`#eval`, `include_str`, macros, `native_decide`, tactic configs),
 and the files come from a model: GRPO and expert iteration send millions of them. The text gate
-(`lean/gate.py`) refuses what it can name; the sandbox bounds what it cannot. It must hold when
+(`lean/gate/`) refuses what it can name; the sandbox bounds what it cannot. It must hold when
 lemmaforge runs as root (most GPU containers), so nothing below relies on the caller being
 unprivileged. docs/sandbox.md has the threat model and, for each protection, the test that shows it.
 

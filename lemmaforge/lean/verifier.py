@@ -308,7 +308,7 @@ class ReportsRoom(Protocol):
 class ProbingVerifier(Protocol):
     """A verifier that runs the audit's probe its own way (the REPL): `probe` as a separate command
     in the environment `code` produced, its messages returned apart (None: the probe did not run).
-    Fallback (`probe_text.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
+    Fallback (`gate.probe_axioms`, `judge.run_probed`): the probe is appended to the file and
     only the messages at its own position count. `order`: as `QueuedVerifier.check`'s, passed only
     to a backend that is one."""
 
@@ -333,3 +333,30 @@ class QueuedVerifier(Verifier, Protocol):
     async def check_many(
         self, codes: Sequence[str], *, timeout: float | None = None, order: OrderKey | None = None
     ) -> list[CheckResult]: ...
+
+
+# --- statement identity decided by Lean (the audit's last step, where Lean is local) -----------
+
+
+@dataclass(frozen=True, slots=True)
+class StatementVerdict:
+    """`same`: True (Lean says the submission states the reference), False (it does not), None
+    (Lean could not decide: a compile failure, a crash, a timeout; or `skipped`)."""
+
+    same: bool | None
+    detail: str
+    skipped: bool = False  # SafeVerify stopped before comparing for a reason the policy allows
+
+    def to_json(self) -> dict[str, object]:
+        return {"same": self.same, "detail": self.detail, "skipped": self.skipped}
+
+
+class StatementChecker(Protocol):
+    """Lean-side statement identity for the final audit: SafeVerify, or the stand-in that reports
+    it is not installed. The gate holds one (`GatedVerifier.statement_checker`), the audit reads it,
+    a run's budget charges it; declared here so that none of them imports the audit's SafeVerify."""
+
+    name: str
+
+    async def compare(self, original: str, candidate: str, *, allowed_axioms: set[str],
+                      timeout: float | None = None) -> StatementVerdict: ...

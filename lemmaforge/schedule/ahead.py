@@ -189,7 +189,7 @@ class ChecksAhead:
     def drop(self, code: str) -> None:
         """A check started ahead that the search will not take: charged (it was sent), reported
         unused (cancelled if still running: the verifier lets a sent check finish,
-        lean/kimina_batcher.py)."""
+        lean/kimina/_batcher.py)."""
         task = self._ahead.pop(code, None)
         request = self._requests.pop(code, None)
         unit = self._units.pop(code, None)

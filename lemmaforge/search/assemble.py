@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax.filled import fill_with_body_span
-from lemmaforge.lean.syntax.holes import TermProof, rebase
-from lemmaforge.lean.syntax.lexer import Lines
+from lemmaforge.lean.syntax import Lines, TermProof, fill_with_body_span, rebase
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal
 from lemmaforge.records import Verdict
 
@@ -82,7 +80,7 @@ def inline_solution(sketch_code: str, solutions: Sequence[Solution]) -> Solution
 
 def _filled_and_body(sketch_code: str, solutions: Sequence[Solution]) -> tuple[str, str | None]:
     """The sketch filled inline, and its proof body. The proof's span comes from the sketch's
-    reading and the edits where certain (lean/syntax/filled.py): the filled text holds the whole
+    reading and the edits where certain (lean/syntax/_filled.py): the filled text holds the whole
     subtree's proof, and is not read again for it."""
     filled, span = fill_with_body_span(sketch_code, [s.body for s in solutions])
     return filled, proof_body(filled) if span is None else _body_at(filled, *span)

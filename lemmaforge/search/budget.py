@@ -40,7 +40,6 @@ from lemmaforge import sending
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.priority import LeanIdle, OrderKey
-from lemmaforge.lean.safeverify import StatementChecker, StatementVerdict
 from lemmaforge.lean.verifier import (
     CheckResult,
     CheckStatus,
@@ -49,6 +48,8 @@ from lemmaforge.lean.verifier import (
     ProbingVerifier,
     QueuedVerifier,
     ReportsRoom,
+    StatementChecker,
+    StatementVerdict,
     TacticResult,
     Verifier,
 )
@@ -79,7 +80,7 @@ class SearchStats:
     dedup_hits: int = 0  # checks answered by an identical earlier / in-flight check (nothing sent)
     cancelled_calls: int = 0  # sent, then cancelled before the model answered
     cancelled_checks: int = 0  # sent, then cancelled before Lean answered
-    # `[search] prefetch`: model requests started before the search needed them (in `llm_calls`);
+    # `[search] speculation = "prefetch"`: model requests started before the search needed them (in `llm_calls`);
     # of those, the ones the search never took (their goal closed first), aborted.
     prefetched_calls: int = 0
     prefetched_unused: int = 0
@@ -367,7 +368,7 @@ class BudgetedVerifier:
         # once, not per check).
         self._queued: QueuedVerifier | None = verifier if isinstance(verifier, QueuedVerifier) else None
 
-    # -- the audit's door (lean/gate.py `BehindGate`): the gate's members, the probe charged ------
+    # -- the audit's door (lean/gate/ `BehindGate`): the gate's members, the probe charged ------
 
     @property
     def gate(self) -> GatedVerifier | None:

@@ -9,11 +9,10 @@ is better than a false "same" (a real problem dropped).
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lemmaforge.lean.syntax import lexer as lean_lexer
+from lemmaforge.lean.syntax import is_ident_start
 
 # --------------------------------------------------------------------------------------------
 # token classes and the precedence table
@@ -72,7 +71,7 @@ def is_operand(tok: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _is_letter_like(c: str) -> bool:
-    return bool(re.fullmatch(f"[{lean_lexer._ID_FIRST}]", c))  # noqa: SLF001 - the lexer's own class
+    return is_ident_start(c)
 
 
 def _ends_operand(tok: str | None) -> bool:

@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lemmaforge.agent.planner import informal_part
+from lemmaforge.agent.output import informal_part
 from lemmaforge.lean import lemmas as lean_lemmas
 from lemmaforge.lean import syntax as lean_syntax
 from lemmaforge.records import ProblemRecord, ProofRecord

@@ -60,7 +60,6 @@ from lemmaforge.config import AuditConfig
 from lemmaforge.lean.verifier import Verifier
 from lemmaforge.training.rewards import (
     LeanReward,
-    StructureConsistencyReward,
     make_lean_reward,
     make_structure_consistency_reward,
 )
@@ -199,7 +198,8 @@ def rows_from_benchmark(path: str | Path, *, cot: bool = True) -> list[dict[str,
     prover prompt (DeepSeek-Prover-V2's, with the informal statement as docstring where the file
     has one), `header`, `statement` and `name`. TrainingDataError (one line) when it cannot be read."""
     from lemmaforge.agent import prompts
-    from lemmaforge.benchmarks.datasets import DatasetError, load_dataset
+    from lemmaforge.benchmarks.datasets import load_dataset
+    from lemmaforge.benchmarks.registry import DatasetError
 
     try:
         problems = load_dataset(str(path))
@@ -397,7 +397,6 @@ __all__ = [
     "is_benchmark_row",
     "rows_from_benchmark",
     "vllm_available",
-    "StructureConsistencyReward",
     "build_grpo_trainer",
     "colocate_config",
     "cpu_config",

@@ -47,7 +47,8 @@ def parse_dataset_spec(spec: str) -> tuple[str, str | None]:
 
 def load_problems(spec: str) -> list[Any]:
     """`BenchmarkProblem`s of `DATASET[:SPLIT]` (a registered name, a JSONL path, `hf:…`)."""
-    from lemmaforge.benchmarks.datasets import DatasetError, load_dataset
+    from lemmaforge.benchmarks.datasets import load_dataset
+    from lemmaforge.benchmarks.registry import DatasetError
 
     dataset, split = parse_dataset_spec(spec)
     try:

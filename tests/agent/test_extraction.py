@@ -15,19 +15,17 @@ from pathlib import Path
 
 import pytest
 
+from lemmaforge.agent.output import code_blocks, extract_lean_code, strip_header_lines
 from lemmaforge.agent.prompts import MINIF2F_HEADER
 from lemmaforge.agent.prover import (
     build_candidate,
-    code_blocks,
     decl_name,
-    extract_lean_code,
     extract_proof_body,
     mask_comments,
     open_statement,
-    same_statement,
     statement_with_sorry,
-    strip_header_lines,
 )
+from lemmaforge.lean.syntax import same_statement
 from tests.conftest import reference_proof_files
 
 FILES = reference_proof_files()

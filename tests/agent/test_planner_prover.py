@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lemmaforge.agent import prompts
-from lemmaforge.agent.planner import Planner, Sketch, informal_part, restate
+from lemmaforge.agent.output import informal_part
+from lemmaforge.agent.planner import Planner, Sketch, restate
 from lemmaforge.agent.prompts import MINIF2F_HEADER
 from lemmaforge.agent.prover import ProofCandidate, Prover
 from lemmaforge.lean.verifier import Message, Position, Severity

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.db import Store
-from lemmaforge.lean.kimina import LEAN_VERSION_COMMAND, server_lean_version
+from lemmaforge.lean.kimina import server_lean_version
+from lemmaforge.lean.kimina._verifier import LEAN_VERSION_COMMAND
 from tests.benchmarks.bench_helpers import ENV, bench_args, script_prover
 from tests.conftest import closed_port
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean

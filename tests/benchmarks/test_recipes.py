@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from lemmaforge.agent.presets import PRESETS
 from lemmaforge.benchmarks.datasets import load_dataset
-from lemmaforge.benchmarks.recipe_report import wilson_interval
 from lemmaforge.benchmarks.recipes import RECIPES, differences, get_recipe
 from lemmaforge.benchmarks.registry import registered
+from lemmaforge.benchmarks.report._recipe import wilson_interval
 from lemmaforge.benchmarks.spec import BenchError, canonical_dataset
 from lemmaforge.cli import app
 from tests.benchmarks.bench_helpers import ENV, fake_lean, lean_block, script_prover

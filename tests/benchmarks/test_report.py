@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.benchmarks import report as rp
-from lemmaforge.benchmarks import report_text
+from lemmaforge.benchmarks.report import _text as report_text
 from lemmaforge.db import SqlRecorder, Store
 from lemmaforge.records import (
     NodeCreated,

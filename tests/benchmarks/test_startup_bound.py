@@ -19,8 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from lemmaforge.lean.kimina import VERSION_SLACK_S
-from lemmaforge.lean.kimina_batcher import CLOSE_GRACE_SECONDS
+from lemmaforge.lean.kimina._batcher import CLOSE_GRACE_SECONDS
+from lemmaforge.lean.kimina._verifier import VERSION_SLACK_S
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers
 from tests.conftest import error_lines
 from tests.errors.test_prove_faults import one_error_line, prove

@@ -22,8 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from lemmaforge.lean.selftest.cases import load_cases
-from lemmaforge.lean.selftest.record import read_records, record_path
+from lemmaforge.lean.audit.selftest import load_cases, read_records, record_path
 from tests.conftest import LEAN_RELEASES, closed_port
 from tests.fakes.fake_kimina import AxiomRule, DeclareRule, FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.lean_versions import tag
@@ -299,7 +298,7 @@ def test_bench_says_once_at_start(tmp_path: Path) -> None:
 
 def test_the_record_is_per_toolchain_and_local_toolchains_come_from_the_project(tmp_path: Path, home: Path) -> None:
     from lemmaforge.config import VerifierConfig
-    from lemmaforge.lean.selftest.record import (
+    from lemmaforge.lean.audit.selftest import (
         Toolchain,
         passed_record,
         record_selftest,

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import install
+from lemmaforge.lean.lake import _setup as install
 
 runner = CliRunner()
 

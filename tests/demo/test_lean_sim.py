@@ -1,6 +1,6 @@
 """The demo's simulated Lean (lemmaforge/demo/lean_sim.py, lean_answers.py): holes and goals as the
 REPL reports them, the world's verdicts (deterministic, by level), and answers to the product's own
-probe texts, built by the product's public builders (lean/probe_text.py, lean/judge.py `Probe`) and
+probe texts, built by the product's public builders (lean/gate/_probes.py, lean/audit/_judge.py `Probe`) and
 read back by the product's readers."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from lemmaforge.demo import lean_sim
 from lemmaforge.demo.lean_sim import SimulatedLean, binders_of, goal_key, goal_text, level
-from lemmaforge.lean import judge
-from lemmaforge.lean.probe_text import declarations_command
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.gate import declarations_command
 from lemmaforge.lean.verifier import Message
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
@@ -110,7 +110,7 @@ def test_the_declaration_listing_answers_with_the_nonce_it_was_sent():
 def test_the_version_probe_and_the_position_probe():
     [version] = lean.check("#eval Lean.versionString")["messages"]
     assert version["severity"] == "info" and version["data"] == f'"{lean_sim.SIMULATED_LEAN_VERSION}"'
-    out = lean.check(HEADER + "example : True := sorry")  # lean/kimina_replies.py's position probe
+    out = lean.check(HEADER + "example : True := sorry")  # lean/kimina/_replies.py's position probe
     assert out["sorries"][0]["pos"]["line"] == 8 and out["messages"][0]["pos"]["line"] == 8
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from lemmaforge import doctor, services
 from lemmaforge.db import Store
-from lemmaforge.lean import kimina as kimina_module
+from lemmaforge.lean.kimina import _verifier as kimina_module
 from tests.errors.test_prove_faults import one_error_line, prove
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer

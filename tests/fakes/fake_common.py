@@ -360,7 +360,7 @@ def type_probe_messages(code: str) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------------------------------
-# The audit's declaration listing (`run_cmd` … lemmaforge/lean/judge.py): what Lean would list
+# The audit's declaration listing (`run_cmd` … lemmaforge/lean/audit/_judge.py): what Lean would list
 # --------------------------------------------------------------------------------------------------
 
 # The product's listing command, recognised by its first three lines (the nonce is in a string, so
@@ -430,7 +430,7 @@ def _in_noncomputable_section(scopes: list[tuple[int, str, str]], at: int) -> bo
 
 @dataclass(slots=True)
 class Listed:
-    """One module-local constant as the fakes' model of Lean lists it (lean/judge.py's answer)."""
+    """One module-local constant as the fakes' model of Lean lists it (lean/audit/_judge.py's answer)."""
 
     kind: str
     name: str
@@ -661,7 +661,7 @@ def _flag(value: bool) -> str:
 
 def listing_answer(nonce: str, listing: tuple[list[Listed], dict[str, int], dict[str, str]]) -> str:
     """The info message the probe's `run_cmd` logs: one line per fact, each starting with the
-    nonce, then `end` and the count of lines before it (lemmaforge/lean/probe_text.py's template:
+    nonce, then `end` and the count of lines before it (lemmaforge/lean/gate/_probes.py's template:
     kind, unsafe, partial, implemented_by, extern, in the closure, name, axioms)."""
     consts, exts, options = listing
     out = [f"{nonce}\tconst\t{c.kind}\t{_flag(c.unsafe)}\t{_flag(c.partial)}\t{_flag(c.implemented_by)}\t"

@@ -369,7 +369,7 @@ class _Elaboration:
             # Lean logs `e : type` at the `#check` token (`logInfoAt tk`).
             self._message("info", data, m.start(), m.start() + len("#check"))
 
-    # run_cmd …: the audit's declaration listing (lemmaforge/lean/judge.py)
+    # run_cmd …: the audit's declaration listing (lemmaforge/lean/audit/_judge.py)
 
     def _list_declarations(self) -> None:
         if not self.lean.list_declarations:

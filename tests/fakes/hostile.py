@@ -2,7 +2,7 @@
 """A hostile stand-in for Lean: what a candidate file's elaboration-time code could try on the host.
 
 Real Lean runs a file's `#eval`, macros and tactic configs; a model-written file can hide such code
-where the text gate (lemmaforge/lean/gate.py) does not see it. This stand-in plays that payload:
+where the text gate (lemmaforge/lean/gate/) does not see it. This stand-in plays that payload:
 the fake REPL (fake_repl.py) and the fake `lake` (tests/fakes/lake) act on a comment line
 
     -- lemmaforge-hostile {"paths": [...], "secret": "...", ...}

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from lemmaforge.config import AuditConfig
-from lemmaforge.lean.audit import AuditStatus, Reason, audit, banned_constructs, context_changes, sorry_tokens
+from lemmaforge.lean.audit import AuditStatus, Reason, audit, banned_constructs, sorry_tokens
+from lemmaforge.lean.audit._audit import context_changes
 from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy
 from tests.conftest import BENCHMARKS, REPO_ROOT
 from tests.fakes.fake_kimina import AxiomRule, FakeKimina, MessageRule, ScriptedLean, SnippetFailure
@@ -257,7 +258,7 @@ class _Recording:
         return await self.inner.check(code, timeout=timeout)
 
 
-# The audit's type probe for `t`, as the product must send it (lean/judge.py): `pp.all` and the
+# The audit's type probe for `t`, as the product must send it (lean/audit/_judge.py): `pp.all` and the
 # sub-options a candidate could otherwise override, then `#check @t`.
 TYPE_PROBE_T = (
     "set_option pp.all true in\nset_option pp.fullNames true in\nset_option pp.explicit true in\n"
@@ -276,7 +277,8 @@ async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -
     # The candidate with the probe (axioms, the pp.all type, then Lean's declaration listing marked
     # with this candidate's nonce), then once the original with the type probe alone: Lean's print
     # of the original statement in a clean environment.
-    from lemmaforge.lean.judge import declarations_command, nonce_for
+    from lemmaforge.lean.audit._judge import nonce_for
+    from lemmaforge.lean.gate import declarations_command
 
     listing = declarations_command(nonce_for(GOOD), ("t",))
     assert door.sent[0] == expected
@@ -286,7 +288,8 @@ async def test_the_text_to_check_ahead_is_exactly_what_the_audit_sends(kimina) -
 
 @pytest.mark.parametrize("name", [n for n, (_, reasons, _) in CHEATS.items()])
 async def test_nothing_the_audit_refuses_before_lean_is_offered_to_check_ahead(kimina, name) -> None:
-    from lemmaforge.lean.audit import _STATIC_REJECTIONS, text_to_check
+    from lemmaforge.lean.audit import text_to_check
+    from lemmaforge.lean.audit._audit import _STATIC_REJECTIONS
 
     candidate, reasons, _ = CHEATS[name]
     door = _Recording(kimina)

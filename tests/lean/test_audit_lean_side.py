@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.config import AuditConfig, VerifierConfig
-from lemmaforge.lean.audit import AuditStatus, Reason, audit, parse_probe
+from lemmaforge.lean.audit import AuditStatus, Reason, audit
+from lemmaforge.lean.audit._audit import parse_probe
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import Context, GatedVerifier
 from lemmaforge.lean.safeverify import SafeVerifyChecker, default_location, parse_safe_verify

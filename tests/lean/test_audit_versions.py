@@ -24,8 +24,10 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from lemmaforge.lean import audit_listing, judge, probe_text
-from lemmaforge.lean.audit_report import AuditReport, AuditStatus
+from lemmaforge.lean.audit import AuditReport, AuditStatus
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.audit import _listing as audit_listing
+from lemmaforge.lean.gate import _probes as probe_text
 from lemmaforge.lean.verifier import Message, Position, Severity
 from tests.conftest import LEAN_RELEASES, sweep
 from tests.fakes import fake_common

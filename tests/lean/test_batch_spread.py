@@ -1,6 +1,6 @@
 """The Kimina batcher sizes its requests by the load: a request answers when its slowest check does,
 so at light load each check travels alone (its verdict waits for no other), and under load batches
-grow up to `batch_size` (lean/kimina_batcher.py, `spread_requests`)."""
+grow up to `batch_size` (lean/kimina/_batcher.py, `spread_requests`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from lemmaforge.config import VerifierConfig
 from lemmaforge.lean.kimina import KiminaVerifier
-from lemmaforge.lean.kimina_batcher import CheckBatcher
+from lemmaforge.lean.kimina._batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, VerifierError
 from tests.waiting import until
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import pytest
 
 from lemmaforge.lean import priority
-from lemmaforge.lean.kimina_batcher import CheckBatcher
+from lemmaforge.lean.kimina._batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus
 from lemmaforge.schedule import order
 

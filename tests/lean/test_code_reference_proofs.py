@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lemmaforge.lean import syntax as C
-from lemmaforge.lean.syntax.steps import _all_steps
+from lemmaforge.lean.syntax._steps import _all_steps
 from tests.conftest import BENCHMARKS, REFERENCE_PROOFS, reference_proof_files
 
 MINIF2F_HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real Nat Topology Rat\n\n"

@@ -14,11 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
-from lemmaforge.lean import audit as audit_module
 from lemmaforge.lean import gate
 from lemmaforge.lean.audit import AuditStatus, Reason, audit
-from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.judge import Probe, declarations_command, nonce_for, parse_listing
+from lemmaforge.lean.audit import _audit as audit_module
+from lemmaforge.lean.audit._judge import Probe, nonce_for, parse_listing
+from lemmaforge.lean.gate import GatedVerifier, declarations_command
 from lemmaforge.lean.verifier import Message, Position, Severity
 from tests.conftest import sweep
 from tests.fakes.fake_kimina import DeclareRule, FakeKimina, MessageRule, ScriptedLean
@@ -44,7 +44,7 @@ EXTS = ("ext\tinstance\t0", "ext\tmacro\t0", "ext\telab\t0", "ext\tparser\t0")
 
 def const(kind: str, name: str, axioms: str = "", *, unsafe: bool = False, partial: bool = False,
           implemented_by: bool = False, extern: bool = False, closure: bool = False) -> str:
-    """One `const` line of the listing (lean/probe_text.py's template): kind, unsafe, partial,
+    """One `const` line of the listing (lean/gate/_probes.py's template): kind, unsafe, partial,
     implemented_by, extern, in the closure, name, axioms."""
     flags = "\t".join("true" if b else "false" for b in (unsafe, partial, implemented_by, extern, closure))
     return f"const\t{kind}\t{flags}\t{name}\t{axioms}"
@@ -104,7 +104,8 @@ def test_the_gate_lets_through_exactly_the_products_listing_at_the_end() -> None
 @pytest.fixture
 def blind_text_layer(monkeypatch):
     """The text defences see nothing (a lexer that disagrees with Lean's): only Lean's answers remain."""
-    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])
+    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])  # what the audit reads
+    monkeypatch.setattr("lemmaforge.lean.gate._verifier.check_candidate", lambda text, context=None: [])
     monkeypatch.setattr(audit_module, "context_changes", lambda original, candidate: [])
 
 

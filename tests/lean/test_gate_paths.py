@@ -51,7 +51,7 @@ def assert_never_sent(kimina: FakeKimina, *marks: str) -> None:
 _BACKEND_CLASSES = {"ReplVerifier", "KiminaVerifier", "LakeVerifier"}
 # Modules allowed to name a backend class: the factory, the backends themselves, and doctor's
 # health ping (`KiminaVerifier.ping` sends no Lean text).
-_ALLOWED = {"lean/backends.py", "lean/repl.py", "lean/kimina.py", "lean/lake.py", "doctor.py"}
+_ALLOWED = {"lean/backends.py", "lean/repl/", "lean/kimina/", "lean/lake/", "doctor.py"}  # a folder: all of it
 
 
 @pytest.mark.slow
@@ -60,7 +60,7 @@ def test_product_code_builds_backends_only_through_the_gated_factory() -> None:
     root = REPO_ROOT / "lemmaforge"
     for path in root.rglob("*.py"):
         rel = path.relative_to(root).as_posix()
-        if rel in _ALLOWED:
+        if rel in _ALLOWED or rel.startswith(tuple(a for a in _ALLOWED if a.endswith("/"))):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -284,7 +284,7 @@ def test_es_reward_never_sends_meta_code(tiny_tokenizer) -> None:  # noqa: F811 
 def test_expert_iteration_never_sends_meta_code(problems, tmp_path: Path) -> None:  # noqa: F811 (fixture)
     pytest.importorskip("transformers", reason="expert iteration's tiny model needs the train extra")
     from lemmaforge.db import Store
-    from lemmaforge.training.expert_iteration import ExpertIteration, ExpertIterConfig
+    from lemmaforge.training.expert import ExpertIteration, ExpertIterConfig
     from tests.fakes.fake_openai import FakeOpenAIServer
 
     p = problems[0]

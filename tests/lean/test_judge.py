@@ -1,4 +1,4 @@
-"""The product's probe (lean/judge.py): its text, which messages count as its answers, and what the
+"""The product's probe (lean/audit/_judge.py): its text, which messages count as its answers, and what the
 gate lets through of it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lemmaforge.lean import gate
-from lemmaforge.lean.judge import Probe, type_print, with_probe
+from lemmaforge.lean.audit._judge import Probe, type_print, with_probe
 from lemmaforge.lean.verifier import Message, Position, Severity
 
 

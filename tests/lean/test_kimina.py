@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy, kimina_header_lines, position_probe
+from lemmaforge.lean.kimina import KiminaVerifier, RetryPolicy
+from lemmaforge.lean.kimina._replies import kimina_header_lines, position_probe
 from lemmaforge.lean.verifier import (
     CheckStatus,
     Goal,

@@ -6,8 +6,8 @@ import threading
 
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.memo import ByteBoundedMemo
-from lemmaforge.lean.syntax import layout as lean_layout
-from lemmaforge.lean.syntax import lexer as lean_lexer
+from lemmaforge.lean.syntax import _layout as lean_layout
+from lemmaforge.lean.syntax import _lexer as lean_lexer
 
 
 def test_memo_is_bounded_by_bytes_and_evicts_the_least_recently_used() -> None:
@@ -84,7 +84,7 @@ def test_filling_a_lemma_reads_its_holes_once_per_text(monkeypatch) -> None:
     """The search fills each candidate into the same lemma: its hole contexts are computed once."""
     import importlib
 
-    holes_module = importlib.import_module("lemmaforge.lean.syntax.holes")
+    holes_module = importlib.import_module("lemmaforge.lean.syntax._holes")
     memo = holes_module._hole_contexts_memo
     read: list[str] = []
     inner = memo.fn

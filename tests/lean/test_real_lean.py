@@ -68,9 +68,9 @@ async def test_native_decide_needs_permission(verifier):
 
 
 async def test_declaration_listing_answers_on_real_lean(verifier):
-    """The probe's `run_cmd` listing (lean/judge.py) elaborates on the installed Lean and reports
+    """The probe's `run_cmd` listing (lean/audit/_judge.py) elaborates on the installed Lean and reports
     what the file declared: a constant by kind with its axioms, instance entries, options."""
-    from lemmaforge.lean import judge
+    from lemmaforge.lean.audit import _judge as judge
 
     code = (HEADER + "axiom cheat : False\n\ninstance : LT ℝ := ⟨fun x y => y < x⟩\n\n"
             "set_option linter.unusedVariables false\n\ntheorem t : (1 : ℕ) = 2 := cheat.elim\n")
@@ -94,8 +94,8 @@ async def test_the_listing_walks_the_closure_on_real_lean(verifier):
     """What the judge relies on (issue 46): the closure holds what the target uses and nothing
     else; below 4.22 the old code generator's `_cstage` helpers are unsafe and outside it; a
     private lemma is listed under `_private…`; `partial`, `@[implemented_by]` are reported."""
-    from lemmaforge.lean import judge
-    from lemmaforge.lean.audit_listing import looks_like_old_codegen_name
+    from lemmaforge.lean.audit import _judge as judge
+    from lemmaforge.lean.audit._listing import looks_like_old_codegen_name
 
     code = (HEADER + "def f (n : ℕ) : ℕ := n + 1\n\ndef g (n : ℕ) : ℕ := n + 2\n\n"
             "partial def spin (n : ℕ) : ℕ := spin n\n\n@[implemented_by g] def h (n : ℕ) : ℕ := n + 2\n\n"
@@ -119,7 +119,7 @@ async def test_the_listing_walks_the_closure_on_real_lean(verifier):
 
 
 async def test_axiom_names_are_printed_in_full_under_open_classical(verifier):
-    from lemmaforge.lean import judge
+    from lemmaforge.lean.audit import _judge as judge
 
     code = (HEADER.replace("open BigOperators", "open Classical BigOperators")
             + "theorem t (α : Type) (h : Nonempty α) : ∃ x : α, x = x := ⟨Classical.choice h, rfl⟩\n")
@@ -142,11 +142,10 @@ async def test_honest_constructs_are_proved_on_real_lean(verifier, name):
 
 
 async def test_selftest_on_real_lean(verifier):
-    """`lemmaforge doctor --selftest`'s calibration (lemmaforge/lean/selftest/calibration.toml)
+    """`lemmaforge doctor --selftest`'s calibration (lemmaforge/lean/audit/selftest/calibration.toml)
     through the whole audit on the installed Lean: every honest construct proved, every cheat
     refused for its reason. A failure names what Lean answered that the judge does not expect."""
-    from lemmaforge.lean.selftest.cases import load_cases
-    from lemmaforge.lean.selftest.run import run_cases
+    from lemmaforge.lean.audit.selftest import load_cases, run_cases
 
     result = await run_cases(verifier, load_cases(), timeout=300)
     assert result.ok, [(p.headline, p.detail, ids) for p, ids in result.problems]

@@ -1,4 +1,4 @@
-"""The parts of `doctor --selftest` (lemmaforge/lean/selftest/): the shipped calibration file, the
+"""The parts of `doctor --selftest` (lemmaforge/lean/audit/selftest/): the shipped calibration file, the
 reading of Lean's answer to the declaration listing where the judge could not read it, and the
 shared backend that sends each distinct text once. The CLI runs are in tests/cli/test_selftest.py."""
 
@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from lemmaforge.lean import judge
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.audit_report import Reason
-from lemmaforge.lean.kimina_replies import kimina_header_lines
-from lemmaforge.lean.selftest.cases import CalibrationError, calibration_text, load_cases
-from lemmaforge.lean.selftest.run import SharedBackend, explain_listing
+from lemmaforge.lean.audit import Reason
+from lemmaforge.lean.audit import _judge as judge
+from lemmaforge.lean.audit.selftest import CalibrationError, load_cases
+from lemmaforge.lean.audit.selftest._cases import calibration_text
+from lemmaforge.lean.audit.selftest._run import SharedBackend, explain_listing
+from lemmaforge.lean.kimina._replies import kimina_header_lines
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Message, Position, Severity, VerifierError
 from lemmaforge.targets import choose_target
 from tests.conftest import REPO_ROOT
@@ -45,8 +46,8 @@ def test_the_calibration_file_holds_every_construct_and_cheat_of_the_issue() -> 
 
 def test_the_file_ships_as_package_data() -> None:
     pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "*.toml" in pyproject["tool"]["setuptools"]["package-data"]["lemmaforge.lean.selftest"]
-    assert (REPO_ROOT / "lemmaforge" / "lean" / "selftest" / "calibration.toml").read_text(encoding="utf-8") \
+    assert "*.toml" in pyproject["tool"]["setuptools"]["package-data"]["lemmaforge.lean.audit.selftest"]
+    assert (REPO_ROOT / "lemmaforge" / "lean" / "audit" / "selftest" / "calibration.toml").read_text(encoding="utf-8") \
         == calibration_text()
 
 
@@ -157,6 +158,6 @@ async def test_a_failure_reaches_every_case_waiting_for_that_text() -> None:
 
 
 def test_the_selftest_module_docs_point_at_the_same_files() -> None:
-    doc = (REPO_ROOT / "lemmaforge" / "lean" / "selftest" / "__init__.py").read_text(encoding="utf-8")
-    for name in ("cases.py", "run.py", "record.py", "calibration.toml"):
-        assert name in doc and (Path(REPO_ROOT / "lemmaforge" / "lean" / "selftest" / name)).is_file()
+    doc = (REPO_ROOT / "lemmaforge" / "lean" / "audit" / "selftest" / "__init__.py").read_text(encoding="utf-8")
+    for name in ("_cases.py", "_run.py", "_record.py", "calibration.toml"):
+        assert name in doc and (Path(REPO_ROOT / "lemmaforge" / "lean" / "audit" / "selftest" / name)).is_file()

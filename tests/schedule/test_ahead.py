@@ -191,7 +191,7 @@ async def test_with_lean_room_the_candidates_are_checked_while_automation_is(lea
     stats = result.stats
     assert (stats.checks_ahead, stats.checks_ahead_unused) == ((2, 0) if lean_room else (0, 0))
     # the sketch, two automation checks, two candidates, the assembled file, the original's type
-    # (lean/judge.py: once per problem): the same either way
+    # (lean/audit/_judge.py: once per problem): the same either way
     assert stats.checks == len(verifier.checked) == 7
 
 

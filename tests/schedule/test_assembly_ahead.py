@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean import judge
+from lemmaforge.lean.audit import _judge as judge
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean import judge
+from lemmaforge.lean.audit import _judge as judge
 from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
 from lemmaforge.schedule import order
@@ -119,7 +119,7 @@ async def test_the_roots_assembly_check_is_the_audit_of_the_file_with_our_statem
     assert result.proof.startswith(HEADER + "theorem p (x : ℕ) : x = x := by\n  have h1")
     probed = [c for c in verifier.checked if "#print axioms" in c]
     assert probed == [judge.with_probe(result.proof, judge.Probe.build("p", nonce=judge.nonce_for(result.proof)))]
-    # the sketch, two holes' automation, the file, the original's type (lean/judge.py)
+    # the sketch, two holes' automation, the file, the original's type (lean/audit/_judge.py)
     assert result.stats.checks == len(verifier.checked) == 5
     from lemmaforge.records import AttemptRecord
 

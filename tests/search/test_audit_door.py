@@ -1,5 +1,5 @@
 """The search's final audit goes through the run's budget (search/budget.py) and still gets all of
-the gate behind it (lean/gate.py `BehindGate`): the dataset setting (`--trust-dataset`), the
+the gate behind it (lean/gate/ `BehindGate`): the dataset setting (`--trust-dataset`), the
 backend's own way to run the product's probe (the REPL: a separate command in the proof's
 environment), and the Lean-side statement check (SafeVerify) — each charged to the run's budget.
 
@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from lemmaforge import cli
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.repl import ReplVerifier
-from lemmaforge.lean.safeverify import StatementVerdict
+from lemmaforge.lean.verifier import StatementVerdict
 from lemmaforge.services import open_recorder, open_services, problem_from_code, prove_problem
 from tests.fakes.fake_kimina import FakeKimina, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer

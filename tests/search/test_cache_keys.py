@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-import lemmaforge.lean.syntax.layout as layout
-import lemmaforge.lean.syntax.lexer as lexer
+import lemmaforge.lean.syntax._layout as layout
+import lemmaforge.lean.syntax._lexer as lexer
 from lemmaforge.search import cache as cache_module
 from lemmaforge.search.cache import SubgoalCache, cache_key
 

@@ -5,7 +5,7 @@ the characters they read, per goal node, in a tree of 111 goal nodes (depth 2, t
 sketch) and one of 1,111 (depth 3), each from emptied memos. Every sketch costs two analyses (its
 own text and its goal's lemma, at the statement check), so 0.2 per goal node at any size; a goal's
 lemma is not read for its key or its hole (they come from the sketch's tokens), nor a filled
-sketch for its proof (lean/syntax/filled.py). Texts grow with depth (a hole's lemma carries the
+sketch for its proof (lean/syntax/_filled.py). Texts grow with depth (a hole's lemma carries the
 steps before it), so characters per node grow honestly (about ×1.2 here). What this keeps out: work that reads a
 text once per ancestor or per ask of the cache, walks the tree from the root per node, or keys a
 memo that a big tree evicts before the second use — each is one analysis or more per goal node,

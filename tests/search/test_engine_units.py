@@ -200,7 +200,7 @@ async def test_cache_reads_the_store_off_the_event_loop_with_the_stores_key():
     stall the loop), with the store's own key: sha256 of the header text, normalized statement."""
     import threading
 
-    from lemmaforge.db.store import text_hash
+    from lemmaforge.db.mapping import text_hash
     from lemmaforge.search.cache import cache_key
 
     seen: list[tuple[int, str, str]] = []

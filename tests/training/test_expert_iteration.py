@@ -21,8 +21,8 @@ pytest.importorskip("trl", reason="needs the train extra: pip install 'lemmaforg
 from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM  # noqa: E402
 from lemmaforge.cli.train import app  # noqa: E402
 from lemmaforge.db import Store  # noqa: E402
-from lemmaforge.training.expert_config import ExpertIterConfig, ExpertIterError  # noqa: E402
-from lemmaforge.training.expert_iteration import PARENT_KIND, ROUND_KIND, ExpertIteration  # noqa: E402
+from lemmaforge.training.expert._config import ExpertIterConfig, ExpertIterError  # noqa: E402
+from lemmaforge.training.expert._loop import PARENT_KIND, ROUND_KIND, ExpertIteration  # noqa: E402
 from lemmaforge.training.rows import sft_row  # noqa: E402
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean  # noqa: E402
 from tests.fakes.fake_openai import FakeOpenAIServer, Rule  # noqa: E402

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from lemmaforge.records import MemoryRecorder, ProblemRecord
-from lemmaforge.training.expert_sampling import RoundSampler, problem_of
+from lemmaforge.training.expert._sampling import RoundSampler, problem_of
 from tests.conftest import BENCHMARKS
 from tests.fakes.agents import AgentStandIn
 

@@ -79,7 +79,7 @@ def test_lean_reward_uses_the_rows_header_and_dedups(problems):
     completions = [chat(fenced(body)), chat(fenced("import Mathlib.Tactic\n\n" + body)), chat(fenced(body))]
     assert call(reward, p, completions) == [1.0, 1.0, 1.0]
     # the same proof under different model headers is one candidate: verified once; the other check
-    # is the statement's own type, elaborated once for the problem (lean/judge.py)
+    # is the statement's own type, elaborated once for the problem (lean/audit/_judge.py)
     candidates = [c for c in verifier.checked if "#print axioms" in c]
     assert len(candidates) == 1 and len(verifier.checked) == 2
     for code in verifier.checked:

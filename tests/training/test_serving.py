@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from lemmaforge.errors import BackendUnavailable
-from lemmaforge.training.expert_config import ExpertIterConfig
-from lemmaforge.training.serving import ModelServer, ServeError
+from lemmaforge.training.expert import ExpertIterConfig, ModelServer, ServeError
 
 # a server that answers 200 on /v1/models only, after writing which model it serves
 SERVER = """
@@ -136,7 +135,7 @@ def listening(port: int) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("linger", [0.8, -1.0], ids=["slow-to-exit", "ignores-sigterm"])
 def test_stop_returns_only_when_the_whole_group_has_exited(tmp_path, monkeypatch, linger):
-    import lemmaforge.training.serving as serving
+    import lemmaforge.training.expert._serving as serving
 
     monkeypatch.setattr(serving, "STOP_GRACE", 2.0)  # the SIGKILL fallback, sooner than 30 s
     script = tmp_path / "slow.py"

@@ -204,7 +204,7 @@ class BaseLLM:
 
     def has_room(self) -> bool:
         """Whether a request started now finds the model with room to spare (the search starts a
-        request before it needs it only then: `[search] prefetch`). In-process backends say no:
+        request before it needs it only then: `[search] speculation = "prefetch"`). In-process backends say no:
         their batches are their own, and a request there is never free."""
         return False
 

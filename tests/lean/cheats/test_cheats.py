@@ -23,8 +23,8 @@ from lemmaforge.cli import app
 from lemmaforge.config import AuditConfig
 from lemmaforge.lean import syntax
 from lemmaforge.lean.audit import AuditStatus, audit
-from lemmaforge.lean.gate import GatedVerifier
-from lemmaforge.lean.judge import declarations_command, nonce_for
+from lemmaforge.lean.audit._judge import nonce_for
+from lemmaforge.lean.gate import GatedVerifier, declarations_command
 from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal, TacticResult
 from tests.conftest import LEAN_RELEASES
 from tests.fakes import fake_common
@@ -50,7 +50,7 @@ def candidate_of(case: dict[str, Any]) -> str:
     return original[: theorem.start] + case["body"]
 
 
-# The type probe the product appends for a theorem NAME (lean/judge.py), written out here.
+# The type probe the product appends for a theorem NAME (lean/audit/_judge.py), written out here.
 TYPE_OPTIONS = ("pp.all true", "pp.fullNames true", "pp.explicit true", "pp.universes true", "pp.notation false",
                 "pp.coercions false", "pp.funBinderTypes true", "pp.proofs true")
 

@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.config import VerifierConfig
-from lemmaforge.lean import audit as audit_module
 from lemmaforge.lean import gate
 from lemmaforge.lean.audit import AuditStatus, Reason, audit
+from lemmaforge.lean.audit import _audit as audit_module
 from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import GatedVerifier
 from lemmaforge.lean.safeverify import default_location
@@ -58,7 +58,8 @@ def cheat(kind: str) -> str:
 def blind_text_layer(monkeypatch):
     """The text defences see nothing (what a lexer that disagrees with Lean's would do): the gate
     passes everything and the preamble check finds no addition. Only Lean's answers remain."""
-    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])
+    monkeypatch.setattr(gate, "check_candidate", lambda text, context=None: [])  # what the audit reads
+    monkeypatch.setattr("lemmaforge.lean.gate._verifier.check_candidate", lambda text, context=None: [])
     monkeypatch.setattr(audit_module, "context_changes", lambda original, candidate: [])
 
 
@@ -154,7 +155,7 @@ async def test_the_originals_type_is_elaborated_once_per_problem(kimina) -> None
 
 async def test_a_type_lean_did_not_print_is_never_proved(kimina, monkeypatch) -> None:
     # A candidate that swallowed the probe's answer (or a Lean that printed nothing): not proved.
-    from lemmaforge.lean import judge
+    from lemmaforge.lean.audit import _judge as judge
 
     monkeypatch.setattr(judge, "type_print", lambda answers, name: None)
     verifier = make_verifier(VerifierConfig(backend="kimina", kimina_url=kimina.url))
@@ -269,7 +270,7 @@ def test_prove_asks_lean_for_the_type_once_and_proves(tmp_path, monkeypatch) -> 
 def test_prove_refuses_a_proof_whose_lean_type_differs(tmp_path, monkeypatch) -> None:
     # The assembled proof's text states the original, but Lean's print of it (faked here as what a
     # meaning change the text layer missed would give) is not the original's: not proved.
-    from lemmaforge.lean import judge
+    from lemmaforge.lean.audit import _judge as judge
 
     real = judge.type_print
     monkeypatch.setattr(judge, "type_print",

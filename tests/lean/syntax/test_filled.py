@@ -11,11 +11,11 @@ import importlib
 import pytest
 
 from lemmaforge.lean import syntax as lean_syntax
-from lemmaforge.lean.syntax.holes import TermProof
+from lemmaforge.lean.syntax import TermProof
 from lemmaforge.search.assemble import Solution, inline_solution, proof_body
 from tests.conftest import reference_proof_files
 
-filled_module = importlib.import_module("lemmaforge.lean.syntax.filled")
+filled_module = importlib.import_module("lemmaforge.lean.syntax._filled")
 
 MADE_UP = [
     "simp",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lemmaforge.lean import syntax
-from lemmaforge.lean.syntax.compare import IMPORT_ROOTS, header_command
+from lemmaforge.lean.syntax import header_command
+from lemmaforge.lean.syntax._compare import IMPORT_ROOTS
 
 MINIF2F = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\nopen BigOperators Real Nat Topology Rat\n\n"
 THEOREM = "theorem t (x : ℝ) (h : 0 < x) : 0 < x ^ 2 := by\n  sorry\n"

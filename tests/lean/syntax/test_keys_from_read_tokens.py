@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-import lemmaforge.lean.syntax.compare as compare
-import lemmaforge.lean.syntax.layout as layout
-import lemmaforge.lean.syntax.lexer as lexer
+import lemmaforge.lean.syntax._compare as compare
+import lemmaforge.lean.syntax._layout as layout
+import lemmaforge.lean.syntax._lexer as lexer
 from lemmaforge.lean.syntax import theorem_key
-from lemmaforge.lean.syntax.commands import declarations_of
+from lemmaforge.lean.syntax._commands import declarations_of
 from tests.conftest import reference_proof_files, sweep
 
 

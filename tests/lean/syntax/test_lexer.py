@@ -105,7 +105,7 @@ def test_offsets_cover_the_text() -> None:
 # src/Lean/Parser/StrInterpolation.lean at 01f6cece2f6a6293f58a40288bbd0e89c641e842
 # (`interpolatedStrFn`, `isQuotableCharForStrInterpolant`).
 
-from lemmaforge.lean.syntax import lexer as L  # noqa: E402
+from lemmaforge.lean.syntax import _lexer as L  # noqa: E402
 
 
 def read(code: str) -> tuple[list[tuple[str, str]], str | None]:
@@ -220,7 +220,7 @@ def test_a_glued_letter_char_reads_the_same_either_way_and_is_kept() -> None:
     ("('a'b)", [("symbol", "("), ("char", "'a'"), ("ident", "b"), ("symbol", ")")]),
 ])
 def test_a_char_literal_right_after_an_open_paren_is_read(code: str, tokens: list[tuple[str, str]]) -> None:
-    """No token of the pinned table starts with `('` (lean/syntax/token_table.py `_CHAR_SAFE_AFTER`):
+    """No token of the pinned table starts with `('` (lean/syntax/_token_table.py `_CHAR_SAFE_AFTER`):
     Lean reads `(` and then a char literal, whatever character it holds (issue 46)."""
     assert read(code) == (tokens, None)
     # a char literal that swallows the quote opening a string leaves that string unterminated, as in Lean

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import lemmaforge.lean.syntax.lexer as lexer
+import lemmaforge.lean.syntax._lexer as lexer
 from tests.conftest import BENCHMARKS, reference_proof_files, sweep
 
 

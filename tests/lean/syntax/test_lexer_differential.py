@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from lemmaforge.lean import syntax
-from lemmaforge.lean.syntax import lexer
+from lemmaforge.lean.syntax import _lexer as lexer
 from tests.conftest import (
     BENCHMARKS,
     REFERENCE_PROOFS,
@@ -136,12 +136,12 @@ def test_lean_reported_positions_fall_on_our_token_boundaries(shared_data: Path)
     for name, code, answer in transcript_pairs():
         lexed = lexer._lex_uncached(code)  # noqa: SLF001
         assert lexed.refusal is None, (name, lexed.refusal)
-        lines = syntax.lexer.Lines(code)
+        lines = syntax.Lines(code)
         starts = {t.start for t in lexed.tokens} | {len(code)}
         ends = {t.end for t in lexed.tokens}
         by_start = {t.start: t for t in lexed.tokens}
 
-        def offset(p: dict, lines: syntax.lexer.Lines = lines) -> int:
+        def offset(p: dict, lines: syntax.Lines = lines) -> int:
             return lines.starts[p["line"] - 1] + p["column"]
 
         for kind in ("messages", "sorries"):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from lemmaforge.lean.syntax import lexer
+from lemmaforge.lean.syntax import _lexer as lexer
 
 SHAPES = {
     "escapes": lambda n: '"' + "\\n" * n + '"',

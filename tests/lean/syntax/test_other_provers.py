@@ -11,7 +11,7 @@ import pytest
 from lemmaforge.agent.output import extract_lean_code
 from lemmaforge.agent.prover import find_decls
 from lemmaforge.lean import syntax
-from lemmaforge.lean.syntax.lexer import lex
+from lemmaforge.lean.syntax import lex
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "other_provers"
 FILES = sorted(DATA.rglob("*.lean"))

@@ -19,7 +19,7 @@ from lemmaforge.lean import lemmas
 from lemmaforge.lean import syntax as lean_syntax
 from tests.conftest import BENCHMARKS, reference_proof_files
 
-holes_module = importlib.import_module("lemmaforge.lean.syntax.holes")
+holes_module = importlib.import_module("lemmaforge.lean.syntax._holes")
 
 
 def _builder_before(code: str, step_index: int, *, include_previous: bool, name: str) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from lemmaforge.lean import syntax as C
-from lemmaforge.lean.syntax.compare import SAME_SPELLING, statement_match
+from lemmaforge.lean.syntax import statement_match
+from lemmaforge.lean.syntax._compare import SAME_SPELLING
 
 HEADER = "import Mathlib\n\nset_option maxHeartbeats 400000\n\nopen Real\n\n"
 
