@@ -21,6 +21,58 @@ from tests.fakes.lean_versions import VERSIONS as FAKE_LEAN_VERSIONS
 os.environ["LEMMAFORGE_HOME"] = tempfile.mkdtemp(prefix="lemmaforge-test-home-")
 atexit.register(shutil.rmtree, os.environ["LEMMAFORGE_HOME"], ignore_errors=True)
 
+
+# --- costs the suite pays once, not once per test ---------------------------------------------------
+# Measured on the fast subset (issue 48, point 3; docs/development.md#where-the-time-goes):
+#
+# * typer builds the CLI's click command from every command's signature (typing.get_type_hints,
+#   inspect.signature: ~85 ms of CPU) on each `CliRunner.invoke(app, …)`, which the tests do about
+#   a thousand times. The command is built once per Typer app and reused; click commands are made
+#   to be invoked again (each invocation has its own Context). A test that registers commands on a
+#   Typer app of its own does so before invoking it, and gets a command of its own.
+# * httpx makes a new TLS context for each client (loading certifi's CA bundle: 30–50 ms), and the
+#   product's clients (Kimina, OpenAI-compatible) are made anew in every CLI run. No test speaks TLS
+#   (every server is a fake on 127.0.0.1 over http), so the default context (verify=True, no client
+#   certificate) is made once and shared; any other request still gets a context of its own.
+
+
+def _build_commands_once() -> None:
+    import typer.main
+    import typer.testing
+
+    if getattr(typer.testing, "_get_command", None) is not typer.main.get_command:
+        return  # typer changed how its runner builds the command: build it each time, as it does
+    built: dict[int, tuple[object, object]] = {}  # id(app) -> (app, command): the app is held, its id stays its own
+
+    def get_command(app):  # type: ignore[no-untyped-def]
+        if id(app) not in built:
+            built[id(app)] = (app, typer.main.get_command(app))
+        return built[id(app)][1]
+
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+def _share_the_default_tls_context() -> None:
+    import functools
+
+    import httpx._transports.default as transports
+
+    make = getattr(transports, "create_ssl_context", None)
+    if make is None:
+        return
+    default = functools.cache(lambda trust_env: make(verify=True, cert=None, trust_env=trust_env))
+
+    def create_ssl_context(verify=True, cert=None, trust_env=True):  # type: ignore[no-untyped-def]
+        if verify is True and cert is None:
+            return default(trust_env)
+        return make(verify=verify, cert=cert, trust_env=trust_env)
+
+    transports.create_ssl_context = create_ssl_context  # type: ignore[assignment]
+
+
+_build_commands_once()
+_share_the_default_tls_context()
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # CI clones the repo with a copy of shared/ beside it; sessions work in /work/main beside /work/shared.
 SHARED = Path(os.environ.get("LEMMAFORGE_SHARED", REPO_ROOT.parent / "shared")).resolve()
