@@ -26,8 +26,7 @@ from lemmaforge.agent.llm import (
 )
 from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
-from tests.agent.conftest import MODEL
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
+from tests.fakes.fake_openai import MODEL, FakeOpenAIServer, Reply, count_tokens
 from tests.waiting import until
 
 

@@ -26,9 +26,9 @@ from lemmaforge import cli
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import make_fake_repl_config
+from tests.fakes.prove_runs import ENV, fake_lean, script_sketch
 from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
 from tests.search.test_budget_property import PROBE, REPL_RULES, generation_requests, repl_requests
-from tests.viewer.conftest import ENV, fake_lean, script_sketch
 
 BUDGET_KEYS = {  # key: (low, high) of the draw
     "llm_calls": (1, 10),

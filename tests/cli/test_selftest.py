@@ -240,8 +240,8 @@ def test_a_bad_flag_exits_2() -> None:
 
 def _prove(kimina: FakeKimina, tmp_path: Path, *extra: str) -> Any:
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, prove_args
     from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-    from tests.viewer.conftest import ENV, prove_args
 
     problem = tmp_path / "t.lean"
     problem.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
@@ -255,7 +255,7 @@ def _version_questions(kimina: FakeKimina) -> int:
 
 
 def test_prove_says_once_on_stderr_until_a_selftest_passed_for_its_toolchain(tmp_path: Path, home: Path) -> None:
-    from tests.viewer.conftest import fake_lean
+    from tests.fakes.prove_runs import fake_lean
 
     lean = fake_lean()
     lean.lean_version = "4.9.0"

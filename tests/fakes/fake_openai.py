@@ -69,6 +69,7 @@ import pytest
 from tests.fakes.fake_common import HTTPFake
 
 Endpoint = Literal["chat", "completions"]
+MODEL = "fake-model"  # the model the fake serves unless told otherwise
 CHARS_PER_TOKEN = 4  # about what BPE tokenizers give on Lean code and English
 
 
@@ -250,7 +251,7 @@ class FakeOpenAIServer(HTTPFake):
         rules: Sequence[Rule] = (),
         *,
         default: str | Reply | None = None,
-        models: Sequence[str] = ("fake-model",),
+        models: Sequence[str] = (MODEL,),
         strict_models: bool = False,
         max_n: int | None = None,
         delay: float = 0.0,

@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from lemmaforge.config import BudgetConfig, Settings
-from lemmaforge.lean.verifier import CheckResult, Verifier
+from lemmaforge.lean.verifier import (
+    CheckResult,
+    CheckStatus,
+    Goal,
+    ProofStatesUnsupported,
+    TacticResult,
+    Verifier,
+    VerifierError,
+)
 from lemmaforge.records import MemoryRecorder, ProblemRecord, Recorder
 from lemmaforge.search.cache import SubgoalCache
 from lemmaforge.search.engine import SearchEngine
@@ -24,6 +34,7 @@ from lemmaforge.search.tree import ProofTree
 from lemmaforge.services import schedule_for
 from tests.fakes.agents import AgentStandIn
 from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.fake_kimina import MessageRule, ScriptedLean
 from tests.search.scenarios import search_settings
 
 
@@ -35,6 +46,17 @@ def wired_engine(
     settings = settings or Settings()
     return SearchEngine(verifier, planner, prover, recorder=recorder, settings=settings, on_update=on_update,
                         cache=cache, schedule=schedule_for(settings))
+
+
+async def virtual_sleep(seconds: float) -> None:
+    """A stand-in's delay: `seconds` of looptime's virtual clock, never of the wall clock's. A test
+    whose stand-ins take time is marked `pytest.mark.looptime`; one that is not fails here, rather
+    than sleep for real (a delay of 0 only lets the other tasks run, on any loop)."""
+    if seconds:
+        loop = asyncio.get_running_loop()
+        assert getattr(loop, "looptime_on", False), (
+            "a stand-in's delay is virtual time: mark the test `pytest.mark.looptime`")
+    await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -57,7 +79,7 @@ class CountingVerifier(CheckOnlyVerifier):
 
     async def check(self, code: str, *, timeout=None) -> CheckResult:
         self.checked.append(code)
-        await asyncio.sleep(self.delay)
+        await virtual_sleep(self.delay)
         if (probed := probe_response(code)) is not None:
             return CheckResult.from_repl_response(probed)
         bad = "  ok" not in code
@@ -72,7 +94,7 @@ class ScriptedProver(AgentStandIn):
     async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
         i = self.calls
         self.calls += 1
-        await asyncio.sleep(self.delays[i % len(self.delays)])
+        await virtual_sleep(self.delays[i % len(self.delays)])
         return [Candidate("", self.bodies[i % len(self.bodies)])]
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
@@ -109,7 +131,7 @@ class TimedVerifier(CheckOnlyVerifier):
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.started.append(code)
-        await asyncio.sleep(0.05)
+        await virtual_sleep(0.05)
         self.log.append((code, started, loop.time()))
         if (probed := probe_response(code)) is not None:
             return CheckResult.from_repl_response(probed)
@@ -192,7 +214,7 @@ class AutomationVerifier(CountingVerifier):
         if "auto_ok" in code and "#print axioms" not in code and "#check @" not in code:
             self.checked.append(code)
             first_hole = re.search(r":\s*x \+ 0 = x := by", code) is not None  # h1's own lemma
-            await asyncio.sleep(self.first_hole_delay if first_hole else 0.2)
+            await virtual_sleep(self.first_hole_delay if first_hole else 0.2)
             self.log.append(("automation", asyncio.get_running_loop().time()))
             msgs = [] if self.closes else [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "no"}]
             return CheckResult.from_repl_response({"env": 0, "messages": msgs})
@@ -216,3 +238,54 @@ def prefetch_engine(*, prover_room: bool, lean_room: bool | None, closes: bool, 
     engine = wired_engine(verifier, SketchOnce(holes), prover, recorder=MemoryRecorder(), settings=options,
                           cache=SubgoalCache(MemoryRecorder()))
     return engine, prover, log
+
+
+# --- a verifier with scripted Lean's semantics (the training tests' rewards and expert iteration) ---
+
+# The tactic name our "wrong" proofs use; the scripted Lean reports it as an error.
+BOGUS_TACTIC = "bogus_tactic"
+CRASH_MARK = "CRASH_THE_REPL"
+RAISE_MARK = "RAISE_VERIFIER_ERROR"
+TIMEOUT_MARK = "SLOW_PROOF_TIMES_OUT"
+
+
+@dataclass
+class ScriptedVerifier:
+    """An in-process Verifier: fake Kimina's scripted Lean semantics (sorries, `#print axioms`,
+    `bogus_tactic` is an unknown tactic) plus markers for a timeout, a crash and a raise. Records
+    the loop and thread of each check and the peak number of checks in flight."""
+
+    name: str = "scripted"
+    supports_proof_states: bool = False
+    lean: ScriptedLean = field(default_factory=lambda: ScriptedLean(rules=[MessageRule(rf"\b{BOGUS_TACTIC}\b", "unknown tactic")]))
+    checked: list[str] = field(default_factory=list)
+    loops: list[Any] = field(default_factory=list)
+    in_flight: int = 0
+    peak: int = 0
+    closed: bool = False
+
+    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
+        self.loops.append((asyncio.get_running_loop(), threading.get_ident()))
+        self.checked.append(code)
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            await asyncio.sleep(0)  # the other checks start: checks in flight overlap, as on a server
+            if RAISE_MARK in code:
+                raise VerifierError("Kimina server unreachable")
+            if CRASH_MARK in code:
+                return CheckResult(CheckStatus.CRASHED, error="Lean process broken pipe", backend=self.name)
+            if TIMEOUT_MARK in code:
+                return CheckResult(CheckStatus.TIMEOUT, error="timed out", backend=self.name)
+            return CheckResult.from_repl_response(self.lean(code), backend=self.name)
+        finally:
+            self.in_flight -= 1
+
+    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
+        return list(await asyncio.gather(*(self.check(c, timeout=timeout) for c in codes)))
+
+    async def run_tactic(self, hole: Goal, tactic: str, *, timeout: float | None = None) -> TacticResult:
+        raise ProofStatesUnsupported("scripted verifier has no proof states")
+
+    async def close(self) -> None:
+        self.closed = True

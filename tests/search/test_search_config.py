@@ -3,7 +3,6 @@ reach the client (no field that nothing reads)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ pytestmark = pytest.mark.looptime
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 
 
-def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
+async def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
     """The engine takes config.py's `Settings` as they are (no options type between them): the
     `[search]` portfolio is what automation checks, `prover_samples_per_call` sizes the prover's
     requests, `[verifier] timeout` is every check's, `speculation` is the schedule."""
@@ -48,7 +47,7 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
 
     verifier, prover = Verifier([], closes=False, room=None), Prover(["ok"], [0.0])
     engine = wired_engine(verifier, SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
-    result = asyncio.run(engine.prove(PROBLEM))
+    result = await engine.prove(PROBLEM)
     assert result.proved
     automation = [c for c in verifier.checked if "auto_ok" in c]
     assert automation and all("| (auto_ok; done)\n    | (simp; done)" in c for c in automation)

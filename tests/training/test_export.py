@@ -421,8 +421,8 @@ def test_gen_data_cli(store_db, tmp_path):
 def test_export_of_an_engine_run(tmp_path, pairs):
     from lemmaforge.config import BudgetConfig
     from lemmaforge.search.engine import SearchEngine
+    from tests.fakes.scripted import ScriptedVerifier
     from tests.search.scenarios import search_settings
-    from tests.training.conftest import ScriptedVerifier
 
     pair = pairs["valid"][1]
     sketch, _ = pair.sketch()
@@ -448,7 +448,7 @@ def test_export_of_an_engine_run(tmp_path, pairs):
     recorder = SqlRecorder(store)
     options = search_settings(budget=BudgetConfig(root_whole_proof_attempts=1, self_corrections=0),
                             portfolio=("linarith",))
-    engine = SearchEngine(ScriptedVerifier(delay=0), Planner(), Prover(), recorder=recorder, settings=options)
+    engine = SearchEngine(ScriptedVerifier(), Planner(), Prover(), recorder=recorder, settings=options)
     result = asyncio.run(engine.prove(pair.problem))
     recorder.close()
     assert result.proved and result.depth == 1
