@@ -195,7 +195,7 @@ async def test_concurrency_limit_is_respected(fake_openai, make_client):
     llm = make_client(concurrency=3)
     calls_ = asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
     await until(lambda: fake_openai.in_flight >= 3)
-    await asyncio.sleep(0.05)  # room for a fourth to arrive, were the limit not kept (never needed to pass)
+    await asyncio.sleep(0.05)  # real sockets: room for a fourth request to reach the fake, were the limit broken
     release.set()
     outs = await calls_
     assert len(outs) == 10
@@ -217,7 +217,7 @@ async def test_fan_out_for_servers_that_reject_n(make_client, recorder):
         fanned = make_client(url=server.url, native_n=False, concurrency=2)
         call = asyncio.create_task(fanned.generate("x", n=4, seed=10))
         await until(lambda: server.in_flight >= 2)
-        await asyncio.sleep(0.05)  # room for a third to arrive, were the limit not kept (never needed to pass)
+        await asyncio.sleep(0.05)  # real sockets: room for a third request to reach the fake, were the limit broken
         release.set()
         outs = await call
 
