@@ -114,10 +114,11 @@ class CountingVerifier(CheckOnlyVerifier):
 
 @dataclass(frozen=True)
 class Answer:
-    """What a scripted prover answers one request with: a candidate whose body is `body`, after
-    `delay` (virtual time) — or the error `raises` (a bug, an endpoint that is down)."""
+    """What a scripted prover answers one request with: a candidate whose body is `body` (no
+    candidate at all for None), after `delay` (virtual time) — or the error `raises` (a bug, an
+    endpoint that is down)."""
 
-    body: str = "ok"
+    body: str | None = "ok"
     delay: float = 0.0
     raises: BaseException | None = None
 
@@ -139,7 +140,7 @@ class ScriptedProver(AgentStandIn):
     (no room unless told). `calls` counts the requests, `requests` keeps them (statement, n,
     informal), `asked[piece]` counts those each rule answered."""
 
-    def __init__(self, bodies: Sequence[str] = ("ok",), delays: Sequence[float] = (0.0,), *,
+    def __init__(self, bodies: Sequence[str | None] = ("ok",), delays: Sequence[float] = (0.0,), *,
                  rules: dict[str, Answer | Sequence[Answer]] | None = None, room: bool = False) -> None:
         self.bodies, self.delays, self.calls = list(bodies), list(delays), 0
         self.rules = {piece: [a] if isinstance(a, Answer) else list(a) for piece, a in (rules or {}).items()}
@@ -165,7 +166,7 @@ class ScriptedProver(AgentStandIn):
         if answer.raises is not None:
             raise answer.raises
         await virtual_sleep(answer.delay)
-        return [Candidate("", answer.body)]
+        return [] if answer.body is None else [Candidate("", answer.body)]
 
     async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
         return []
