@@ -20,6 +20,27 @@ from tests.fakes.lean_versions import VERSIONS as FAKE_LEAN_VERSIONS
 # which reads it once. A test of LEMMAFORGE_HOME itself monkeypatches it.
 os.environ["LEMMAFORGE_HOME"] = tempfile.mkdtemp(prefix="lemmaforge-test-home-")
 atexit.register(shutil.rmtree, os.environ["LEMMAFORGE_HOME"], ignore_errors=True)
+# A terminal's size is each CLI invocation's own (`CliRunner.invoke(…, env={"COLUMNS": …})`): Rich
+# freezes a Console's width when COLUMNS is set as it is made (lemmaforge.cli.common makes its
+# consoles at import), and pytest-xdist's workers inherit COLUMNS=80, LINES=24 from execnet; so a
+# width the launcher exported is not kept for the whole run.
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under `-m "not slow"` a test module marked slow as a whole (`pytestmark = pytest.mark.slow`
+    on a line of its own) is not imported at all: its tests would all be deselected, and importing
+    it can cost seconds (tests/agent/test_transformers_llm.py imports torch and transformers)."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    if config.getoption("markexpr", "").replace(" ", "") != "notslow":
+        return None
+    try:
+        text = collection_path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return True if "\npytestmark = pytest.mark.slow\n" in text else None
 
 
 # --- costs the suite pays once, not once per test ---------------------------------------------------
@@ -102,6 +123,12 @@ sweep = pytest.mark.parametrize(
 #: `make_fake_repl_config(…, lean_version=…)` or the stand-in's `--lean-version`.
 LEAN_RELEASES = [pytest.param(v, marks=[] if v in (FAKE_LEAN_DEFAULT, FAKE_LEAN_VERSIONS[-1]) else [pytest.mark.slow])
                  for v in FAKE_LEAN_VERSIONS]
+
+#: The same, with only the product's default release in the fast subset: for a test of a transport
+#: or a command (the REPL, lake) whose release-dependent answers a quicker test already covers on
+#: the default and the newest release (through Kimina, in-process).
+DEFAULT_RELEASE_FAST = [pytest.param(v, marks=[] if v == FAKE_LEAN_DEFAULT else [pytest.mark.slow])
+                        for v in FAKE_LEAN_VERSIONS]
 
 
 @pytest.fixture(params=LEAN_RELEASES)

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from lemmaforge.cli import app
 from lemmaforge.lean.selftest.cases import load_cases
 from lemmaforge.lean.selftest.record import read_records, record_path
-from tests.conftest import LEAN_RELEASES, closed_port
+from tests.conftest import DEFAULT_RELEASE_FAST, LEAN_RELEASES, closed_port
 from tests.fakes.fake_kimina import AxiomRule, DeclareRule, FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.lean_versions import tag
 
@@ -103,7 +103,7 @@ def _repl_env(tmp_path: Path, version: str) -> tuple[dict[str, str], Any, Path]:
     return env, fake, project
 
 
-@pytest.mark.parametrize("version", LEAN_RELEASES)
+@pytest.mark.parametrize("version", DEFAULT_RELEASE_FAST)  # both fast releases: through Kimina, above
 def test_repl_every_honest_case_proved_every_cheat_refused_on_one_header(version: str, tmp_path: Path) -> None:
     env, fake, project = _repl_env(tmp_path, version)
     _, out = selftest("--verifier", "repl", "--no-sandbox", env=env)
@@ -206,7 +206,7 @@ def test_a_cheat_accepted_is_said() -> None:
     assert "expected: refused for forbidden_axiom" in problem["detail"]
 
 
-@pytest.mark.parametrize("version", LEAN_RELEASES)
+@pytest.mark.parametrize("version", DEFAULT_RELEASE_FAST)  # both fast releases: through Kimina, above
 def test_on_the_repl_too_the_listing_failure_and_an_unknown_kind_are_said(version: str, tmp_path: Path) -> None:
     env, fake, _ = _repl_env(tmp_path, version)
     fake.set_behaviour(rules=[{"match": "^run_cmd do", "on": "cmd", "messages": [{"data": LISTING_ERROR}]}])

@@ -508,7 +508,9 @@ async def _blocked_pool(pool, fake) -> asyncio.Task[None]:
     return blocker
 
 
-@pytest.mark.parametrize("earlier_answers", [False, True])
+# the release of held work when the earlier candidate answers: on the batcher, in virtual time
+# (test_an_answered_earlier_candidate_releases_the_next_into_priority_order); on the pool, in the full suite
+@pytest.mark.parametrize("earlier_answers", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_last(one_worker_pool,
                                                                                   earlier_answers) -> None:
@@ -572,7 +574,7 @@ async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_noth
     assert idle == [2] and pool.has_room()
 
 
-@pytest.mark.parametrize("gated", [False, True])
+@pytest.mark.parametrize("gated", [pytest.param(False, marks=pytest.mark.slow), True])  # the gate passes it through
 @pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool, gated) -> None:
     """The order travels with the request: a check whose caller names it is queued by it, not
