@@ -61,13 +61,15 @@ async def virtual_sleep(seconds: float) -> None:
 
 @dataclass
 class Candidate:
-    """A model output as the engine reads it (a prover candidate; a sketch, with `body` None)."""
+    """A model output as the engine reads it (a prover candidate; a sketch, with `body` None and
+    the plan its model wrote before the code in `informal`)."""
 
     code: str
     body: str | None
     raw: str = ""
     call_id: str | None = None
     aux: str = ""
+    informal: str | None = None
 
 
 OPEN_HOLE = {"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}
@@ -85,12 +87,13 @@ class CountingVerifier(CheckOnlyVerifier):
     records the order context of the submission there). The audit's probes get their answers
     (`probe_response`); with `sketches_open`, a file with `sorry` checks with one open hole (a
     sketch); anything else checks when `proves(code)` (by default: its body is `ok`), and fails
-    with the error `nope` otherwise. `checked` holds every code sent, `timeouts` the timeout each
-    check was given."""
+    with the error `nope` (at `error_at`: line, column) otherwise. `checked` holds every code sent,
+    `timeouts` the timeout each check was given."""
 
     def __init__(self, delay: float = 0.0, *, sketches_open: bool = False, proves: Callable[[str], bool] = proves_ok,
-                 on_check: Callable[[str], None] | None = None) -> None:
+                 on_check: Callable[[str], None] | None = None, error_at: tuple[int, int] = (1, 0)) -> None:
         self.delay, self.sketches_open, self.proves, self.on_check = delay, sketches_open, proves, on_check
+        self.error_at = error_at
         self.checked: list[str] = []
         self.timeouts: list[float | None] = []
 
@@ -108,7 +111,8 @@ class CountingVerifier(CheckOnlyVerifier):
         if self.sketches_open and "sorry" in code:
             return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": [OPEN_HOLE]})
         bad = not self.proves(code)
-        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
+        line, column = self.error_at
+        msgs = [{"severity": "error", "pos": {"line": line, "column": column}, "data": "nope"}] if bad else []
         return CheckResult.from_repl_response({"env": 0, "messages": msgs})
 
 
@@ -239,19 +243,21 @@ THREE_HOLES = ("theorem p (x : ℕ) : x = x := by\n  have h1 : x + 0 = x := by s
 
 
 class SketchOnce(AgentStandIn):
-    """Drafts one sketch (two holes, or `holes`); counts its calls; `room` is what `has_room` says."""
+    """Drafts one sketch (of `p`, with two holes, or `holes`; or the given `sketch`, with its model's
+    `informal` plan and `raw` output) for any goal; counts its calls; `room` is what `has_room` says."""
 
-    def __init__(self, holes: int = 2, *, room: bool = False) -> None:
+    def __init__(self, holes: int = 2, *, room: bool = False, sketch: str | None = None,
+                 informal: str | None = None, raw: str = "") -> None:
         self.calls = 0
-        self.sketch = {2: TWO_HOLES, 3: THREE_HOLES}[holes]
-        self.room = room
+        self.sketch = sketch if sketch is not None else {2: TWO_HOLES, 3: THREE_HOLES}[holes]
+        self.room, self.informal, self.raw = room, informal, raw
 
     def has_room(self) -> bool:
         return self.room
 
     async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
         self.calls += 1
-        return [Candidate(self.sketch, None)]
+        return [Candidate(self.sketch, None, raw=self.raw, informal=self.informal)]
 
     async def correct(self, *a, **kw):
         return []
