@@ -5,12 +5,19 @@
   switches): what two folders share lives in `tests/fakes/` or a helper module, not in a folder's
   fixtures file.
 - At most `MAX_WALL_SLEEPS` wall-clock sleeps remain in the tests and their fakes, each with a
-  comment on its line saying why (real subprocess or socket timing). Not counted: a sleep of a
-  literal 0 (it only lets other tasks run); a sleep in a test, class or module marked
-  `pytest.mark.looptime` (virtual time: the loop's clock moves, not the wall clock's) unless
-  marked `looptime(False)`; the two polls of `tests/waiting.py` (waiting *for* something);
-  `virtual_sleep` in tests/fakes/scripted.py (a stand-in's delay, which fails a test not on the
-  virtual clock). Waiting for something happens by events, by polling, or on virtual time.
+  comment on its line saying why (real subprocess or socket timing). Counted, in every Python
+  source under tests/ (the `.py` files and the fakes' scripts, such as `tests/fakes/lake`): a call
+  of `time.sleep`, `asyncio.sleep` (also `trio.sleep`, `anyio.sleep`), under any name they are
+  imported as (`from time import sleep`, `import time as t`); such a function handed over to be
+  called later (`asyncio.to_thread(time.sleep, 1)`); and a timer of the loop (`call_later`,
+  `call_at`), which makes a test wait as a sleep does. A fake's sleep is counted where the fake
+  sleeps (a test that sets its delay waits on that line). Not counted: a sleep of a literal 0 (it
+  only lets other tasks run); a sleep in a test, class or module marked `pytest.mark.looptime`
+  (virtual time: the loop's clock moves, not the wall clock's) unless marked `looptime(False)`;
+  the two polls of `tests/waiting.py` (waiting *for* something); `virtual_sleep` in
+  tests/fakes/scripted.py (a stand-in's delay, which fails a test not on the virtual clock); a
+  wait on an event with no duration (`threading.Event().wait()`: a hang until killed). Waiting for
+  something happens by events, by polling, or on virtual time.
 """
 
 from __future__ import annotations
@@ -25,11 +32,22 @@ TESTS = REPO_ROOT / "tests"
 PACKAGE = REPO_ROOT / "lemmaforge"
 MAX_WALL_SLEEPS = 10
 POLLS = {TESTS / "waiting.py"}
-SLEEPS = {("time", "sleep"), ("asyncio", "sleep")}
+SLEEP_MODULES = {"time", "asyncio", "trio", "anyio"}  # each one's `sleep`
+TIMERS = {"call_later", "call_at"}  # the loop's: a callback after a delay
+
+
+def _is_python_script(path: Path) -> bool:
+    """A fake's script without the `.py` suffix (tests/fakes/lake) that Python runs."""
+    if path.suffix or not path.is_file():
+        return False
+    with path.open("rb") as f:
+        first = f.readline()
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _sources() -> list[Path]:
-    return sorted(p for p in TESTS.rglob("*.py") if "data" not in p.relative_to(TESTS).parts[:1])
+    return sorted(p for p in TESTS.rglob("*") if "data" not in p.relative_to(TESTS).parts[:1]
+                  and "__pycache__" not in p.parts and (p.suffix == ".py" or _is_python_script(p)))
 
 
 def test_every_package_has_a_test_folder_of_its_name() -> None:
@@ -80,26 +98,50 @@ class Sleep:
         return "#" in self.line and self.line.split("#", 1)[1].strip() != ""
 
 
+def _sleep_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """The names a module gives the sleep modules (`import time as t`: t) and their `sleep`
+    functions (`from time import sleep as nap`: nap)."""
+    modules, functions = set(SLEEP_MODULES), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {alias.asname for alias in node.names if alias.name in SLEEP_MODULES and alias.asname}
+        elif isinstance(node, ast.ImportFrom) and node.module in SLEEP_MODULES:
+            functions |= {alias.asname or alias.name for alias in node.names if alias.name == "sleep"}
+    return modules, functions
+
+
 def _wall_sleeps(path: Path, root: Path = REPO_ROOT) -> list[Sleep]:
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     tree = ast.parse(text)
+    modules, functions = _sleep_names(tree)
     found: list[Sleep] = []
 
-    def visit(node: ast.AST, virtual: bool, scope: str) -> None:
+    def is_sleep(expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            return expr.attr == "sleep" and expr.value.id in modules
+        return isinstance(expr, ast.Name) and expr.id in functions
+
+    def zero(args: list[ast.expr]) -> bool:
+        return bool(args) and isinstance(args[0], ast.Constant) and args[0].value == 0
+
+    def visit(node: ast.AST, virtual: bool, scope: str, called: bool = False) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             marked = _looptime(node.decorator_list)
             virtual = virtual if marked is None else marked
             if node.name == "virtual_sleep" and path.name == "scripted.py":
                 return
             scope = node.name
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            if (node.func.value.id, node.func.attr) in SLEEPS and not virtual:
-                zero = bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0
-                if not zero:
-                    found.append(Sleep(f"{path.relative_to(root)}:{node.lineno} ({scope})", lines[node.lineno - 1]))
+        counted = False
+        if isinstance(node, ast.Call):
+            timer = isinstance(node.func, ast.Attribute) and node.func.attr in TIMERS
+            counted = (is_sleep(node.func) or timer) and not zero(node.args)
+        elif isinstance(node, (ast.Attribute, ast.Name)) and not called:
+            counted = is_sleep(node)  # a sleep handed over, to be called later
+        if counted and not virtual:
+            found.append(Sleep(f"{path.relative_to(root)}:{node.lineno} ({scope})", lines[node.lineno - 1]))
         for child in ast.iter_child_nodes(node):
-            visit(child, virtual, scope)
+            visit(child, virtual, scope, called=isinstance(node, ast.Call) and child is node.func)
 
     visit(tree, _module_looptime(tree), "module")
     return found
@@ -121,12 +163,20 @@ def test_the_sleep_count_sees_a_sleep_outside_virtual_time(tmp_path: Path) -> No
     """The counter itself: what it counts and what it leaves out."""
     sample = tmp_path / "test_sample.py"
     sample.write_text(
-        "import asyncio, time\nimport pytest\n\n"
+        "import asyncio, time\nimport time as clock\nfrom asyncio import sleep as nap\nimport pytest\n\n"
         "def test_a():\n    time.sleep(0.1)  # counted\n\n"
         "async def test_b():\n    await asyncio.sleep(0)\n\n"
-        "@pytest.mark.looptime\nasync def test_c():\n    await asyncio.sleep(5)\n\n"
-        "@pytest.mark.looptime(False)\nasync def test_d():\n    await asyncio.sleep(0.2)\n",
+        "@pytest.mark.looptime\nasync def test_c():\n    await asyncio.sleep(5)\n    await nap(1)\n\n"
+        "@pytest.mark.looptime(False)\nasync def test_d():\n    await asyncio.sleep(0.2)\n\n"
+        "async def test_e():\n    await nap(0.1)\n    clock.sleep(1)\n\n"
+        "async def test_f():\n    await asyncio.to_thread(time.sleep, 1)\n\n"
+        "async def test_g():\n    asyncio.get_running_loop().call_later(0.3, print)\n",
         encoding="utf-8",
     )
     found = _wall_sleeps(sample, root=tmp_path)
-    assert [(s.where.split(" ")[1], s.commented) for s in found] == [("(test_a)", True), ("(test_d)", False)]
+    assert [(s.where.split(" ")[1], s.commented) for s in found] == [
+        ("(test_a)", True), ("(test_d)", False), ("(test_e)", False), ("(test_e)", False), ("(test_f)", False),
+        ("(test_g)", False)]
+    script = tmp_path / "fake_tool"  # a fake's script without the .py suffix, as tests/fakes/lake
+    script.write_text("#!/usr/bin/env python3\nimport time\ntime.sleep(1)\n", encoding="utf-8")
+    assert _is_python_script(script) and len(_wall_sleeps(script, root=tmp_path)) == 1

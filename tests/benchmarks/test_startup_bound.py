@@ -135,5 +135,5 @@ async def test_within_wall_waits_for_a_request_that_has_not_stalled():
             await answered.wait()
         return 7
 
-    asyncio.get_running_loop().call_later(0.3, answered.set)  # answers after the 0.05 s budget
+    asyncio.get_running_loop().call_later(0.3, answered.set)  # after the 0.05 s budget: wall clock, as within_wall's
     assert await waits.within_wall(slow(), 0.05) == 7
