@@ -206,7 +206,11 @@ def test_a_cheat_accepted_is_said() -> None:
     assert "expected: refused for forbidden_axiom" in problem["detail"]
 
 
-@pytest.mark.parametrize("version", DEFAULT_RELEASE_FAST)  # both fast releases: through Kimina, above
+# slow (5 s: two selftests over real fake-REPL processes): the fast subset says both failures through
+# Kimina (test_a_listing_that_does_not_elaborate_is_said_with_lean_s_error, test_an_unknown_constant_kind_is_named)
+# and runs the REPL's selftest whole (test_repl_every_honest_case_proved_every_cheat_refused_on_one_header)
+@pytest.mark.slow
+@pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_on_the_repl_too_the_listing_failure_and_an_unknown_kind_are_said(version: str, tmp_path: Path) -> None:
     env, fake, _ = _repl_env(tmp_path, version)
     fake.set_behaviour(rules=[{"match": "^run_cmd do", "on": "cmd", "messages": [{"data": LISTING_ERROR}]}])
