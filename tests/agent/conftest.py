@@ -8,9 +8,7 @@ import pytest
 
 from lemmaforge.agent.backends.openai_compat import OpenAICompatibleLLM
 from lemmaforge.records import MemoryRecorder
-from tests.fakes.fake_openai import FakeOpenAIServer, fake_openai  # noqa: F401  (fixture)
-
-MODEL = "fake-model"
+from tests.fakes.fake_openai import MODEL, FakeOpenAIServer, fake_openai  # noqa: F401  (fixture)
 
 
 @pytest.fixture

@@ -26,8 +26,7 @@ from lemmaforge.agent.llm import (
 )
 from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
-from tests.agent.conftest import MODEL
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
+from tests.fakes.fake_openai import MODEL, FakeOpenAIServer, Reply, count_tokens
 from tests.waiting import until
 
 
@@ -196,7 +195,7 @@ async def test_concurrency_limit_is_respected(fake_openai, make_client):
     llm = make_client(concurrency=3)
     calls_ = asyncio.gather(*(llm.generate(f"q{i}") for i in range(10)))
     await until(lambda: fake_openai.in_flight >= 3)
-    await asyncio.sleep(0.05)  # room for a fourth to arrive, were the limit not kept (never needed to pass)
+    await asyncio.sleep(0.05)  # real sockets: room for a fourth request to reach the fake, were the limit broken
     release.set()
     outs = await calls_
     assert len(outs) == 10
@@ -218,7 +217,7 @@ async def test_fan_out_for_servers_that_reject_n(make_client, recorder):
         fanned = make_client(url=server.url, native_n=False, concurrency=2)
         call = asyncio.create_task(fanned.generate("x", n=4, seed=10))
         await until(lambda: server.in_flight >= 2)
-        await asyncio.sleep(0.05)  # room for a third to arrive, were the limit not kept (never needed to pass)
+        await asyncio.sleep(0.05)  # real sockets: room for a third request to reach the fake, were the limit broken
         release.set()
         outs = await call
 
@@ -300,6 +299,9 @@ async def test_unreachable_endpoint_raises_unavailable(make_client, recorder):
     assert calls(recorder)[0].error == str(err.value)
 
 
+# Slow: two real 1 s client timeouts (a socket's timing, not a virtual clock's); retries on status
+# codes and the deadline of a trickling endpoint stay in the fast subset.
+@pytest.mark.slow
 async def test_timeouts_are_retried_then_unavailable(fake_openai, make_client):
     never = threading.Event()  # the answer never comes: only the client's timeout ends each attempt
     fake_openai.add_rule(None, Reply("too late", gate=never))

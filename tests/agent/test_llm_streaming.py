@@ -14,6 +14,7 @@ from lemmaforge.agent.prover import Prover
 from lemmaforge.config import LLMEndpoint
 from lemmaforge.records import LLMCallRecord, MemoryRecorder
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, count_tokens
+from tests.waiting import until
 
 LEAN = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  {}\n```"
 
@@ -113,8 +114,7 @@ async def test_a_stream_cancelled_half_way_records_the_samples_it_told(fake_open
     llm = make_client(stream_samples=True)
     told = Told()
     task = asyncio.create_task(llm.generate("x", n=2, on_sample=told))
-    while not told.samples:  # polls for an event; no time limit but the test run's
-        await asyncio.sleep(0.01)
+    await until(lambda: told.samples, what="the first sample told")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
@@ -19,6 +18,7 @@ from lemmaforge.db import Store
 from tests.conftest import REPO_ROOT
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
+from tests.waiting import until_sync
 
 #: the first problems of miniF2F's valid split; the fake prover proves SOLVABLE ones
 NAMES = [p.name for p in load_dataset("minif2f", split="valid", limit=6)]
@@ -116,11 +116,7 @@ def bench_killed_when(args: list[str], ready: Callable[[], bool], *, seconds: fl
     proc = subprocess.Popen([sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
                             env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + seconds
-        while not ready():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the bench made no progress"
-            time.sleep(0.05)
+        until_sync(ready, what="the bench's progress", limit=seconds, proc=proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
     finally:

@@ -180,7 +180,7 @@ class _Files(http.server.BaseHTTPRequestHandler):
 def server() -> Iterator[tuple[str, type[_Files]]]:
     handler = type("Files", (_Files,), {"files": {}, "hits": []})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)  # shut down at once
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", handler
     httpd.shutdown()

@@ -13,12 +13,15 @@ from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, NAMES, SOLVABLE, bench_args, fake_servers, outcome
 
+# A whole Ray cluster starts here: the module is slow as a whole, so the fast subset does not even
+# import it (tests/conftest.py: pytest_ignore_collect).
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'lemmaforge[ray]')")
 
 runner = CliRunner()
 
 
-@pytest.mark.slow
 def test_bench_on_a_local_ray_cluster_matches_the_local_executor(tmp_path, monkeypatch):
     from lemmaforge import services as app_module
 

@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -413,11 +412,7 @@ def test_ctrl_c_closes_in_flight_attempts_as_cancelled_and_resume_finishes(tmp_p
             return finished >= 1 and in_flight >= 1 and bool(held)
 
         try:
-            deadline = time.monotonic() + 600
-            while not waiting_on_the_model():
-                assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "no attempt went on to wait on the model"
-                time.sleep(0.05)
+            until_sync(waiting_on_the_model, what="an attempt waiting on the model", limit=600, proc=proc)
             proc.send_signal(signal.SIGINT)
             _, stderr = proc.communicate(timeout=300)
         finally:

@@ -56,6 +56,10 @@ def _bounded_stop(tmp_path, timeout: float, wall: float) -> None:
         assert out["complete"] and out["problems"] == 2 and out["resumed"]
 
 
+# The three tests through the CLI below wait out real budgets and timeouts (6 to 15 s each): slow.
+# The fast subset keeps the bound itself (`within_wall`, at the end of this file) and a trickling
+# endpoint passing its deadline (tests/errors/test_deadlines.py).
+@pytest.mark.slow
 def test_a_trickling_kimina_stops_the_bench_at_its_wall_budget(tmp_path):
     _bounded_stop(tmp_path, timeout=1, wall=3)
 
@@ -66,6 +70,7 @@ def test_the_issue_s_case_2s_timeout_12s_wall_budget(tmp_path):
     _bounded_stop(tmp_path, timeout=2, wall=12)
 
 
+@pytest.mark.slow
 def test_a_slow_but_answering_server_is_waited_for(tmp_path):
     """The control: a server that answers whole, only late (no stall), is not blamed when the wall
     budget runs out during a statement check: the check's own deadline bounds it, and the bench
@@ -79,6 +84,7 @@ def test_a_slow_but_answering_server_is_waited_for(tmp_path):
     assert json.loads(r.stdout)["tried"] == 1
 
 
+@pytest.mark.slow
 def test_prove_s_preflight_is_bounded_too(tmp_path):
     lean = ScriptedLean(rules=[MessageRule(r"\bbad_\w+", "tactic failed")])
     proof = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  rfl\n```"
@@ -129,5 +135,5 @@ async def test_within_wall_waits_for_a_request_that_has_not_stalled():
             await answered.wait()
         return 7
 
-    asyncio.get_running_loop().call_later(0.3, answered.set)  # answers after the 0.05 s budget
+    asyncio.get_running_loop().call_later(0.3, answered.set)  # after the 0.05 s budget: wall clock, as within_wall's
     assert await waits.within_wall(slow(), 0.05) == 7

@@ -4,36 +4,20 @@ each search waiting for its own check first. Each problem is still checked once,
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 from lemmaforge.benchmarks import runner
 from lemmaforge.config import load_config
-from lemmaforge.lean.verifier import CheckResult, CheckStatus, Goal
 from lemmaforge.records import ProblemRecord
+from tests.fakes.scripted import CountingVerifier
 from tests.waiting import until
 
 HEADER = "import Mathlib\n\n"
 
 
-class RecordingVerifier:
-    name = "recording"
-    supports_proof_states = False
-
-    def __init__(self) -> None:
-        self.checked: list[str] = []
-
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
-        self.checked.append(code.split("theorem ", 1)[1].split(" ", 1)[0])
-        await asyncio.sleep(0)
-        return CheckResult(CheckStatus.INCOMPLETE, holes=[Goal(goal="⊢ True")])
-
-    async def check_many(self, codes: Sequence[str], *, timeout: float | None = None) -> list[CheckResult]:
-        return [await self.check(c) for c in codes]
-
-    async def close(self) -> None:
-        pass
+def checked(verifier: CountingVerifier) -> list[str]:
+    """The names of the theorems whose statements `verifier` was sent, in order."""
+    return [code.split("theorem ", 1)[1].split(" ", 1)[0] for code in verifier.checked]
 
 
 class NullRecorder:
@@ -56,7 +40,7 @@ def problem(i: int) -> ProblemRecord:
 
 
 async def test_upcoming_problems_are_checked_while_the_first_search_runs(monkeypatch) -> None:
-    verifier = RecordingVerifier()
+    verifier = CountingVerifier(sketches_open=True)  # a statement (`sorry`) checks with its hole
     searched: list[str] = []
     seen_when_searching: dict[str, list[str]] = {}
 
@@ -64,9 +48,9 @@ async def test_upcoming_problems_are_checked_while_the_first_search_runs(monkeyp
         # the search's first LLM call: it answers once the look-ahead has checked the next two
         # problems, which can only happen if the look-ahead runs meanwhile (it would hang otherwise)
         i = int(prob.name[1:])
-        await until(lambda: {f"p{j}" for j in range(i + 1, min(i + 3, 4))} <= set(verifier.checked),
+        await until(lambda: {f"p{j}" for j in range(i + 1, min(i + 3, 4))} <= set(checked(verifier)),
                     what=f"the look-ahead past {prob.name}")
-        seen_when_searching[prob.name] = list(verifier.checked)
+        seen_when_searching[prob.name] = checked(verifier)
         searched.append(prob.name)
         return runner.AttemptResult(prob.problem_id, kw["attempt"], "r", "not_proved")
 
@@ -81,5 +65,5 @@ async def test_upcoming_problems_are_checked_while_the_first_search_runs(monkeyp
     assert set(seen_when_searching["p0"]) == {"p0", "p1", "p2"}
     assert set(seen_when_searching["p1"]) == {"p0", "p1", "p2", "p3"}
     # one check per problem, whatever its attempts; each before that problem's first search
-    assert sorted(verifier.checked) == ["p0", "p1", "p2", "p3"]
+    assert sorted(checked(verifier)) == ["p0", "p1", "p2", "p3"]
     assert all(name in seen_when_searching[name] for name in searched)

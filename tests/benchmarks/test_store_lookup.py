@@ -8,11 +8,10 @@ import pytest
 
 from lemmaforge.benchmarks.runner import run_attempt
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord, ProofRecord, RunFinished
 from lemmaforge.search.cache import normalize_statement
 from lemmaforge.services import Services, prove_problem
-from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
+from tests.fakes.scripted import CountingVerifier
 from tests.search.scenarios import search_settings
 
 HEADER = "import Mathlib\n\n"
@@ -20,26 +19,11 @@ THEOREM = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 PROBLEM = ProblemRecord("t/p", "p", HEADER, THEOREM)
 
 
-class AcceptsOk(CheckOnlyVerifier):
-    """A file whose proof is `ok` compiles, any other does not; counts the files it was sent."""
-
-    def __init__(self) -> None:
-        self.checked: list[str] = []
-
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
-        self.checked.append(code)
-        if (probed := probe_response(code)) is not None:
-            return CheckResult.from_repl_response(probed)
-        bad = "  ok" not in code
-        msgs = [{"severity": "error", "pos": {"line": 1, "column": 0}, "data": "nope"}] if bad else []
-        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
-
-
 def _services_with_an_earlier_proof() -> Services:
     """No model at all: the only way to a proof is the store's proof of the same statement."""
     store = MemoryRecorder()
     store.emit(ProofRecord("earlier-run", "pf1", "subgoal", HEADER, THEOREM, normalize_statement(THEOREM), "ok"))
-    return Services(AcceptsOk(), store, None, None)
+    return Services(CountingVerifier(), store, None, None)
 
 
 def _settings():
@@ -54,7 +38,7 @@ async def test_prove_problem_reads_earlier_runs_proofs_through_the_services_reco
 
 
 async def test_without_the_store_the_same_search_has_nothing_to_prove_with() -> None:
-    services = Services(AcceptsOk(), MemoryRecorder(), None, None)
+    services = Services(CountingVerifier(), MemoryRecorder(), None, None)
     result = await prove_problem(services, _settings(), PROBLEM)
     assert not result.proved and result.stats.cache_hits == 0
 

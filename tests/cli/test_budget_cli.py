@@ -26,9 +26,9 @@ from lemmaforge import cli
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.fake_repl import make_fake_repl_config
+from tests.fakes.prove_runs import ENV, fake_lean, script_sketch
 from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
 from tests.search.test_budget_property import PROBE, REPL_RULES, generation_requests, repl_requests
-from tests.viewer.conftest import ENV, fake_lean, script_sketch
 
 BUDGET_KEYS = {  # key: (low, high) of the draw
     "llm_calls": (1, 10),
@@ -137,7 +137,7 @@ def repl_env(tmp_path: Path) -> tuple[Any, dict[str, str]]:
     }
 
 
-@pytest.mark.parametrize("seed", seeds(range(100, 110), fast=2))
+@pytest.mark.parametrize("seed", seeds(range(100, 110), fast=1))
 def test_prove_on_the_repl_sends_what_it_reports_and_no_more_than_its_budget(seed: int, tmp_path: Path) -> None:
     budget, speculation = draw(seed)
     db = f"sqlite:///{tmp_path / 'r.db'}"

@@ -23,8 +23,8 @@ from lemmaforge import cli
 from lemmaforge.records import AttemptRecord, LLMCallRecord
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args, script_sketch
 from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args, script_sketch
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 LIVE = re.compile(r"LLM calls (\d+)/(\d+) · Lean checks (\d+)/(\d+)")
@@ -40,7 +40,7 @@ def _problem(tmp_path: Path) -> Path:
 
 def _live_prove(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> tuple[str, str, int]:
     """`prove --live` with stderr a terminal; (what stderr showed, stdout, the records' counts)."""
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     screen = io.StringIO()
     monkeypatch.setattr(cli.prove, "err", Console(file=screen, force_terminal=True, width=200))
     records = {"calls": 0, "checks": 0}
@@ -135,7 +135,7 @@ def _cost(text: str) -> tuple[int, int, int, int, int, int]:
 
 @pytest.mark.slow
 def test_prove_final_line_json_runs_and_show_give_one_count(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     db = tmp_path / "r.db"
     runner = CliRunner()
     with FakeKimina(responder=fake_lean()) as kimina, FakeOpenAIServer(default=lean_block("bad_default")) as llm:

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,9 @@ from lemmaforge.db import Store
 from tests.conftest import REPO_ROOT, error_lines
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args
 from tests.search.scenarios import DEFS, HEADER, THEOREM, add_prover, lean_block, prover_rule
-from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args
+from tests.waiting import until_sync
 
 runner = CliRunner()
 # a proof line far wider than any terminal: a console that wraps would break it
@@ -41,7 +41,7 @@ def write(tmp_path: Path, text: str, name: str = "t.lean") -> Path:
 
 @pytest.mark.slow
 def test_stdout_is_byte_identical_to_the_output_file(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     db = f"sqlite:///{tmp_path / 'r.db'}"
     kimina, llm = servers()
@@ -67,7 +67,7 @@ def test_stdout_is_byte_identical_to_the_output_file(tmp_path, monkeypatch):
 
 
 def test_not_proved_names_the_budget_the_last_lean_error_and_the_run(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     db = f"sqlite:///{tmp_path / 'r.db'}"
     kimina, llm = servers()
@@ -83,7 +83,7 @@ def test_not_proved_names_the_budget_the_last_lean_error_and_the_run(tmp_path, m
 
 
 def test_json_keeps_stdout_pure_and_carries_status(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     kimina, llm = servers()
     with kimina, llm:
@@ -110,11 +110,8 @@ def test_ctrl_c_prints_the_run_id_and_exits_130(tmp_path):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True,
         )
         try:
-            deadline = time.monotonic() + 600
-            while not (llm.count("chat") + llm.count("completions")):  # the search waits on the model
-                assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "prove never called the model"
-                time.sleep(0.05)
+            until_sync(lambda: llm.count("chat") + llm.count("completions"), what="prove calling the model",
+                       limit=600, proc=proc)  # the search waits on the model
             proc.send_signal(signal.SIGINT)
             stdout, stderr = proc.communicate(timeout=300)
         finally:
@@ -128,7 +125,7 @@ def test_ctrl_c_prints_the_run_id_and_exits_130(tmp_path):
 
 @pytest.mark.slow
 def test_theorem_option_chooses_the_target(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     later = "\ntheorem later (x : ℕ) : D x := by\n  sorry\n"
     problem = write(tmp_path, HEADER + DEFS + THEOREM + later)
     db = f"sqlite:///{tmp_path / 'r.db'}"
@@ -152,7 +149,7 @@ def test_theorem_option_chooses_the_target(tmp_path, monkeypatch):
 
 
 def test_example_target_is_accepted(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + "example (x : ℕ) (h : A x) : D x := by\n  sorry\n")
     kimina, llm = servers()
     with kimina, llm:
@@ -169,7 +166,7 @@ def test_example_target_is_accepted(tmp_path, monkeypatch):
 
 
 def test_another_theorems_sorry_is_incomplete_in_prove_and_check(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     helper = "theorem helper (x : ℕ) : A x := by\n  sorry\n\n"
     problem = write(tmp_path, HEADER + DEFS + helper + THEOREM)
     kimina, llm = servers()
@@ -196,7 +193,7 @@ def test_output_into_a_missing_folder_is_one_line(tmp_path):
 
 
 def test_search_that_runs_out_of_strategies_says_no_budget_ran_out(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     kimina, llm = servers()
     with kimina, llm:
@@ -208,7 +205,7 @@ def test_search_that_runs_out_of_strategies_says_no_budget_ran_out(tmp_path, mon
 
 
 def test_a_backend_that_dies_is_one_line_with_the_run_id(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = write(tmp_path, HEADER + DEFS + THEOREM)
     db = f"sqlite:///{tmp_path / 'r.db'}"
     kimina, llm = servers()

@@ -364,8 +364,8 @@ def test_prove_records_no_sandbox_with_the_run(tmp_path: Path, monkeypatch: pyte
     from lemmaforge.db.models import RunRow
     from tests.fakes.fake_kimina import FakeKimina
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, fake_lean, prove_args
     from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-    from tests.viewer.conftest import ENV, fake_lean, prove_args
 
     for var in list(os.environ):
         if var.startswith("LEMMAFORGE_"):

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from lemmaforge.cli import app
 from lemmaforge.lean.audit.selftest import load_cases, read_records, record_path
-from tests.conftest import LEAN_RELEASES, closed_port
+from tests.conftest import DEFAULT_RELEASE_FAST, LEAN_RELEASES, closed_port
 from tests.fakes.fake_kimina import AxiomRule, DeclareRule, FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.lean_versions import tag
 
@@ -102,7 +102,7 @@ def _repl_env(tmp_path: Path, version: str) -> tuple[dict[str, str], Any, Path]:
     return env, fake, project
 
 
-@pytest.mark.parametrize("version", LEAN_RELEASES)
+@pytest.mark.parametrize("version", DEFAULT_RELEASE_FAST)  # both fast releases: through Kimina, above
 def test_repl_every_honest_case_proved_every_cheat_refused_on_one_header(version: str, tmp_path: Path) -> None:
     env, fake, project = _repl_env(tmp_path, version)
     _, out = selftest("--verifier", "repl", "--no-sandbox", env=env)
@@ -114,6 +114,8 @@ def test_repl_every_honest_case_proved_every_cheat_refused_on_one_header(version
     assert "_private.0.aux" in {c["name"] for c in private["listing"]["constants"]}
 
 
+# Slow: the same calibration runs through the REPL in the fast subset; this one adds lake's backend (2-3 s).
+@pytest.mark.slow
 def test_lake_every_honest_case_proved_every_cheat_refused(tmp_path: Path) -> None:
     project = tmp_path / "P"
     project.mkdir()
@@ -205,6 +207,10 @@ def test_a_cheat_accepted_is_said() -> None:
     assert "expected: refused for forbidden_axiom" in problem["detail"]
 
 
+# slow (5 s: two selftests over real fake-REPL processes): the fast subset says both failures through
+# Kimina (test_a_listing_that_does_not_elaborate_is_said_with_lean_s_error, test_an_unknown_constant_kind_is_named)
+# and runs the REPL's selftest whole (test_repl_every_honest_case_proved_every_cheat_refused_on_one_header)
+@pytest.mark.slow
 @pytest.mark.parametrize("version", LEAN_RELEASES)
 def test_on_the_repl_too_the_listing_failure_and_an_unknown_kind_are_said(version: str, tmp_path: Path) -> None:
     env, fake, _ = _repl_env(tmp_path, version)
@@ -239,8 +245,8 @@ def test_a_bad_flag_exits_2() -> None:
 
 def _prove(kimina: FakeKimina, tmp_path: Path, *extra: str) -> Any:
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, prove_args
     from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-    from tests.viewer.conftest import ENV, prove_args
 
     problem = tmp_path / "t.lean"
     problem.write_text(HEADER + DEFS + THEOREM, encoding="utf-8")
@@ -254,7 +260,7 @@ def _version_questions(kimina: FakeKimina) -> int:
 
 
 def test_prove_says_once_on_stderr_until_a_selftest_passed_for_its_toolchain(tmp_path: Path, home: Path) -> None:
-    from tests.viewer.conftest import fake_lean
+    from tests.fakes.prove_runs import fake_lean
 
     lean = fake_lean()
     lean.lean_version = "4.9.0"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 
 import pytest
 
@@ -23,9 +24,17 @@ def test_a_live_lease_is_refused_naming_its_holder(store: Store) -> None:
     assert lease_of(store, "B")["owner"] == first.owner
 
 
-def test_an_expired_lease_is_taken_over_and_the_old_holder_can_no_longer_renew_it(store: Store) -> None:
+def an_hour_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lease's clock (`time.time` in lemmaforge.db.lease) an hour ahead of the wall clock: every
+    lease taken before has expired, without waiting for it."""
+    from lemmaforge.db import lease
+
+    monkeypatch.setattr(lease, "time", types.SimpleNamespace(time=lambda: time.time() + 3600))
+
+
+def test_an_expired_lease_is_taken_over_and_the_old_holder_can_no_longer_renew_it(store: Store, monkeypatch) -> None:
     old = BenchLease.acquire(store, "B", ttl=0.2, owner="other-host:123:abc")
-    time.sleep(0.3)
+    an_hour_later(monkeypatch)
     new = BenchLease.acquire(store, "B", ttl=30)
     assert lease_of(store, "B")["owner"] == new.owner
     assert old.renew() is False and old.lost

@@ -13,12 +13,15 @@ from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers
 
+# A whole Ray cluster starts here: the module is slow as a whole, so the fast subset does not even
+# import it (tests/conftest.py: pytest_ignore_collect).
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'lemmaforge[ray]')")
 
 runner = CliRunner()
 
 
-@pytest.mark.slow
 def test_a_fault_in_a_ray_worker_stops_the_bench_with_one_line(tmp_path):
     db = f"sqlite:///{tmp_path / 'ray.db'}"
     with fake_servers(SOLVABLE) as (kimina, llm):

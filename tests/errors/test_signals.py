@@ -15,7 +15,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from tests.errors.test_prove_faults import ENV as PROVE_ENV
 from tests.errors.test_prove_faults import HEADER, THEOREM
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
+from tests.waiting import until_sync
 
 SIGNALS = [(signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 FAILING = "```lean4\ntheorem t (x : ℕ) : x = x := by\n  bad_tactic\n```"
@@ -47,14 +47,11 @@ def rows(db_path: Path, sql: str, *args: object) -> list[tuple]:
 
 def wait_for(what: str, check, proc: subprocess.Popen, timeout: float = 120.0) -> None:
     """Poll `check()` until true; a busy machine only makes this slower, never wrong."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if proc.poll() is not None:
-            raise AssertionError(f"exited {proc.returncode} before {what}: {proc.communicate()}")
-        if time.monotonic() > deadline:
+    try:
+        until_sync(check, what=what, limit=timeout, proc=proc)
+    finally:
+        if proc.poll() is None and not check():
             proc.kill()
-            raise AssertionError(f"no {what} within {timeout} s: {proc.communicate()}")
-        time.sleep(0.05)
 
 
 def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:

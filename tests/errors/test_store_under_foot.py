@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from lemmaforge.db import Store
 from tests.benchmarks.bench_entry import app as bench_app
 from tests.benchmarks.bench_helpers import ENV, SOLVABLE, bench_args, fake_servers, outcome
 from tests.conftest import error_lines
+from tests.db.test_lease import an_hour_later
 from tests.errors.test_bench_faults import after_requests
 
 runner = CliRunner()
@@ -41,7 +41,7 @@ def one_line(r) -> str:
 
 
 @pytest.mark.parametrize("fault", ["deleted", pytest.param("replaced", marks=pytest.mark.slow)])
-def test_a_store_file_deleted_or_replaced_mid_bench_stops_it_with_exit_2(tmp_path, fault):
+def test_a_store_file_deleted_or_replaced_mid_bench_stops_it_with_exit_2(tmp_path, fault, monkeypatch):
     path = tmp_path / "store.db"
     db = f"sqlite:///{path}"
     copy = tmp_path / "copy.db"
@@ -62,8 +62,9 @@ def test_a_store_file_deleted_or_replaced_mid_bench_stops_it_with_exit_2(tmp_pat
         llm.rules.pop(0)
         if fault == "replaced":  # what is on disk is resumable, and gives the fault-free report
             # the lease the stopped bench could not release (its file was gone) expires first; a
-            # process of its own would be seen gone at once, this test runs it in-process
-            time.sleep(1.5)
+            # process of its own would be seen gone at once, this test runs it in-process: the
+            # lease's clock is moved past its expiry
+            an_hour_later(monkeypatch)
             r = runner.invoke(bench_app, ["bench", "--resume", "U", "--db", db, "--json", "--no-progress"], env=ENV)
             assert r.exit_code == 0, r.output
             resumed = json.loads(r.stdout)

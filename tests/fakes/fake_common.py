@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -190,6 +191,14 @@ class CheckOnlyVerifier:
 
     async def close(self) -> None:
         return None
+
+
+def simulated_latency(seconds: float) -> None:
+    """The in-process fakes' (Kimina, OpenAI) one way to take time: a delay, a trickle's gap or a
+    reply's `after` that the test asked for, spent in the server's thread, so that the client
+    meets it on a real socket. Tests that order events use gates, not latency."""
+    if seconds > 0:
+        time.sleep(seconds)  # real socket timing: the client's deadlines and streams are what is tested
 
 
 class QuietHTTPServer(ThreadingHTTPServer):

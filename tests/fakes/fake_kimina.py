@@ -26,7 +26,6 @@ import bisect
 import json
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -607,8 +606,7 @@ class FakeKimina(fake_common.HTTPFake):
     def _answer(
         self, handler: _Handler, method: str, body: Any, failure: tuple[str, int, str] | None
     ) -> None:
-        if self.delay:
-            time.sleep(self.delay)
+        fake_common.simulated_latency(self.delay)
         gate = self.gate
         while gate is not None and not gate.wait(0.05) and not self._stopping.is_set():
             pass
@@ -636,7 +634,7 @@ class FakeKimina(fake_common.HTTPFake):
                         break
                     handler.wfile.write(data[i:i + 1])
                     handler.wfile.flush()
-                    time.sleep(self.trickle_gap)
+                    fake_common.simulated_latency(self.trickle_gap)
             except OSError:  # the client gave up
                 pass
             handler.close_connection = True

@@ -66,9 +66,10 @@ from typing import Any, Literal
 
 import pytest
 
-from tests.fakes.fake_common import HTTPFake
+from tests.fakes.fake_common import HTTPFake, simulated_latency
 
 Endpoint = Literal["chat", "completions"]
+MODEL = "fake-model"  # the model the fake serves unless told otherwise
 CHARS_PER_TOKEN = 4  # about what BPE tokenizers give on Lean code and English
 
 
@@ -250,7 +251,7 @@ class FakeOpenAIServer(HTTPFake):
         rules: Sequence[Rule] = (),
         *,
         default: str | Reply | None = None,
-        models: Sequence[str] = ("fake-model",),
+        models: Sequence[str] = (MODEL,),
         strict_models: bool = False,
         max_n: int | None = None,
         delay: float = 0.0,
@@ -526,7 +527,7 @@ class _Handler(BaseHTTPRequestHandler):
                         break
                     self.wfile.write(data[i:i + 1])
                     self.wfile.flush()
-                    time.sleep(self.fake.trickle_gap)
+                    simulated_latency(self.fake.trickle_gap)
             except OSError:  # the client gave up: what a deadline is for
                 pass
             self.close_connection = True
@@ -577,8 +578,7 @@ class _Handler(BaseHTTPRequestHandler):
             cut, error_event = (failure.choices, failure.error_event) if req.body.get("stream") else (None, False)
             failure = None
         if failure is not None:
-            if fake.delay:
-                time.sleep(fake.delay)
+            simulated_latency(fake.delay)
             if failure.kind == "drop":
                 self._drop()
                 return
@@ -601,11 +601,10 @@ class _Handler(BaseHTTPRequestHandler):
         if fake.gate is not None and not fake._await(fake.gate, "server gate"):
             self._drop()
             return
-        if fake.delay or rule_delay:
-            time.sleep(fake.delay + rule_delay)
+        simulated_latency(fake.delay + rule_delay)
         afters = [reply.after for reply in replies]
-        if not body.get("stream") and max(afters) > 0:
-            time.sleep(max(afters))
+        if not body.get("stream"):
+            simulated_latency(max(afters))
         if not body.get("stream") and not all(fake._await_gate(reply) for reply in replies):
             self._drop()
             return
@@ -708,9 +707,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()
                     return
-                wait = started + afters[i] - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
+                simulated_latency(started + afters[i] - time.monotonic())
                 if i in gates and not self.fake._await_gate(gates[i]):
                     self._drop()
                     return

@@ -41,6 +41,7 @@ import re
 import shlex
 import socket
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -94,16 +95,22 @@ def _die_out_of_memory(stdout: IO[str]) -> None:
 
 
 def _hang_forever() -> None:
-    while True:
-        time.sleep(3600)
+    """A REPL that never answers: blocks until it is killed (what the test waits on is the client's
+    deadline, not this process)."""
+    threading.Event().wait()
+
+
+def _latency(seconds: float) -> None:
+    """The fake REPL's simulated time (a rule's `delay_s`, the configured start-up)."""
+    if seconds > 0:
+        time.sleep(seconds)  # real subprocess timing: the pool's deadlines and scheduling are what is tested
 
 
 _retained: list[bytes] = []  # memory a rule asked to keep (RSS grows like a REPL that never frees)
 
 
 def perform(reply: Reply, stdout: IO[str]) -> None:
-    if reply.delay_s > 0:
-        time.sleep(reply.delay_s)
+    _latency(reply.delay_s)
     if reply.alloc_mb:
         try:
             _retained.append(b"\x01" * (reply.alloc_mb * 1024 * 1024))  # touched pages: real RSS
@@ -188,9 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     log = RequestLog(config.get("log_path") or os.environ.get("FAKE_REPL_LOG"))
     log.write(event="start", kind="start")
     engine = load_fake_lean(config)
-    startup = float(config.get("latency", {}).get("startup_s", 0.0))
-    if startup > 0:
-        time.sleep(startup)
+    _latency(float(config.get("latency", {}).get("startup_s", 0.0)))
     # Lean writes UTF-8 whatever the locale; so must we (goals are full of ⊢, ℝ, →).
     stdin = open(sys.stdin.fileno(), encoding="utf-8", closefd=False)
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)

@@ -39,7 +39,6 @@ import os
 import platform
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -317,8 +316,7 @@ def attack(plan: dict[str, Any], source: str | None = None) -> dict[str, dict[st
         report["oleans"] = overwrite_oleans(plan, source)
     report["orphan"] = orphan(plan)
     if plan.get("hang"):
-        while True:
-            time.sleep(3600)
+        threading.Event().wait()  # keeps its process alive until the sandbox (or the test) kills it
     return report
 
 

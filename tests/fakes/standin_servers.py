@@ -111,6 +111,12 @@ def _shift(response: dict[str, Any], by: int) -> dict[str, Any]:
 # --- Kimina ------------------------------------------------------------------------------------
 
 
+async def service_time(seconds: float) -> None:
+    """The stand-ins' one way to take time: the simulated service time of a Lean check, a header
+    elaboration or a decode step, scaled (`--scale`), spent on the server's own event loop."""
+    await asyncio.sleep(seconds)  # real socket timing: scripts/bench_e2e.py measures the client against it
+
+
 @dataclass
 class _Repl:
     index: int
@@ -189,7 +195,7 @@ class KiminaStandIn:
         try:
             if repl.header != header:
                 seconds = self.rng.uniform(*self.header_range) * self.scale
-                await asyncio.sleep(seconds)
+                await service_time(seconds)
                 repl.header = header
                 self.stats.header_imports += 1
                 self.stats.header_seconds += time.monotonic() - phase_started
@@ -197,7 +203,7 @@ class KiminaStandIn:
             phase, phase_started = "check", time.monotonic()
             latency = self._check_latency()
             self.stats.sampled_check_seconds.append(latency * self.scale)
-            await asyncio.sleep(latency * self.scale)
+            await service_time(latency * self.scale)
             self.stats.check_seconds += time.monotonic() - phase_started
             self.stats.intervals.append((phase_started, time.monotonic(), "check"))
             self.stats.checks_done += 1
@@ -298,11 +304,11 @@ class OpenAIStandIn:
             started = time.monotonic()
             try:
                 if every is None or sent is None:
-                    await asyncio.sleep(tokens / self.tokens_per_s * self.scale)
+                    await service_time(tokens / self.tokens_per_s * self.scale)
                 else:
                     for done in range(0, tokens, every):
                         piece = min(every, tokens - done)
-                        await asyncio.sleep(piece / self.tokens_per_s * self.scale)
+                        await service_time(piece / self.tokens_per_s * self.scale)
                         await sent(piece)
             finally:
                 self.stats.sequence_seconds += time.monotonic() - started

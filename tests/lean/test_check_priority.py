@@ -11,7 +11,6 @@ clock (`looptime(False)`), and wait for the fake by polling what it received."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -20,6 +19,7 @@ from lemmaforge.lean import priority
 from lemmaforge.lean.kimina._batcher import CheckBatcher
 from lemmaforge.lean.verifier import CheckResult, CheckStatus
 from lemmaforge.schedule import order
+from tests.waiting import until
 
 pytestmark = pytest.mark.looptime  # the batcher's tests: virtual time (the pool's opt out, below)
 
@@ -482,6 +482,11 @@ async def one_worker_pool(tmp_path):
 CHECK_S = 0.3
 
 
+def _queued(pool) -> int:
+    """Checks waiting in the pool's queue (certain and held) for its one worker."""
+    return sum(pool._queue.counts)
+
+
 def _served(fake) -> list[str]:
     """The labels of the checks the fake received, in order."""
     return [e["head"].split("\n")[0][3:] for e in fake.requests() if e["head"].startswith("-- ")]
@@ -499,14 +504,13 @@ async def _pool_check(pool, label: str, *, depth: int = 0, hole: int = 0,
 async def _blocked_pool(pool, fake) -> asyncio.Task[None]:
     """The pool's one worker busy with "blocker" (the fake has received it)."""
     blocker = asyncio.create_task(_pool_check(pool, "blocker"))
-    deadline = time.monotonic() + 30
-    while "blocker" not in _served(fake):
-        assert time.monotonic() < deadline, "the fake never received the blocker"
-        await asyncio.sleep(0.01)  # polling a real subprocess: wall clock
+    await until(lambda: "blocker" in _served(fake), what="the blocker at the fake")  # a real subprocess
     return blocker
 
 
-@pytest.mark.parametrize("earlier_answers", [False, True])
+# the release of held work when the earlier candidate answers: on the batcher, in virtual time
+# (test_an_answered_earlier_candidate_releases_the_next_into_priority_order); on the pool, in the full suite
+@pytest.mark.parametrize("earlier_answers", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_last(one_worker_pool,
                                                                                   earlier_answers) -> None:
@@ -521,7 +525,7 @@ async def test_the_repl_pool_serves_waiting_checks_in_priority_order_held_work_l
     waiting = [asyncio.create_task(_pool_check(pool, "older shallow", depth=0)),
                asyncio.create_task(_pool_check(pool, "held deep", depth=3, path=((race, 2),))),
                asyncio.create_task(_pool_check(pool, "certain deep", depth=2))]
-    await asyncio.sleep(0.02)  # wall clock: the three queue behind the blocker, which the real fake holds for CHECK_S
+    await until(lambda: _queued(pool) == 3, what="three checks queued behind the blocker")
     if earlier_answers:
         race.leave(0)
     await asyncio.gather(blocker, *waiting)
@@ -549,9 +553,9 @@ async def test_the_repl_pool_serves_an_overdue_check_first(one_worker_pool, monk
     pool, fake = one_worker_pool
     blocker = await _blocked_pool(pool, fake)
     starved = asyncio.create_task(_pool_check(pool, "speculative", depth=1, hole=5))
-    await asyncio.sleep(0.01)  # wall clock (the real fake holds the blocker for CHECK_S): arrival order
+    await until(lambda: _queued(pool) == 1, what="the speculative check queued")  # arrival order
     preferred = asyncio.create_task(_pool_check(pool, "certain", depth=1))
-    await asyncio.sleep(0.01)  # wall clock, as above
+    await until(lambda: _queued(pool) == 2, what="the certain check queued")
     monkeypatch.setattr(priority, "MAX_WAIT_SECONDS", 0.005)  # both overdue now: the oldest first
     await asyncio.gather(blocker, starved, preferred)
     assert _served(fake) == ["blocker", "speculative", "certain"]
@@ -570,7 +574,7 @@ async def test_the_repl_pool_reports_lean_idle_only_when_a_freed_worker_has_noth
     assert idle == [2] and pool.has_room()
 
 
-@pytest.mark.parametrize("gated", [False, True])
+@pytest.mark.parametrize("gated", [pytest.param(False, marks=pytest.mark.slow), True])  # the gate passes it through
 @pytest.mark.looptime(False)  # a real subprocess answers in wall-clock time
 async def test_an_order_given_with_the_request_is_the_one_the_pool_uses(one_worker_pool, gated) -> None:
     """The order travels with the request: a check whose caller names it is queued by it, not

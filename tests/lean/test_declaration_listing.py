@@ -213,12 +213,12 @@ async def test_repl_listing_runs_in_the_candidate_environment(pool) -> None:  # 
 
 def test_prove_does_not_count_a_proof_with_a_declaration_only_lean_saw(tmp_path, monkeypatch) -> None:
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args
     from tests.search.scenarios import DEFS, add_prover, lean_block, prover_rule
     from tests.search.scenarios import HEADER as SEARCH_HEADER
     from tests.search.scenarios import THEOREM as SEARCH_THEOREM
-    from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args
 
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = tmp_path / "t.lean"
     problem.write_text(SEARCH_HEADER + DEFS + SEARCH_THEOREM, encoding="utf-8")
     lean = fake_lean()

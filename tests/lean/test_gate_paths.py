@@ -24,7 +24,7 @@ from lemmaforge.lean.backends import make_verifier
 from lemmaforge.lean.gate import GatedVerifier
 from tests.conftest import REPO_ROOT
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
-from tests.training.conftest import lean_texts, problems, tiny_tokenizer  # noqa: F401 (fixtures)
+from tests.fakes.real_problems import lean_texts, problems, tiny_tokenizer  # noqa: F401 (fixtures)
 
 runner = CliRunner()
 

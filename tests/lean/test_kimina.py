@@ -31,7 +31,7 @@ from tests.fakes.fake_kimina import (
     SnippetCrash,
     SnippetFailure,
 )
-from tests.lean.conftest import where
+from tests.lean.positions import where
 from tests.waiting import until
 
 FAST_RETRIES = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.005)

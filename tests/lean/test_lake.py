@@ -21,7 +21,7 @@ from lemmaforge.lean.verifier import (
     VerifierError,
 )
 from tests.fakes.fake_kimina import MessageRule, ScriptedLean
-from tests.lean.conftest import where
+from tests.lean.positions import where
 from tests.waiting import until_sync
 
 FAKE_LAKE = str(Path(__file__).resolve().parents[1] / "fakes" / "lake")

@@ -7,6 +7,7 @@ import asyncio
 import os
 import pickle
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -78,14 +79,14 @@ def _requests_with(fake: FakeRepl, marker: str) -> list[dict[str, Any]]:
     return [e for e in fake.requests() if marker in e["head"]]
 
 
-async def _wait_for_request(fake: FakeRepl, marker: str, timeout: float = 5.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = _requests_with(fake, marker)
-        if found:
-            return found[-1]
-        await asyncio.sleep(0.01)  # polling a real subprocess (the fake REPL): wall clock
-    raise AssertionError(f"the fake never received a request containing {marker!r}")
+async def _wait_for_request(fake: FakeRepl, marker: str) -> dict[str, Any]:
+    await until(lambda: _requests_with(fake, marker), what=f"a request containing {marker!r} at the fake")
+    return _requests_with(fake, marker)[-1]
+
+
+def _repl_threads() -> list[str]:
+    """The REPL pools' worker threads still alive (`ReplVerifier`'s executor names them)."""
+    return [t.name for t in threading.enumerate() if t.name.startswith("lemmaforge-repl")]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -500,10 +501,11 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
     previous = loop.get_exception_handler()
     loop.set_exception_handler(lambda _loop, context: unhandled.append(context))
     try:
-        verifier, _ = pool(workers=2, latency={"header_s": 0.3, "cmd_s": 0.3})
+        verifier, fake = pool(workers=2, latency={"header_s": 0.3, "cmd_s": 0.3})
         awaited = asyncio.ensure_future(verifier.check(HEADER + SKETCH))
         abandoned = asyncio.ensure_future(verifier.check(OTHER_HEADER + SKETCH))
-        await asyncio.sleep(0.15)  # wall clock: both real workers are elaborating their header (0.3 s)
+        # both real workers have sent their header (elaborated for 0.3 s before the body goes)
+        await until(lambda: len(fake.requests("header")) >= 2, what="both headers at the fake")
         abandoned.cancel()
         await verifier.close()
         try:
@@ -514,7 +516,7 @@ async def test_close_during_checks_leaves_no_stray_exception(pool: Factory) -> N
             assert result.status is CheckStatus.CRASHED and "closed" in (result.error or "")
         with pytest.raises(asyncio.CancelledError):
             await abandoned
-        await asyncio.sleep(0.5)  # wall clock: the real workers' threads finish
+        await until(lambda: not _repl_threads(), what="the pool's worker threads to finish")
         gc.collect()
         await asyncio.sleep(0)
     finally:

@@ -9,6 +9,7 @@ its thread does that (or before the thread starts), and the check never reaches 
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -50,7 +51,9 @@ async def test_a_check_handed_a_worker_as_the_pool_closes_counts_only_if_it_reac
         outcome = (await asyncio.gather(second, return_exceptions=True))[0]
     finally:
         await pool.close()
-    await asyncio.sleep(0.3)  # a process the thread might have started would have logged by now
+    # a process the worker's thread might have started would have logged once the thread is done
+    await until(lambda: not [t for t in threading.enumerate() if t.name.startswith("lemmaforge-repl")],
+                what="the pool's worker threads to finish")
     assert _bodies(fake) == ["first"]  # the second check never reached Lean…
     assert budget.stats.checks == 1 == pool.stats().checks  # …and is not counted
     assert budget.stats.cancelled_checks == 0 and budget.held_checks == 0  # its unit was given back

@@ -17,9 +17,11 @@ from lemmaforge.schedule import order
 from tests.fakes.scripted import (
     HEADER,
     PROBLEM,
+    Answer,
     AutomationVerifier,
     CountingVerifier,
     RoomyProver,
+    ScriptedProver,
     SketchOnce,
     prefetch_engine,
     wired_engine,
@@ -213,16 +215,12 @@ async def test_with_lean_room_the_first_sketch_is_checked_while_the_provers_cand
 
     verifier.check = logged
 
-    class RoomyPlanner(SketchOnce):
-        def has_room(self) -> bool:
-            return True
-
     prover = RoomyProver(True, log)
     prover.bodies = ["bad"]
     budget = BudgetConfig(root_whole_proof_attempts=1, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=1)
     options = search_settings(budget=budget, portfolio=("auto_ok",))
-    engine = wired_engine(verifier, RoomyPlanner(), prover, recorder=MemoryRecorder(), settings=options)
+    engine = wired_engine(verifier, SketchOnce(room=True), prover, recorder=MemoryRecorder(), settings=options)
     loop = asyncio.get_running_loop()
     began = loop.time()
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
@@ -341,16 +339,13 @@ async def test_an_endpoint_error_in_a_request_started_ahead_surfaces_when_taken(
     attempt of the model."""
     from lemmaforge.agent.errors import LLMUnavailableError
 
-    class DownProver(RoomyProver):
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            self.calls += 1
-            raise LLMUnavailableError("connection refused", backend="LLM endpoint http://x (model m)")
-
     log: list[tuple[str, float]] = []
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1)
     recorder = MemoryRecorder()
-    engine = wired_engine(AutomationVerifier(log, closes=False, room=True), SketchOnce(), DownProver(True, log),
+    engine = wired_engine(AutomationVerifier(log, closes=False, room=True), SketchOnce(),
+                          ScriptedProver(room=True, rules={"": Answer(raises=LLMUnavailableError(
+                              "connection refused", backend="LLM endpoint http://x (model m)"))}),
                           recorder=recorder, settings=search_settings(budget=budget, portfolio=("auto_ok",)))
     with pytest.raises(LLMUnavailableError):
         await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)

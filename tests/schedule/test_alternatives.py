@@ -9,12 +9,12 @@ import asyncio
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
 from lemmaforge.schedule import order
 from tests.fakes.agents import AgentStandIn
 from tests.fakes.scripted import (
     PROBLEM,
+    Answer,
     AutomationVerifier,
     Candidate,
     ScriptedProver,
@@ -46,37 +46,26 @@ class _TwoAlternatives(AgentStandIn):
         return []
 
 
-class _StuckProver(ScriptedProver):
-    def __init__(self, stuck_for: float = 1.0) -> None:
-        super().__init__(["ok"], [0.0])
-        self.stuck_for = stuck_for
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        self.calls += 1
-        if "Stuck" in lemma_statement:
-            await asyncio.sleep(self.stuck_for)
-            return [Candidate("", "bad")]
-        return [Candidate("", "ok")]
+def _stuck_prover(stuck_for: float = 1.0) -> ScriptedProver:
+    """The first sketch's hole (`Stuck x`) fails after `stuck_for`; any other is proved at once."""
+    return ScriptedProver(rules={"Stuck": Answer("bad", stuck_for)})
 
 
 def _alternatives_engine(*, room: bool, parallel: bool, stuck_for: float = 1.0):
-    class Verifier(AutomationVerifier):
-        def has_room(self) -> bool:
-            return room
+    sketch_paths: list[tuple[str, int]] = []  # each sketch check: which alternative, its sibling path's length
 
-        async def check(self, code: str, *, timeout=None) -> CheckResult:
-            if "sorry" in code and "theorem p " in code and "#print" not in code and "#check" not in code:
-                step = "second" if "x + 0 = x" in code else "first"
-                self.sketch_paths.append((step, len(order.current_siblings())))
-            return await super().check(code, timeout=timeout)
+    def record_sketch(code: str) -> None:
+        if "sorry" in code and "theorem p " in code and "#print" not in code and "#check" not in code:
+            step = "second" if "x + 0 = x" in code else "first"
+            sketch_paths.append((step, len(order.current_siblings())))
 
     planner = _TwoAlternatives(room)
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=2, sketch_corrections=0)
     options = search_settings(budget=budget, portfolio=(), speculation="full" if parallel else "prefetch")
-    verifier = Verifier([], closes=False, room=None)
-    verifier.sketch_paths = []
-    engine = wired_engine(verifier, planner, _StuckProver(stuck_for),
+    verifier = AutomationVerifier([], closes=False, room=room, on_check=record_sketch)
+    verifier.sketch_paths = sketch_paths
+    engine = wired_engine(verifier, planner, _stuck_prover(stuck_for),
                           recorder=MemoryRecorder(), settings=options)
     return engine, planner
 
@@ -117,15 +106,8 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
     first alternative runs to its end on the unit speculation left it, and what the run reports
     is what the stand-ins received."""
 
-    class SlowButRight(_StuckProver):
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            self.calls += 1
-            if "Stuck" in lemma_statement:
-                await asyncio.sleep(0.5)
-            return [Candidate("", "ok")]
-
     engine, _ = _alternatives_engine(room=True, parallel=True)
-    engine.prover = SlowButRight()
+    engine.prover = ScriptedProver(rules={"Stuck": Answer("ok", 0.5)})  # slow but right
     engine.settings.budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1,
                                          self_corrections=0, sketch_alternatives=2, sketch_corrections=0,
                                          llm_calls=3)  # two drafts and the first sketch's prover request
@@ -138,17 +120,6 @@ async def test_a_budget_spent_by_an_alternative_beside_caps_what_both_send():
     assert (stats.speculative_calls, stats.used_calls) == (1, 2)
 
 
-class _QuickStuckProver(_StuckProver):
-    """The stuck hole fails at once; the second sketch's hole is proved, slowly."""
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        self.calls += 1
-        if "Stuck" in lemma_statement:
-            return [Candidate("", "bad")]
-        await asyncio.sleep(0.3)
-        return [Candidate("", "ok")]
-
-
 async def test_an_alternative_tried_beside_spends_what_it_would_on_its_turn():
     """The second alternative starts beside the first; the first fails, so the second's turn comes
     while it runs and it closes the goal: the budget is charged exactly what a one-at-a-time search
@@ -156,30 +127,13 @@ async def test_an_alternative_tried_beside_spends_what_it_would_on_its_turn():
     spent = {}
     for parallel in (False, True):
         engine, _ = _alternatives_engine(room=True, parallel=parallel)
-        engine.prover = _QuickStuckProver()
+        # the stuck hole fails at once; the second sketch's hole is proved, slowly
+        engine.prover = ScriptedProver(["ok"], [0.3], rules={"Stuck": Answer("bad")})
         result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
         assert result.proved and "x + 0 = x" in (result.proof or "")
         stats = result.stats
         spent[parallel] = (stats.llm_calls, stats.checks, stats.speculative_calls, stats.speculative_checks)
     assert spent[True] == spent[False] and spent[True][2:] == (0, 0)
-
-
-class _SecondTimeLucky(_StuckProver):
-    """The first sketch's stuck hole fails late; the second sketch's hole is proved on the second
-    request for it only."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked: dict[str, int] = {}
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        self.calls += 1
-        if "Stuck" in lemma_statement:
-            await asyncio.sleep(0.5)
-            return [Candidate("", "bad")]
-        goal = lemma_statement.split(":=")[0].rsplit(":", 1)[1].strip()  # each try names its lemma anew
-        self.asked[goal] = self.asked.get(goal, 0) + 1
-        return [Candidate("", "ok" if self.asked[goal] > 1 else "bad")]
 
 
 async def test_an_alternative_that_failed_beside_is_tried_again_on_its_turn():
@@ -188,11 +142,14 @@ async def test_an_alternative_that_failed_beside_is_tried_again_on_its_turn():
     draft (not drafted again), its failed hole asked afresh — and closes the goal. Its failed try
     stays in the tree, and its spending is charged: its turn came."""
     engine, planner = _alternatives_engine(room=True, parallel=True)
-    prover = engine.prover = _SecondTimeLucky()
+    # the first sketch's stuck hole fails late; the second sketch's hole is proved on the second
+    # request for it only
+    prover = engine.prover = ScriptedProver(rules={"Stuck": Answer("bad", 0.5),
+                                                   "x + 0 = x": [Answer("bad"), Answer("ok")]})
     result = await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     assert result.proved and "x + 0 = x" in (result.proof or "")
     assert len(planner.avoided) == 2  # two drafts: the retry reuses the second
-    assert prover.asked == {"x + 0 = x": 2}
+    assert prover.asked["x + 0 = x"] == 2 and prover.calls == sum(prover.asked.values())  # asked nothing else
     sketches = [n for n in result.tree.nodes() if n.kind == "sketch"]
     assert sorted(n.status for n in sketches) == ["abandoned", "abandoned", "solved"]
     assert result.stats.speculative_calls == 0 and result.stats.speculative_checks == 0

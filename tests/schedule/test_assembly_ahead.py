@@ -13,8 +13,7 @@ from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.schedule.assembly_ahead import AssemblyAhead
 from lemmaforge.search.assemble import Solution, inline_file, inline_solution
 from lemmaforge.search.tree import ProofTree
-from tests.fakes.agents import AgentStandIn
-from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
+from tests.fakes.scripted import Answer, OneHavePlanner, ScriptedProver, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
 
 # Virtual time (looptime): the stand-ins' delays and the tests' waits move the loop's clock, not
@@ -167,19 +166,22 @@ def test_the_file_started_ahead_is_the_one_assemble_checks_first_lemmas_included
 # --- in the engine ---------------------------------------------------------------------------------
 
 
-class _Prover(AgentStandIn):
+def _hole(number: int) -> str:
+    """What the lemma statement of hole `p_sub_<number>` contains (and, with at most 6 holes in these
+    searches, no other hole's does)."""
+    return f"p_sub_{number}"
+
+
+EARLY, LATE = 0.01, 0.15
+LATE_OK = Answer("ok", LATE)
+
+
+def _prover(last_holes: Answer | list[Answer] = LATE_OK) -> ScriptedProver:
     """Fails the root sketch's holes (so each is sketched again), proves the holes below them. A
     lower sketch's holes are named in order (p_sub_3, p_sub_4; p_sub_5, p_sub_6): the last one's
-    (even) answers late, so the first is solved when its candidate's check goes out."""
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        name = lemma_statement.split()[1]
-        number = int(name.rsplit("_", 1)[1])
-        await asyncio.sleep(0.15 if number > 2 and number % 2 == 0 else 0.01)
-        return [Candidate("", "bad" if number <= 2 else "ok")]
-
-    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
-        return []
+    (even) answers late (`last_holes`), so the first is solved when its candidate's check goes out."""
+    return ScriptedProver(["ok"], [EARLY], rules={_hole(1): Answer("bad", EARLY), _hole(2): Answer("bad", EARLY),
+                                                 _hole(4): last_holes, _hole(6): last_holes})
 
 
 def _lower_sketches(result) -> list[tuple[str, str]]:
@@ -197,7 +199,7 @@ def _named(code: str) -> str:
     return code[len(HEADER):].split()[1]
 
 
-async def _search(verifier: TimedVerifier, prover: _Prover, *, max_depth: int, samples: int = 1,
+async def _search(verifier: TimedVerifier, prover: ScriptedProver, *, max_depth: int, samples: int = 1,
                   samples_per_call: int = 0):
     """The root `p` searched with `OneHavePlanner` and `prover`: no whole-proof attempts, no automation,
     no corrections, one sketch per goal, model requests one step after another."""
@@ -212,7 +214,7 @@ async def _search(verifier: TimedVerifier, prover: _Prover, *, max_depth: int, s
 @pytest.mark.parametrize("room", [True, False])
 async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_only_with_room(room):
     verifier = TimedVerifier(room)
-    result = await _search(verifier, _Prover(), max_depth=2)
+    result = await _search(verifier, _prover(), max_depth=2)
     assert result.proved
 
     codes = [code for code, _, _ in verifier.log]
@@ -232,22 +234,10 @@ async def test_in_a_search_a_sketchs_assembly_runs_beside_its_last_holes_check_o
 
 
 async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused_and_uncharged():
-    class SecondTimeProver(_Prover):
-        """The last hole of each lower sketch gets a wrong candidate and a right one, together."""
-
-        def __init__(self) -> None:
-            self.asked: dict[str, int] = {}
-
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            name = lemma_statement.split()[1]
-            number = int(name.rsplit("_", 1)[1])
-            k = self.asked[name] = self.asked.get(name, 0) + 1
-            last = number > 2 and number % 2 == 0
-            await asyncio.sleep(0.15 if last else 0.01)
-            return [Candidate("", "bad" if number <= 2 or (last and k == 1) else "ok")]
-
+    # the last hole of each lower sketch gets a wrong candidate and a right one, together
+    prover = _prover([Answer("bad", LATE), Answer("ok", LATE)])
     verifier = TimedVerifier(True)
-    result = await _search(verifier, SecondTimeProver(), max_depth=2, samples=2, samples_per_call=1)
+    result = await _search(verifier, prover, max_depth=2, samples=2, samples_per_call=1)
     assert result.proved
     stats = result.stats
     # per lower sketch: a file ahead with the wrong candidate (never taken), one with the right one
@@ -259,15 +249,10 @@ async def test_a_last_hole_candidate_that_fails_leaves_its_assembly_ahead_unused
 
 @pytest.mark.parametrize("room", [True, False])
 async def test_the_roots_audit_check_runs_beside_its_sketchs_last_hole_check_only_with_room(room):
-    class OneLevelProver(_Prover):
-        """Proves the root sketch's holes; the last one's candidate comes late."""
-
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            await asyncio.sleep(0.15 if lemma_statement.split()[1] == "p_sub_2" else 0.01)
-            return [Candidate("", "ok")]
-
+    # proves the root sketch's holes; the last one's candidate comes late
+    prover = ScriptedProver(["ok"], [EARLY], rules={_hole(2): Answer("ok", LATE)})
     verifier = TimedVerifier(room)
-    result = await _search(verifier, OneLevelProver(), max_depth=1)
+    result = await _search(verifier, prover, max_depth=1)
     assert result.proved and result.proof is not None
     (audit_started,) = [s for c, s, _ in verifier.log if "#print axioms p" in c]
     (candidate_answered,) = [e for c, _, e in verifier.log if _named(c) == "p_sub_2"]

@@ -10,7 +10,6 @@ import pytest
 
 from lemmaforge.config import BudgetConfig
 from lemmaforge.lean.audit import _judge as judge
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
 from lemmaforge.schedule import order
 from lemmaforge.search.cache import SubgoalCache
@@ -43,14 +42,12 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
     seen: list[tuple[int, bool]] = []
     races: set[order.Siblings] = set()
 
-    class RaceRecordingVerifier(CountingVerifier):
-        async def check(self, code: str, *, timeout=None) -> CheckResult:
-            path = order.current_siblings()
-            if path:
-                ((race, rank),) = path  # the root's race: nothing above it
-                races.add(race)
-                seen.append((rank, race.holds(rank)))
-            return await super().check(code, timeout=timeout)
+    def record_race(code: str) -> None:
+        path = order.current_siblings()
+        if path:
+            ((race, rank),) = path  # the root's race: nothing above it
+            races.add(race)
+            seen.append((rank, race.holds(rank)))
 
     class BatchProver(ScriptedProver):
         async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
@@ -59,7 +56,7 @@ async def test_a_races_later_candidates_are_held_until_the_earlier_ones_answer(w
             await asyncio.sleep(self.delays[i])
             return [Candidate("", f"{self.bodies[i]}_{k}" if self.bodies[i] == "bad" else "ok") for k in range(n)]
 
-    verifier = RaceRecordingVerifier(delay=0.02)
+    verifier = CountingVerifier(delay=0.02, on_check=record_race)
     prover = BatchProver(["bad", "ok"], [0.0, 0.2])  # the second request answers after the first's checks
     budget = BudgetConfig(root_whole_proof_attempts=6, self_corrections=0)
     options = search_settings(budget=budget, prover_samples_per_call=3, race_window=window)
@@ -77,19 +74,15 @@ async def test_a_sketchs_later_holes_are_held_while_an_earlier_hole_is_unsolved(
     are held while the first hole is unsolved; the first hole's are not."""
     held_at_submission: dict[str, list[bool]] = {"p_sub_1": [], "p_sub_2": [], "p_sub_3": []}  # by hole
 
-    class HoleVerifier(CountingVerifier):
-        async def check(self, code, *, timeout=None):
-            self.checked.append(code)
-            path = order.current_siblings()
-            for name in held_at_submission:
-                if path and f"theorem {name}\n" in code and "sorry" not in code:
-                    held_at_submission[name].append(order.held(path))
-            await asyncio.sleep(0.02)
-            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
-            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
+    def record_held(code: str) -> None:
+        path = order.current_siblings()
+        for name in held_at_submission:
+            if path and f"theorem {name}\n" in code and "sorry" not in code:
+                held_at_submission[name].append(order.held(path))
 
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
-    engine = wired_engine(HoleVerifier(), OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
+    hole_verifier = CountingVerifier(0.02, sketches_open=True, proves=lambda code: True, on_check=record_held)
+    engine = wired_engine(hole_verifier, OneSketch(), ScriptedProver(["ok"], [0.0]), recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=()))
     await asyncio.wait_for(engine.prove(PROBLEM), timeout=5)
     # the first hole's candidate goes at once; the later holes' wait for it (then the room rule,

@@ -13,6 +13,7 @@ from lemmaforge.schedule.ahead import ChecksAhead
 from lemmaforge.schedule.order import CheckOrder
 from lemmaforge.search.budget import Budget, BudgetedVerifier, Unscheduled
 from tests.fakes.fake_common import CheckOnlyVerifier
+from tests.fakes.scripted import CountingVerifier
 
 ORDER = CheckOrder((0, -3, -2, 7))
 NAMED = CheckOrder((1, -1, -1, 3))
@@ -37,17 +38,6 @@ class _Queued(CheckOnlyVerifier):
         return CheckResult(CheckStatus.VALID)
 
 
-class _Plain(CheckOnlyVerifier):
-    """A backend without a queue (as `lake`): `check` takes no order."""
-
-    def __init__(self) -> None:
-        self.codes: list[str] = []
-
-    async def check(self, code: str, *, timeout=None) -> CheckResult:
-        self.codes.append(code)
-        return CheckResult(CheckStatus.VALID)
-
-
 async def test_a_checks_order_and_the_idle_event_reach_a_queued_backend_through_budget_and_gate() -> None:
     backend = _Queued()
     assert isinstance(backend, QueuedVerifier)
@@ -68,11 +58,11 @@ async def test_a_checks_order_and_the_idle_event_reach_a_queued_backend_through_
 
 
 async def test_a_backend_without_a_queue_ignores_the_order_never_idles_and_has_no_room() -> None:
-    backend = _Plain()
+    backend = CountingVerifier(proves=lambda code: True)  # as `lake`: no queue, `check` takes no order
     budget = Budget(BudgetConfig(lean_checks=10))
     lean = BudgetedVerifier(GatedVerifier(backend), budget, timeout=5)
     result = await lean.check("theorem a : True := trivial", order=ORDER)
-    assert result.status is CheckStatus.VALID and backend.codes == ["theorem a : True := trivial"]
+    assert result.status is CheckStatus.VALID and backend.checked == ["theorem a : True := trivial"]
     heard: list[int] = []
     lean.idle.listen(lambda: heard.append(1))
     await lean.check("theorem b : True := trivial")

@@ -15,8 +15,7 @@ import pytest
 from lemmaforge.config import BudgetConfig
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.search.budget import BudgetExhausted, first_leaf
-from tests.fakes.agents import AgentStandIn
-from tests.fakes.scripted import Candidate, OneHavePlanner, TimedVerifier, wired_engine
+from tests.fakes.scripted import OneHavePlanner, ScriptedProver, TimedVerifier, wired_engine
 from tests.search.scenarios import search_settings
 
 # Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
@@ -26,30 +25,9 @@ HEADER = "import Mathlib\n\n"
 ROOT = "theorem p (x : ℕ) : x = x := by\n  sorry\n"
 
 
-class _FailingProver(AgentStandIn):
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        self.calls += 1
-        return [Candidate("", "bad")]
-
-    async def correct(self, header, candidate, errors, n=1, *, on_candidate=None, checked_code=None):
-        return []
-
-
-class _CountingPlanner(OneHavePlanner):
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def draft(self, *args, **kwargs):
-        self.calls += 1
-        return await super().draft(*args, **kwargs)
-
-
 @pytest.mark.parametrize("llm_calls", range(1, 12))
 async def test_a_budget_exhausted_below_nested_sketches_is_the_stop_reason(llm_calls: int) -> None:
-    planner, prover = _CountingPlanner(), _FailingProver()
+    planner, prover = OneHavePlanner(), ScriptedProver(["bad"])  # every candidate fails
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0,
                           sketch_alternatives=1, max_depth=3, llm_calls=llm_calls)
     engine = wired_engine(TimedVerifier(False), planner, prover, recorder=MemoryRecorder(),

@@ -18,6 +18,7 @@ from lemmaforge.search.tree import ProofTree
 from tests.fakes.scripted import (
     HEADER,
     PROBLEM,
+    Answer,
     AutomationVerifier,
     CountingVerifier,
     OneSketch,
@@ -166,27 +167,15 @@ async def test_an_exhausted_llm_budget_does_not_cancel_the_calls_it_paid_for():
     assert len(verifier.checked) == result.stats.checks == 2  # both candidates were checked
 
 
-class _BrokenProver(ScriptedProver):
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        if "Hard" in lemma_statement:
-            raise ZeroDivisionError("a bug in the prover")
-        return await super().prove(header, lemma_statement, n)
-
-
 async def test_an_error_inside_a_sketchs_holes_propagates_as_itself():
     """A bug while solving one hole (inside the sketch's TaskGroup) is raised as that error, and
     the run is recorded as failed: never a "not proved" with stop reason "unhandled errors in a
     TaskGroup"."""
-
-    class SketchVerifier(CountingVerifier):
-        async def check(self, code, *, timeout=None):
-            self.checked.append(code)
-            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}] if "sorry" in code else []
-            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
-
+    verifier = CountingVerifier(sketches_open=True, proves=lambda code: True)
+    prover = ScriptedProver(["bad"], [0.01], rules={"Hard": Answer(raises=ZeroDivisionError("a bug in the prover"))})
     recorder = MemoryRecorder()
     budget = BudgetConfig(root_whole_proof_attempts=0, prover_samples_per_goal=1, self_corrections=0)
-    engine = wired_engine(SketchVerifier(), OneSketch(), _BrokenProver(["bad"], [0.01]), recorder=recorder,
+    engine = wired_engine(verifier, OneSketch(), prover, recorder=recorder,
                           settings=search_settings(budget=budget, portfolio=()))
     with pytest.raises(ZeroDivisionError, match="a bug in the prover"):
         await engine.prove(PROBLEM)
@@ -280,34 +269,17 @@ def test_watching_a_statement_is_told_of_its_proof_once_and_can_be_withdrawn():
     asyncio.run(scenario())
 
 
-class _InformalRecordingProver(ScriptedProver):
-    """Records the `informal` each request got (by statement), and fails every candidate."""
-
-    def __init__(self) -> None:
-        super().__init__(["bad"], [0.0])
-        self.informal_of: list[tuple[str, str | None]] = []
-
-    async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-        self.informal_of.append((lemma_statement.split(":", 1)[0], informal))
-        return await super().prove(header, lemma_statement, n)
-
-
 async def test_the_theorems_prover_requests_get_the_informal_statement_and_a_subgoals_do_not():
-    class SketchesCompile(CountingVerifier):  # a sketch checks with its holes open; proofs fail
-        async def check(self, code, *, timeout=None):
-            if "sorry" not in code:
-                return await super().check(code)
-            holes = [{"pos": {"line": 99, "column": 0}, "goal": "⊢ x", "endPos": None}]
-            return CheckResult.from_repl_response({"env": 0, "messages": [], "sorries": holes})
-
     problem = ProblemRecord("t/p", "p", HEADER, PROBLEM.statement, informal="Every x equals itself.")
-    prover = _InformalRecordingProver()
+    prover = ScriptedProver(["bad"], [0.0])  # every candidate fails
     budget = BudgetConfig(root_whole_proof_attempts=2, prover_samples_per_goal=1, self_corrections=0, max_depth=1)
-    engine = wired_engine(SketchesCompile(), OneSketch(), prover, recorder=MemoryRecorder(),
+    sketches_compile = CountingVerifier(sketches_open=True)  # a sketch checks with its holes open; proofs fail
+    engine = wired_engine(sketches_compile, OneSketch(), prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), prover_samples_per_call=1))
     await asyncio.wait_for(engine.prove(problem), timeout=5)
-    roots = [informal for name, informal in prover.informal_of if name == "theorem p (x "]
-    subgoals = [informal for name, informal in prover.informal_of if name != "theorem p (x "]
+    informal_of = [(r.statement.split(":", 1)[0], r.informal) for r in prover.requests]
+    roots = [informal for name, informal in informal_of if name == "theorem p (x "]
+    subgoals = [informal for name, informal in informal_of if name != "theorem p (x "]
     assert roots == ["Every x equals itself."] * 2
     assert subgoals and all(informal is None for informal in subgoals)  # the sketch's holes
 

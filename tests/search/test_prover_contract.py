@@ -11,11 +11,9 @@ from typing import Any
 import pytest
 
 from lemmaforge.config import BudgetConfig
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from tests.fakes.agents import AgentStandIn
-from tests.fakes.fake_common import CheckOnlyVerifier, probe_response
-from tests.fakes.scripted import wired_engine
+from tests.fakes.scripted import CountingVerifier, wired_engine
 from tests.search.scenarios import search_settings
 
 # Virtual time (looptime): the stand-ins' delays move the loop's clock, not the wall clock's.
@@ -35,21 +33,6 @@ class Candidate:
     aux: str = ""
 
 
-class ErrorOnLine2(CheckOnlyVerifier):
-    """A proof `ok` compiles; any other file has one error, on its line 2 (the proof's line)."""
-
-    def __init__(self) -> None:
-        self.checked: list[str] = []
-
-    async def check(self, code: str, *, timeout: float | None = None) -> CheckResult:
-        if (probed := probe_response(code)) is not None:
-            return CheckResult.from_repl_response(probed)
-        self.checked.append(code)
-        bad = "  ok" not in code
-        msgs = [{"severity": "error", "pos": {"line": 2, "column": 2}, "data": "nope"}] if bad else []
-        return CheckResult.from_repl_response({"env": 0, "messages": msgs})
-
-
 class CorrectingProver(AgentStandIn):
     """Writes a wrong proof (with a helper lemma before the theorem), then corrects it."""
 
@@ -67,7 +50,7 @@ class CorrectingProver(AgentStandIn):
 
 
 async def test_a_correction_gets_the_file_lean_checked_and_its_errors() -> None:
-    verifier, prover = ErrorOnLine2(), CorrectingProver()
+    verifier, prover = CountingVerifier(error_at=(2, 2)), CorrectingProver()  # an error on the proof's line
     budget = BudgetConfig(root_whole_proof_attempts=1, self_corrections=1, max_depth=0)
     engine = wired_engine(verifier, None, prover, recorder=MemoryRecorder(),
                           settings=search_settings(budget=budget, portfolio=(), speculation="off"))

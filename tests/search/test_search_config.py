@@ -3,14 +3,12 @@ reach the client (no field that nothing reads)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from lemmaforge.config import ConfigError, SearchConfig, VerifierConfig, load_config
 from lemmaforge.lean.kimina import KiminaVerifier
-from lemmaforge.lean.verifier import CheckResult
 from lemmaforge.records import MemoryRecorder
 from tests.fakes.scripted import PROBLEM, AutomationVerifier, ScriptedProver, SketchOnce, wired_engine
 
@@ -20,7 +18,7 @@ pytestmark = pytest.mark.looptime
 PACKAGE = Path(__file__).resolve().parents[2] / "lemmaforge"
 
 
-def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
+async def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
     """The engine takes config.py's `Settings` as they are (no options type between them): the
     `[search]` portfolio is what automation checks, `prover_samples_per_call` sizes the prover's
     requests, `[verifier] timeout` is every check's, `speculation` is the schedule."""
@@ -32,28 +30,15 @@ def test_search_section_reaches_the_engine(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     settings = load_config(config, environ={})
-    timeouts: list[float | None] = []
-
-    class Verifier(AutomationVerifier):
-        async def check(self, code: str, *, timeout=None) -> CheckResult:
-            timeouts.append(timeout)
-            return await super().check(code, timeout=timeout)
-
-    class Prover(ScriptedProver):
-        sizes: list[int] = []
-
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            self.sizes.append(n)
-            return await super().prove(header, lemma_statement, n)
-
-    verifier, prover = Verifier([], closes=False, room=None), Prover(["ok"], [0.0])
+    verifier, prover = AutomationVerifier([], closes=False, room=None), ScriptedProver(["ok"], [0.0])
     engine = wired_engine(verifier, SketchOnce(), prover, recorder=MemoryRecorder(), settings=settings)
-    result = asyncio.run(engine.prove(PROBLEM))
+    result = await engine.prove(PROBLEM)
     assert result.proved
     automation = [c for c in verifier.checked if "auto_ok" in c]
     assert automation and all("| (auto_ok; done)\n    | (simp; done)" in c for c in automation)
-    assert prover.sizes and set(prover.sizes) == {2}  # 4 samples per goal, 2 per request
-    assert timeouts and set(timeouts) == {44}
+    sizes = [r.n for r in prover.requests]
+    assert sizes and set(sizes) == {2}  # 4 samples per goal, 2 per request
+    assert verifier.timeouts and set(verifier.timeouts) == {44}
     assert result.stats.prefetched_calls == 0
 
 

@@ -26,7 +26,7 @@ from lemmaforge.training.expert._loop import PARENT_KIND, ROUND_KIND, ExpertIter
 from lemmaforge.training.rows import sft_row  # noqa: E402
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean  # noqa: E402
 from tests.fakes.fake_openai import FakeOpenAIServer, Rule  # noqa: E402
-from tests.training.conftest import ScriptedVerifier  # noqa: E402
+from tests.fakes.scripted import ScriptedVerifier  # noqa: E402
 from tests.training.fake_prover_server import replier  # noqa: E402
 
 runner = CliRunner()
@@ -73,7 +73,7 @@ def config(scenario, tmp_path, **kw) -> ExpertIterConfig:
 
 
 def loop(cfg, store, prover, **kw) -> ExpertIteration:
-    return ExpertIteration(cfg, store, lambda: ScriptedVerifier(delay=0), llm_factory=prover, **kw)
+    return ExpertIteration(cfg, store, lambda: ScriptedVerifier(), llm_factory=prover, **kw)
 
 
 class Killed(Exception):
@@ -156,7 +156,7 @@ def test_killed_after_round_1_resumes_at_round_2(scenario, tmp_path):
         asked = len(prover.models_asked())
 
         seen.clear()
-        resumed = ExpertIteration.resume(store, run_id, lambda: ScriptedVerifier(delay=0), llm_factory=prover,
+        resumed = ExpertIteration.resume(store, run_id, lambda: ScriptedVerifier(), llm_factory=prover,
                                          on_event=kill_at("never", 0, seen))
         summary = resumed.run()
     assert seen[0] == ("round_start", 2) and all(r == 2 for _, r in seen)
@@ -183,7 +183,7 @@ def test_killed_inside_a_round_keeps_its_samples(scenario, tmp_path):
         assert r1.status == "failed" and r1.summary["phase"] == "sample"
         sampled = len(prover.models_asked())
         assert sampled == 3
-        summary = ExpertIteration.resume(store, first.run_id, lambda: ScriptedVerifier(delay=0),
+        summary = ExpertIteration.resume(store, first.run_id, lambda: ScriptedVerifier(),
                                          llm_factory=prover).run()
         # no statement sampled again: only the evaluation of the new model asked the server
         assert all("/rounds/1/model" in m for m in prover.models_asked()[sampled:])

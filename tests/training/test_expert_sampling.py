@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
-from typing import Any
 
 from lemmaforge.records import MemoryRecorder, ProblemRecord
 from lemmaforge.training.expert._sampling import RoundSampler, problem_of
 from tests.conftest import BENCHMARKS
-from tests.fakes.agents import AgentStandIn
+from tests.fakes.scripted import ScriptedProver
 
 
 def _minif2f_with_informal() -> ProblemRecord:
@@ -20,16 +19,6 @@ def _minif2f_with_informal() -> ProblemRecord:
                          informal=row["informal_statement"])
 
 
-class RecordingProver(AgentStandIn):
-    def __init__(self) -> None:
-        self.asked: list[tuple[str, str | None]] = []
-
-    async def prove(self, header: str, lemma_statement: str, n: int = 1, *, informal: str | None = None,
-                    on_candidate: Any = None) -> list[Any]:
-        self.asked.append((lemma_statement, informal))
-        return []  # nothing to audit
-
-
 def _sampler() -> RoundSampler:
     cfg = SimpleNamespace(prover_url="http://127.0.0.1:1/v1", prover_model=None, samples=2, eval_samples=1,
                           temperature=1.0, top_p=0.95, max_tokens=64, concurrency=1)
@@ -38,8 +27,8 @@ def _sampler() -> RoundSampler:
 
 async def test_sampling_gives_the_prover_the_problems_informal_statement() -> None:
     record = _minif2f_with_informal()
-    prover = RecordingProver()
+    prover = ScriptedProver([None])  # answers nothing: nothing to audit
     counts = await _sampler().attempt(prover, None, problem_of(record), 2, run_id=None, node_id=None)  # type: ignore[arg-type]
     assert counts == {"candidates": 0, "proofs": 0}
-    [(statement, informal)] = prover.asked
-    assert statement.startswith(f"theorem {record.name}") and informal == record.informal
+    [request] = prover.requests
+    assert request.statement.startswith(f"theorem {record.name}") and request.informal == record.informal

@@ -15,7 +15,6 @@ import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import typer
@@ -44,7 +43,6 @@ from lemmaforge.training.rewards import sketch_and_proof, structure_consistency_
 from lemmaforge.training.rows import COT_SECTIONS, KINDS, ROW_KEYS
 from lemmaforge.training.sft import validate_sft_rows
 from tests.conftest import REFERENCE_PROOFS
-from tests.fakes.agents import AgentStandIn
 
 HOLDOUT = "minif2f:test"
 PLAN = "PLAN: both variables are positive, so their product is; then clear the logarithms."
@@ -421,34 +419,22 @@ def test_gen_data_cli(store_db, tmp_path):
 def test_export_of_an_engine_run(tmp_path, pairs):
     from lemmaforge.config import BudgetConfig
     from lemmaforge.search.engine import SearchEngine
+    from tests.fakes.scripted import ScriptedProver, ScriptedVerifier, SketchOnce
     from tests.search.scenarios import search_settings
-    from tests.training.conftest import ScriptedVerifier
 
     pair = pairs["valid"][1]
     sketch, _ = pair.sketch()
     raw = planner_output(PLAN, sketch)
 
-    class Planner(AgentStandIn):
-        async def draft(self, header, statement, informal=None, n=1, *, avoid=()):
-            return [SimpleNamespace(code=sketch, informal=PLAN, raw=raw, call_id=None)]
-
-        async def correct(self, *a, **k):
-            return []
-
-    class Prover(AgentStandIn):  # fails on the root; the holes are closed by automation
-        async def prove(self, header, lemma_statement, n=1, *, informal=None, on_candidate=None):
-            return [SimpleNamespace(code="", body="bogus_tactic", raw="```lean4\nbogus_tactic\n```", call_id=None,
-                                    aux="")]
-
-        async def correct(self, *a, **k):
-            return []
+    planner = SketchOnce(sketch=sketch, informal=PLAN, raw=raw)
+    prover = ScriptedProver(["bogus_tactic"])  # fails on the root; the holes are closed by automation
 
     url = f"sqlite:///{tmp_path / 'engine.db'}"
     store = Store(url)
     recorder = SqlRecorder(store)
     options = search_settings(budget=BudgetConfig(root_whole_proof_attempts=1, self_corrections=0),
                             portfolio=("linarith",))
-    engine = SearchEngine(ScriptedVerifier(delay=0), Planner(), Prover(), recorder=recorder, settings=options)
+    engine = SearchEngine(ScriptedVerifier(), planner, prover, recorder=recorder, settings=options)
     result = asyncio.run(engine.prove(pair.problem))
     recorder.close()
     assert result.proved and result.depth == 1

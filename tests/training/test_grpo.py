@@ -22,7 +22,8 @@ from lemmaforge.training.grpo import (  # noqa: E402
 )
 from lemmaforge.training.sft import TrainingDataError  # noqa: E402
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean  # noqa: E402
-from tests.training.conftest import BOGUS_TACTIC, cot_completion  # noqa: E402
+from tests.fakes.real_problems import cot_completion  # noqa: E402
+from tests.fakes.scripted import BOGUS_TACTIC  # noqa: E402
 
 
 @pytest.fixture

@@ -13,17 +13,8 @@ from lemmaforge.agent.llm import Completion
 from lemmaforge.lean import syntax as lean_code
 from lemmaforge.lean.verifier import VerifierError
 from lemmaforge.training import rewards as R
-from tests.training.conftest import (
-    BOGUS_TACTIC,
-    CRASH_MARK,
-    RAISE_MARK,
-    TIMEOUT_MARK,
-    Problem,
-    ScriptedVerifier,
-    cot_completion,
-    drop_step,
-    fenced,
-)
+from tests.fakes.real_problems import Problem, cot_completion, drop_step, fenced
+from tests.fakes.scripted import BOGUS_TACTIC, CRASH_MARK, RAISE_MARK, TIMEOUT_MARK, ScriptedVerifier
 
 
 def call(reward, problem: Problem, completions: list) -> list:
@@ -104,7 +95,7 @@ def test_lean_reward_logs_failures_and_status(problems):
 
 def test_lean_reward_stops_after_consecutive_dead_batches(problems):
     p = problems[0]
-    reward = R.make_lean_reward(ScriptedVerifier(delay=0), max_failed_batches=2)
+    reward = R.make_lean_reward(ScriptedVerifier(), max_failed_batches=2)
     dead = [chat(fenced(with_tactic(p, f"simp -- {RAISE_MARK}")))] * 2
     assert call(reward, p, dead) == [None, None]
     with pytest.raises(VerifierError, match="2 consecutive batches"):
@@ -249,20 +240,20 @@ def test_estimate_pass_rates(problems):
         pattern = {a.name: [good] * n, b.name: [good, bad] * (n // 2), c.name: [bad] * n}[name]
         return pattern
 
-    rates = R.estimate_pass_rates(generate, ScriptedVerifier(delay=0), rows, 4)
+    rates = R.estimate_pass_rates(generate, ScriptedVerifier(), rows, 4)
     assert rates == [1.0, 0.5, 0.0]
     assert [r["name"] for r in R.filter_by_pass_rate(rows, rates)] == [b.name]
 
     async def agenerate(prompt, n):
         return generate(prompt, n)
 
-    assert R.estimate_pass_rates(agenerate, ScriptedVerifier(delay=0), rows, 2) == [1.0, 0.5, 0.0]
+    assert R.estimate_pass_rates(agenerate, ScriptedVerifier(), rows, 2) == [1.0, 0.5, 0.0]
 
     class FakeLLM:  # the agent.llm.LLM shape: async generate(prompt, n=...) -> [Completion(.text)]
         async def generate(self, prompt, *, n=1, **kw):
             return [Completion(t, "stop") for t in generate(prompt, n)]
 
-    assert R.estimate_pass_rates(FakeLLM(), ScriptedVerifier(delay=0), rows, 2) == [1.0, 0.5, 0.0]
+    assert R.estimate_pass_rates(FakeLLM(), ScriptedVerifier(), rows, 2) == [1.0, 0.5, 0.0]
 
 
 # --- what the consistency reward must not pay for, and token-level matching ------------------------

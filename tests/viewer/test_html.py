@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from lemmaforge.cli import app
+from tests.fakes.prove_runs import INJECTION
 from tests.viewer.browser import headless_chromium, screenshot_path
-from tests.viewer.conftest import INJECTION
 
 runner = CliRunner()
 

@@ -24,8 +24,8 @@ from lemmaforge.records import (
 from lemmaforge.viewer.live import RunWatch
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args, script_sketch
 from tests.search.scenarios import DEFS, HEADER, THEOREM, lean_block
-from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args, script_sketch
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -84,7 +84,7 @@ def test_run_watch_reads_and_flushes_the_store_behind_it(tmp_path):
 
 @pytest.mark.slow
 def test_prove_shows_progress_against_budgets_on_stderr(tmp_path, monkeypatch):
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     screen = io.StringIO()
     monkeypatch.setattr(cli.prove, "err", Console(file=screen, force_terminal=True, width=160))
     problem = tmp_path / "t.lean"

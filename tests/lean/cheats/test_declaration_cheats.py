@@ -113,10 +113,10 @@ PROVE_CHEATS = ["attribute-instance-on-existing", "local-notation-redefines-lt",
 ] + [("plain", True)])
 def test_prove_counts_no_cheat(name: str, proved: bool, tmp_path: Path, monkeypatch) -> None:
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, auto_tac, prove_args
     from tests.search.scenarios import lean_block
-    from tests.viewer.conftest import ENV, _auto_tac, prove_args
 
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = tmp_path / "t.lean"
     problem.write_text(ORIGINAL, encoding="utf-8")
     added, theorem = CHEATS.get(name) or HONEST[name]

@@ -241,12 +241,12 @@ async def test_safe_verify_runs_by_default_once_built(project) -> None:
 
 def _prove(tmp_path: Path, monkeypatch) -> tuple[object, list[str]]:
     from tests.fakes.fake_openai import FakeOpenAIServer
+    from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args
     from tests.search.scenarios import DEFS, add_prover, lean_block, prover_rule
     from tests.search.scenarios import HEADER as SEARCH_HEADER
     from tests.search.scenarios import THEOREM as SEARCH_THEOREM
-    from tests.viewer.conftest import ENV, _auto_tac, fake_lean, prove_args
 
-    _auto_tac(monkeypatch)
+    auto_tac(monkeypatch)
     problem = tmp_path / "t.lean"
     problem.write_text(SEARCH_HEADER + DEFS + SEARCH_THEOREM, encoding="utf-8")
     kimina, llm = FakeKimina(responder=fake_lean()), FakeOpenAIServer(default=lean_block("bad_default"))
