@@ -40,6 +40,7 @@ from tests.benchmarks.bench_helpers import (
     outcome,
 )
 from tests.conftest import REPO_ROOT
+from tests.processes import python_child
 from tests.waiting import until_sync
 
 runner = CliRunner()
@@ -401,8 +402,8 @@ def test_ctrl_c_closes_in_flight_attempts_as_cancelled_and_resume_finishes(tmp_p
         # finish; Ctrl-C comes once one of them waits on the model. The deadline only bounds a hang.
         hold = hold_all_but(llm, NAMES[:1])
         answered = re.compile(rf"theorem {re.escape(NAMES[0])}\b")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.benchmarks.bench_entry", *args], cwd=REPO_ROOT,
+        proc = python_child(  # SIGINT at its default, as for a terminal's foreground job (tests/processes.py)
+            ["-m", "tests.benchmarks.bench_entry", *args], sigint="default", cwd=REPO_ROOT,
             env={**os.environ, **ENV}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
 

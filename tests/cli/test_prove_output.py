@@ -21,6 +21,7 @@ from tests.conftest import REPO_ROOT, error_lines
 from tests.fakes.fake_kimina import FakeKimina
 from tests.fakes.fake_openai import FakeOpenAIServer
 from tests.fakes.prove_runs import ENV, auto_tac, fake_lean, prove_args
+from tests.processes import python_child
 from tests.search.scenarios import DEFS, HEADER, THEOREM, add_prover, lean_block, prover_rule
 from tests.waiting import until_sync
 
@@ -105,8 +106,10 @@ def test_ctrl_c_prints_the_run_id_and_exits_130(tmp_path):
     kimina, llm = servers(delay=3600.0)
     with kimina, llm:
         env = {**os.environ, **ENV, "PYTHONPATH": str(REPO_ROOT)}
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lemmaforge.cli", *prove_args(problem, kimina, llm, f"sqlite:///{db_path}")],
+        # Ctrl-C reaches a foreground job: SIGINT at its default, even when pytest runs in a script's
+        # background and would hand an ignored SIGINT on (tests/processes.py)
+        proc = python_child(
+            ["-m", "lemmaforge.cli", *prove_args(problem, kimina, llm, f"sqlite:///{db_path}")], sigint="default",
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True,
         )
         try:

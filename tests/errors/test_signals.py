@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from typer.testing import CliRunner
@@ -28,6 +29,7 @@ from tests.errors.test_prove_faults import ENV as PROVE_ENV
 from tests.errors.test_prove_faults import HEADER, THEOREM
 from tests.fakes.fake_kimina import FakeKimina, MessageRule, ScriptedLean
 from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Rule
+from tests.processes import python_child
 from tests.waiting import until_sync
 
 SIGNALS = [(signal.SIGTERM, 143), (signal.SIGHUP, 129)]
@@ -54,15 +56,21 @@ def wait_for(what: str, check, proc: subprocess.Popen, timeout: float = 120.0) -
             proc.kill()
 
 
-def start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "lemmaforge.cli", *args], cwd=REPO_ROOT,
-                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(args: list[str], env: dict[str, str], *, sigint: Literal["default", "ignored"] = "default") -> subprocess.Popen:
+    """The command as a terminal's foreground job starts it, or (`sigint="ignored"`) as a script's
+    `lemmaforge … &` does: a batch script under Slurm backgrounds the job, and `scancel` then sends
+    SIGTERM to a process that ignores SIGINT, so it cannot lean on asyncio's Ctrl-C handler."""
+    return python_child(["-m", "lemmaforge.cli", *args], sigint=sigint, cwd=REPO_ROOT,
+                        env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 # SIGHUP takes the same path as SIGTERM: the fast subset runs one of them, the full suite both.
-@pytest.mark.parametrize(("sig", "code"), [pytest.param(*SIGNALS[0], id="SIGTERM"),
-                                           pytest.param(*SIGNALS[1], id="SIGHUP", marks=pytest.mark.slow)])
-def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
+@pytest.mark.parametrize(("sig", "code", "sigint"), [
+    pytest.param(*SIGNALS[0], "default", id="SIGTERM"),
+    pytest.param(*SIGNALS[1], "default", id="SIGHUP", marks=pytest.mark.slow),
+    pytest.param(*SIGNALS[0], "ignored", id="SIGTERM-to-a-background-job", marks=pytest.mark.slow),
+])
+def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code, sigint):
     lean = ScriptedLean(rules=[MessageRule(r"\bbad_\w+", "tactic failed")])
     path = tmp_path / "t.lean"
     path.write_text(HEADER + THEOREM, encoding="utf-8")
@@ -74,7 +82,7 @@ def test_a_signal_stops_prove_as_ctrl_c_does(tmp_path, sig, code):
         args = ["prove", str(path), "--verifier", "kimina", "--kimina-url", kimina.url, "--prover-url", llm.url,
                 "--prover-model", "fake-model", "--db", f"sqlite:///{db_path}", "--no-live",
                 "--budget", "root_whole_proof_attempts=50", "--budget", "max_depth=0"]
-        proc = start(args, PROVE_ENV)
+        proc = start(args, PROVE_ENV, sigint=sigint)
         try:
             # the answered call stored and the next held in flight: the run is mid-way, however slow
             # the machine (the held call cannot be answered half-way through the signal)

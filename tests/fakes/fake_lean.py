@@ -439,6 +439,10 @@ class Rule:
     oom: bool = False  # die like Lean under RLIMIT_AS: "INTERNAL PANIC: out of memory", exit 1
     alloc_mb: int = 0  # allocate (and keep) this much memory before answering
     times: int | None = None  # fire at most this many times per process
+    # answer only once this lock file is free: the process waits for a shared lock on it, so a test
+    # that holds the exclusive lock holds every matching request in flight until it lets go
+    # (a gate the test opens from its event loop: no clock involved)
+    wait_unlocked: str | None = None
     # cmd rules: constants Lean declares that a text reading missed ({"kind", "name", "axioms"}),
     # listed by the audit's declaration probe (a lexer divergence, modelled)
     declares: tuple[dict[str, Any], ...] = ()
@@ -494,6 +498,7 @@ class Reply:
     garbage: bool = False
     oom: bool = False
     alloc_mb: int = 0
+    wait_unlocked: tuple[str, ...] = ()  # lock files that must be free before the answer
     source: str = "scripted"  # "rule" | "recorded:<transcript>" | "scripted"
 
 
@@ -572,6 +577,7 @@ class FakeLean:
             garbage=any(r.garbage for r in rules),
             oom=any(r.oom for r in rules),
             alloc_mb=sum(r.alloc_mb for r in rules),
+            wait_unlocked=tuple(r.wait_unlocked for r in rules if r.wait_unlocked),
         )
         if effects.crash or effects.hang or effects.oom:
             return effects

@@ -13,7 +13,7 @@ Framing, as the real REPL does it:
 
 Test hooks (from the JSON config written by `make_fake_repl_config` below):
 - `rules` (see fake_lean.Rule) and `latency` per request kind; `crash` / `hang` / `garbage` /
-  `oom` / `alloc_mb` rules act here, in the process;
+  `oom` / `alloc_mb` / `wait_unlocked` rules act here, in the process;
 - `transcripts_dir` (+ `transcript_names`): the recorded answers to replay;
 - host effects: `#eval IO.FS.readFile "PATH"` really reads PATH, and `#eval IO.Process.output { cmd
   := "curl", args := #["http://HOST:PORT/…"] }` really connects to HOST:PORT (the fake does it
@@ -35,10 +35,12 @@ worker start, so it has to start fast, and it must work without the test package
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import re
 import shlex
+import signal
 import socket
 import sys
 import threading
@@ -109,7 +111,22 @@ def _latency(seconds: float) -> None:
 _retained: list[bytes] = []  # memory a rule asked to keep (RSS grows like a REPL that never frees)
 
 
+HELD_LIMIT_S = 120
+
+
+def _wait_unlocked(path: str) -> None:
+    """Block until no one holds `path`'s exclusive lock (a rule's `wait_unlocked`: the test holds
+    it). SIGALRM's default action ends a process still held after HELD_LIMIT_S, so a test whose
+    client never lets go fails instead of hanging."""
+    with open(path, "a") as fh:
+        signal.alarm(HELD_LIMIT_S)
+        fcntl.flock(fh, fcntl.LOCK_SH)
+        signal.alarm(0)
+
+
 def perform(reply: Reply, stdout: IO[str]) -> None:
+    for path in reply.wait_unlocked:
+        _wait_unlocked(path)
     _latency(reply.delay_s)
     if reply.alloc_mb:
         try:
