@@ -6,13 +6,19 @@ search asks about again and again (a goal's lemma is lexed for every candidate f
 `ByteBoundedMemo` keeps the most recently used results up to `max_bytes`, measuring each entry
 with `size_of(key, value)` (an estimate: tokens and analyses are several times their text).
 Thread-safe: lexing happens on worker threads too.
+
+`keep(text)` holds one text's value for the length of a `with` block whatever its size: a whole
+proof assembled from a big tree is too large for any byte budget, yet one audit reads it five
+times in a row (its commands, its declarations, its preamble, its statement); kept, it is read
+once. Kept values are outside the budget and dropped when the last block holding them ends.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -35,6 +41,23 @@ class ByteBoundedMemo(Generic[V]):
         # answers those without the lock and the LRU bookkeeping. One tuple, swapped whole, so a
         # reader on another thread sees a matching pair.
         self._last: tuple[str, V] | None = None
+        self._holders: dict[str, int] = {}  # text → how many `keep` blocks hold it
+        self._kept: dict[str, V] = {}  # the held texts' values, outside the byte budget
+
+    @contextmanager
+    def keep(self, key: str) -> Iterator[None]:
+        """Within the block, `key`'s value is computed at most once, whatever its size."""
+        with self._lock:
+            self._holders[key] = self._holders.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self._holders.pop(key) - 1
+                if left:
+                    self._holders[key] = left
+                else:
+                    self._kept.pop(key, None)
 
     def __call__(self, key: str) -> V:
         last = self._last
@@ -52,10 +75,15 @@ class ByteBoundedMemo(Generic[V]):
                 self._items.move_to_end(key)
                 self.hits += 1
                 return entry[0]
+            if self._kept and key in self._kept:
+                self.hits += 1
+                return self._kept[key]
         value = self.fn(key)  # outside the lock: two threads may compute the same value once each
         size = self.size_of(key, value)
         with self._lock:
             self.misses += 1
+            if key in self._holders:
+                self._kept[key] = value
             if size > self.max_bytes or key in self._items:
                 return value
             self._items[key] = (value, size)
@@ -68,6 +96,7 @@ class ByteBoundedMemo(Generic[V]):
     def cache_clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._kept.clear()
             self.bytes = 0
             self._last = None
 

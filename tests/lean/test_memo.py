@@ -106,3 +106,55 @@ def test_filling_a_lemma_reads_its_holes_once_per_text(monkeypatch) -> None:
     goal_lemma = "theorem memo_probe_11 (x : ℕ)\n    (h : x = 1) :\n    x + 0 = x := by\n  sorry"
     assert lean_code.fill(goal_lemma, ["simp"]) == goal_lemma.replace("sorry", "simp")
     assert read == [lemma, other]  # read without the memo's reading (holes._closing_sorry)
+
+
+def test_a_kept_text_is_computed_once_in_the_block_whatever_its_size() -> None:
+    calls: list[str] = []
+
+    def upper(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    memo = ByteBoundedMemo(upper, max_bytes=10)
+    big, other = "z" * 40, "w" * 40  # both over the whole budget
+    with memo.keep(big):
+        for _ in range(3):
+            assert memo(big) == big.upper() and memo(other) == other.upper()  # not the last text asked
+        with memo.keep(big):  # nested: the inner block's end does not let go
+            assert memo(big) == big.upper()
+        assert memo(other) == other.upper() and memo(big) == big.upper()
+    assert calls.count(big) == 1 and calls.count(other) == 4
+    assert memo.bytes == 0  # kept outside the budget
+    memo(other)
+    assert memo(big) == big.upper() and calls.count(big) == 2  # let go at the block's end
+
+
+def test_the_audit_reads_a_whole_proof_beyond_the_memo_budgets_once(monkeypatch) -> None:
+    """A proof assembled from a big tree (hundreds of KB) exceeds the syntax memos' budgets; the
+    audit's readings of it (commands, declarations, preamble, statement, gate) share one lexing
+    and one layout analysis instead of five."""
+    from lemmaforge.lean.audit import text_to_check
+    from tests.fakes.fake_common import CheckOnlyVerifier
+
+    header = "import Mathlib\n\nopen Real\n\n"
+    original = header + "theorem big_t (x : ℕ) (h : 0 < x) : x = x := by\n  sorry\n"
+    helpers = "".join(f"lemma big_t_sub_{i} (x : ℕ) (h{i} : {i} < x + {i + 1}) : x + {i} = {i} + x := by\n"
+                      f"  have h : x + {i} = {i} + x := by\n    omega\n  exact h\n\n" for i in range(1500))
+    candidate = header + helpers + "theorem big_t (x : ℕ) (h : 0 < x) : x = x := by\n  rfl\n"
+    read: dict[str, list[str]] = {"lex": [], "layout": []}
+    for key, memo in (("lex", lean_lexer._lex_memo), ("layout", lean_layout._analyze_memo)):
+        def counting(code: str, inner=memo.fn, seen=read[key]):
+            seen.append(code)
+            return inner(code)
+
+        monkeypatch.setattr(memo, "fn", counting)
+        memo.cache_clear()
+    layout = lean_layout._analyze_memo.size_of(candidate, lean_code.analyze(candidate))
+    assert layout > lean_layout._analyze_memo.max_bytes  # the memo alone would not keep it
+    read["lex"].clear()
+    read["layout"].clear()
+
+    sent = text_to_check(candidate, CheckOnlyVerifier(), original=original)
+    assert sent is not None and sent.startswith(candidate.rstrip())  # passed: the whole audit read it
+    assert read["layout"].count(candidate) == 1 and read["lex"].count(candidate) == 1
+    assert len(lean_layout._analyze_memo._kept) == 0  # let go once the audit's reading is done

@@ -226,7 +226,15 @@ def _stage(
     candidate: str, verifier: Verifier, original: str | None, trust_dataset: bool | None, row: str
 ) -> AuditReport | _Staged:
     """The audit up to Lean: a final report when it is decided without Lean (the text is then never
-    sent), else what the Lean part needs."""
+    sent), else what the Lean part needs. The candidate is read once for all its readings here
+    (a whole proof can exceed the syntax memos' budgets), and let go before Lean is waited on."""
+    with lean_code.keeping(candidate):
+        return _stage_read(candidate, verifier, original, trust_dataset, row)
+
+
+def _stage_read(
+    candidate: str, verifier: Verifier, original: str | None, trust_dataset: bool | None, row: str
+) -> AuditReport | _Staged:
     gated = gate.gate_of(verifier)
     if trust_dataset is None:
         trust_dataset = gated.trust_dataset if gated is not None else False

@@ -12,7 +12,7 @@ Public names, by what they answer:
   `name_components`, `format_name`), and `refusal` / `Refusal` (why the lexer cannot vouch for a
   text);
 * layout — `analyze` / `Analysis` (where commands start, how tactic blocks nest; one pass, cached
-  per text), the keyword sets `COMMAND_KEYWORDS`, `DECLARATION_KEYWORDS`, `MODIFIERS` and the
+  per text; `keeping(text)` holds a big text's reading for a block of readers), the keyword sets `COMMAND_KEYWORDS`, `DECLARATION_KEYWORDS`, `MODIFIERS` and the
   bracket sets `OPEN_BRACKETS`, `CLOSE_BRACKETS`;
 * commands — `split_commands` → `Command`s at any column, `declarations` / `theorems_of` /
   `last_theorem` → `Declaration`s, `full_name`, `split_header`;
@@ -71,6 +71,7 @@ from lemmaforge.lean.syntax._layout import (
     OPEN_BRACKETS,
     Analysis,
     analyze,
+    keeping,
 )
 from lemmaforge.lean.syntax._lexer import (
     Lines,
@@ -131,6 +132,7 @@ __all__ = [
     "is_ident",
     "is_ident_start",
     "join_canonical",
+    "keeping",
     "last_theorem",
     "lex",
     "name_components",

@@ -37,11 +37,13 @@ top-level steps of a proof, and how far each step reaches.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from lemmaforge.lean.memo import ByteBoundedMemo
+from lemmaforge.lean.syntax import _lexer
 from lemmaforge.lean.syntax._lexer import Lines, tokens
 from lemmaforge.lean.syntax._scanner import Token
 
@@ -275,6 +277,18 @@ def analyze(code: str) -> Analysis:
     """Tokens, command starts and block structure of `code` (memoised within a byte budget; do not
     mutate)."""
     return _analyze_memo(code)
+
+
+@contextmanager
+def keeping(*texts: str) -> Iterator[None]:
+    """Within the block, each of `texts` is lexed and laid out at most once, however large: for a
+    reader that reads one text many ways in a row (the audit of a whole proof), where the memos'
+    byte budgets would drop a big text's tokens and analysis after each reading."""
+    with ExitStack() as stack:
+        for text in texts:
+            for memo in (_lexer._lex_memo, _analyze_memo):
+                stack.enter_context(memo.keep(text))
+        yield
 
 
 def _analyze_uncached(code: str) -> Analysis:
