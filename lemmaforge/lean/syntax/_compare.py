@@ -112,14 +112,18 @@ normalize_code = normalize_statement
 
 def _statement_key(decl: Declaration) -> tuple[str, ...]:
     kind = "theorem" if decl.kind == "lemma" else decl.kind  # Mathlib's `lemma` is `theorem`
-    prefixes = tuple(
+    # The name as Lean reads it: `theorem «t»` declares `t`, but `«t.x»` is one component, not `t.x`.
+    name = format_name(name_components(decl.name)) or decl.name
+    return (kind, name, decl.universe_params, _signature_key(decl), *_prefixes_key(decl))
+
+
+def _prefixes_key(decl: Declaration) -> tuple[str, ...]:
+    """The declaration's `… in` prefix commands as compared: normalised, harmless options left out."""
+    return tuple(
         normalize_code(p)
         for p in decl.prefix_commands
         if not _HARMLESS_OPTIONS.match(normalize_code(p) + " ")
     )
-    # The name as Lean reads it: `theorem «t»` declares `t`, but `«t.x»` is one component, not `t.x`.
-    name = format_name(name_components(decl.name)) or decl.name
-    return (kind, name, decl.universe_params, _signature_key(decl), *prefixes)
 
 
 def _signature_key(decl: Declaration) -> str:
@@ -267,9 +271,10 @@ def statement_match(original: str, candidate: str) -> StatementMatch:
 
 
 def _prefix_key(decl: Declaration) -> tuple[str, ...]:
-    """`_statement_key` without the name and the signature (compared on their own)."""
-    kind, _name, universe_params, _signature, *prefixes = _statement_key(decl)
-    return (kind, normalize_code(universe_params), *prefixes)
+    """`_statement_key` without the name and the signature (compared on their own, and not put
+    together here: a sketch's signature is most of its statement)."""
+    kind = "theorem" if decl.kind == "lemma" else decl.kind
+    return (kind, normalize_code(decl.universe_params), *_prefixes_key(decl))
 
 
 @dataclass(frozen=True, slots=True)

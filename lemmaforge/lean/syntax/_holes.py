@@ -262,10 +262,20 @@ def fill(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> str:
       `:=`) or `(term)`; another tactic hole → `exact term`. Continuation lines keep their
       relative indentation, two columns deeper than the enclosing block.
     """
-    out = code
-    for start, end, replacement in reversed(fill_edits(code, proofs)):
-        out = out[:start] + replacement + out[end:]
-    return out
+    return apply_edits(code, fill_edits(code, proofs))
+
+
+def apply_edits(code: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """`code` with each (start, end, replacement) of `edits` (in source order, not overlapping)
+    made: one join, where replacing one edit at a time copied the whole growing text per edit (a
+    sketch filled with its subtree's proofs)."""
+    parts: list[str] = []
+    at = 0
+    for start, end, replacement in edits:
+        parts += (code[at:start], replacement)
+        at = end
+    parts.append(code[at:])
+    return "".join(parts)
 
 
 def fill_edits(code: str, proofs: Sequence[str | None] | Mapping[int, str]) -> list[tuple[int, int, str]]:

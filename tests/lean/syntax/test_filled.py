@@ -88,3 +88,25 @@ def test_refused_where_a_replacement_could_change_the_reading() -> None:
     for proof in ("simp -- done", "exact h'", "open Real in simp", "simp\ntheorem x : True := trivial"):
         assert filled_module.fill_with_body_span(sketch, [proof, "simp"])[1] is None, proof
     assert filled_module.fill_with_body_span(sketch, ["simp", "simp"])[1] is not None
+
+
+def test_the_command_word_check_finds_what_a_lookbehind_pattern_finds() -> None:
+    """`_has_command_word` looks at the character before a match itself (the regex then skips
+    positions that start no keyword); it must refuse exactly what the one-pattern form refuses:
+    a keyword not preceded by an ASCII letter or `_` and not followed by an identifier character."""
+    import random
+    import re
+
+    from lemmaforge.lean.syntax._layout import COMMAND_KEYWORDS, SCOPE_MODIFIERS
+
+    words = sorted(COMMAND_KEYWORDS | SCOPE_MODIFIERS)
+    one_pattern = re.compile(r"(?<![A-Za-z_])(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+                             + r")(?![A-Za-z0-9_'!?])")
+    rnd = random.Random(48)
+    glue = "ab_xZ3'!? \n.(#@«-é"
+    texts = [path.read_text(encoding="utf-8") for path in reference_proof_files()[:60]]
+    texts += ["".join(rnd.choice([rnd.choice(words), "".join(rnd.choices(glue, k=rnd.randint(0, 3)))])
+                      for _ in range(rnd.randint(1, 5))) for _ in range(20_000)]
+    found = [filled_module._has_command_word(t) for t in texts]
+    assert found == [one_pattern.search(t) is not None for t in texts]
+    assert 0 < sum(found) < len(found)  # both answers occur
