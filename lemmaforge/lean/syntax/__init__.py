@@ -12,8 +12,9 @@ Public names, by what they answer:
   `name_components`, `format_name`), and `refusal` / `Refusal` (why the lexer cannot vouch for a
   text);
 * layout — `analyze` / `Analysis` (where commands start, how tactic blocks nest; one pass, cached
-  per text; `keeping(text)` holds a big text's reading for a block of readers), the keyword sets `COMMAND_KEYWORDS`, `DECLARATION_KEYWORDS`, `MODIFIERS` and the
-  bracket sets `OPEN_BRACKETS`, `CLOSE_BRACKETS`;
+  per text; `keeping(text)` holds a big text's reading for a block of readers), the keyword sets
+  `COMMAND_KEYWORDS`, `DECLARATION_KEYWORDS`, `MODIFIERS` and the bracket sets `OPEN_BRACKETS`,
+  `CLOSE_BRACKETS`;
 * commands — `split_commands` → `Command`s at any column, `declarations` / `theorems_of` /
   `last_theorem` → `Declaration`s, `full_name`, `split_header`;
 * holes — `holes` → `Hole`s, `fill` (a proof into each hole; `TermProof` for a term), `rebase`

@@ -39,14 +39,14 @@ _COMMAND_WORD = re.compile(
     + r")(?![A-Za-z0-9_'!?])"
 )
 _WORD_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_SAFE_BEFORE = frozenset(" \n([{⟨,;")  # a sketch character a replacement may touch on its left
+_SAFE_AFTER = frozenset(" \n)]}⟩,;")  # … and on its right
 
 
 def _has_command_word(text: str) -> bool:
     # A match preceded by a letter is inside a longer word; every position inside it is preceded by
     # one of the keyword's own letters, so resuming after it (finditer) skips no other start.
     return any(m.start() == 0 or text[m.start() - 1] not in _WORD_BEFORE for m in _COMMAND_WORD.finditer(text))
-_SAFE_BEFORE = frozenset(" \n([{⟨,;")  # a sketch character a replacement may touch on its left
-_SAFE_AFTER = frozenset(" \n)]}⟩,;")  # … and on its right
 
 
 def _proof_span_uncached(code: str) -> tuple[int, int] | None:
